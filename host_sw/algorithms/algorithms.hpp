@@ -1,0 +1,30 @@
+// The all-reduce algorithms: each turns a topology into a Plan.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "plan/plan.hpp"
+#include "topology/topology.hpp"
+
+namespace mt {
+
+// Algorithm 1 of the paper, with the indirect-network extension of §III-C3.
+Plan build_multitree(const Topology& topo, const PlanOptions& opt);
+// Unidirectional ring all-reduce over a Hamiltonian cycle (multi-hop links where none exists).
+Plan build_ring(const Topology& topo, const PlanOptions& opt);
+// The same cycle in both directions, half of the data each way.
+Plan build_ring_bi(const Topology& topo, const PlanOptions& opt);
+// 2D-ring (Ying et al.): rings along X, then along Y; torus and mesh only.
+Plan build_ring2d(const Topology& topo, const PlanOptions& opt);
+// NCCL's double binary tree, topology-oblivious (multi-hop normal packets).
+Plan build_dbtree(const Topology& topo, const PlanOptions& opt);
+// Halving-doubling with rank mapping (EFLOPS), for BiGraph.
+Plan build_hdrm(const Topology& topo, const PlanOptions& opt);
+
+// Names accepted by build_plan, in the order --help lists them.
+const std::vector<std::string>& algorithm_names();
+// Dispatches on the name; InputError for an unknown name or an unsupported topology.
+Plan build_plan(const Topology& topo, const std::string& algorithm, const PlanOptions& opt);
+
+}  // namespace mt

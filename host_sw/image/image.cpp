@@ -1,0 +1,475 @@
+// Binary schedule images (version 1) and the helpers the other image formats share.
+#include "image/image.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "common/error.hpp"
+#include "image/crc32.hpp"
+#include "image/image_detail.hpp"
+
+namespace mt {
+namespace image_detail {
+
+uint32_t bit_width(uint64_t v) {
+  uint32_t n = 0;
+  for (; v != 0; v >>= 1) ++n;
+  return n;
+}
+
+bool fits(uint64_t v, uint32_t bits) { return bits >= 64 || (v >> bits) == 0; }
+
+uint64_t all_ones(uint32_t bits) {
+  return bits >= 64 ? std::numeric_limits<uint64_t>::max() : (uint64_t{1} << bits) - 1;
+}
+
+// Bit by bit: entries are a few hundred bits, and this is obviously the documented order.
+void put_bits(uint8_t* base, uint64_t bit, uint32_t width, uint64_t value) {
+  for (uint32_t i = 0; i < width; ++i, ++bit) {
+    if ((value >> i) & 1u) base[bit / 8] = static_cast<uint8_t>(base[bit / 8] | (1u << (bit % 8)));
+  }
+}
+
+uint64_t get_bits(const uint8_t* base, uint64_t bit, uint32_t width) {
+  uint64_t v = 0;
+  for (uint32_t i = 0; i < width; ++i, ++bit) {
+    if ((base[bit / 8] >> (bit % 8)) & 1u) v |= uint64_t{1} << i;
+  }
+  return v;
+}
+
+void put_le(std::vector<uint8_t>& out, uint64_t v, uint32_t bytes) {
+  for (uint32_t i = 0; i < bytes; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+
+uint64_t get_le(const uint8_t* p, uint32_t bytes) {
+  uint64_t v = 0;
+  for (uint32_t i = 0; i < bytes; ++i) v |= uint64_t{p[i]} << (8 * i);
+  return v;
+}
+
+ImageLayout derive_layout(uint64_t nodes, uint64_t flows, uint64_t steps_per_phase,
+                          uint64_t children_slots, uint64_t addr_bits, uint64_t size_bits) {
+  if (nodes == 0) throw InputError("nodes = 0: a table set needs at least one node");
+  if (children_slots > 255) {
+    throw InputError(fmt::format(
+        "children_slots K = {} exceeds 255 (a u8 in the image header)", children_slots));
+  }
+  if (addr_bits < 1 || addr_bits > 64) {
+    throw InputError(fmt::format("addr_bits = {} is outside 1..64", addr_bits));
+  }
+  if (size_bits < 1 || size_bits > 64) {
+    throw InputError(fmt::format("size_bits = {} is outside 1..64", size_bits));
+  }
+  ImageLayout l;
+  l.children_slots = static_cast<uint32_t>(children_slots);
+  l.op_bits = kImageOpBits;
+  l.flow_bits = std::max<uint32_t>(1, bit_width(flows == 0 ? 0 : flows - 1));
+  l.node_bits = bit_width(nodes);
+  l.step_bits = bit_width(2 * steps_per_phase);
+  l.addr_bits = static_cast<uint32_t>(addr_bits);
+  l.size_bits = static_cast<uint32_t>(size_bits);
+  const uint64_t bits = uint64_t{l.op_bits} + l.flow_bits +
+                        uint64_t{l.node_bits} * (1 + children_slots) + l.step_bits +
+                        l.addr_bits + l.size_bits;
+  if (bits > std::numeric_limits<uint16_t>::max()) {
+    throw InputError(fmt::format(
+        "an entry would be {} bits wide, more than the 65535 the u16 entry_bits holds", bits));
+  }
+  l.entry_bits = static_cast<uint32_t>(bits);
+  l.entry_bytes = (l.entry_bits + 7) / 8;
+  return l;
+}
+
+FieldOffsets field_offsets(const ImageLayout& l) {
+  FieldOffsets o{};
+  o.op = 0;
+  o.flow = o.op + l.op_bits;
+  o.parent = o.flow + l.flow_bits;
+  o.child0 = o.parent + l.node_bits;
+  o.step = o.child0 + l.node_bits * l.children_slots;
+  o.start_addr = o.step + l.step_bits;
+  o.size = o.start_addr + l.addr_bits;
+  return o;
+}
+
+bool buffer_fits(uint64_t base_addr, uint64_t bytes) {
+  // The end may be exactly 2^64; only a buffer that extends past it wraps.
+  return bytes == 0 || bytes - 1 <= std::numeric_limits<uint64_t>::max() - base_addr;
+}
+
+void check_entry(const TableEntry& e, const EntryLimits& lim, const std::string& where) {
+  auto fail = [&](const std::string& field, const std::string& msg) {
+    throw InputError(fmt::format("{}, field {}: {}", where, field, msg));
+  };
+  const auto code = static_cast<uint32_t>(e.op);
+  if (e.op != Op::kNop && e.op != Op::kReduce && e.op != Op::kGather) {
+    fail("op", fmt::format("code {} is not an op (0 nop, 1 reduce, 2 gather)", code));
+  }
+  if (e.flow >= lim.flows) {
+    fail("flow", fmt::format("{} is not below flows = {}", e.flow, lim.flows));
+  }
+  if (e.parent != kNil && e.parent >= lim.nodes) {
+    fail("parent", fmt::format("{} is neither a node (nodes = {}) nor nil", e.parent, lim.nodes));
+  }
+  if (e.children.size() > lim.children_slots) {
+    fail("children", fmt::format("{} children, more than children_slots K = {}",
+                                 e.children.size(), lim.children_slots));
+  }
+  for (size_t k = 0; k < e.children.size(); ++k) {
+    const uint32_t c = e.children[k];
+    if (c == kNil) {
+      fail(fmt::format("children[{}]", k), "nil in the list of used children");
+    }
+    if (c >= lim.nodes) {
+      fail(fmt::format("children[{}]", k),
+           fmt::format("{} is not a node (nodes = {})", c, lim.nodes));
+    }
+  }
+  const uint64_t last_step = 2 * uint64_t{lim.steps_per_phase};
+  if (e.step == 0 || e.step > last_step) {
+    fail("step", fmt::format("{} is outside 1..{} (2 * steps_per_phase)", e.step, last_step));
+  }
+  if (e.op == Op::kNop && e.parent != kNil) {
+    fail("parent", fmt::format("a nop must have parent nil, this one has {}", e.parent));
+  }
+  if (e.start_addr < lim.base_addr) {
+    fail("start_addr",
+         fmt::format("{:#x} is below base_addr {:#x}", e.start_addr, lim.base_addr));
+  }
+  const uint64_t offset = e.start_addr - lim.base_addr;
+  if (offset > lim.bytes || e.size > lim.bytes - offset) {
+    fail("start_addr/size",
+         fmt::format("[{:#x}, +{:#x}) ends past the buffer end (base_addr {:#x} + bytes {:#x})",
+                     e.start_addr, e.size, lim.base_addr, lim.bytes));
+  }
+}
+
+const std::vector<HeaderField>& header_fields() {
+  static const std::vector<HeaderField> fields = {
+      {"magic", 0, 4},           {"version", 4, 2},         {"header_bytes", 6, 2},
+      {"node_id", 8, 4},         {"nodes", 12, 4},          {"flows", 16, 4},
+      {"entries", 20, 4},        {"steps_per_phase", 24, 4}, {"children_slots", 28, 1},
+      {"op_bits", 29, 1},        {"flow_bits", 30, 1},      {"node_bits", 31, 1},
+      {"step_bits", 32, 1},      {"addr_bits", 33, 1},      {"size_bits", 34, 1},
+      {"dtype", 35, 1},          {"entry_bits", 36, 2},     {"entry_bytes", 38, 2},
+      {"bytes", 40, 8},          {"base_addr", 48, 8},      {"crc32", kImageCrcOffset, 4},
+  };
+  return fields;
+}
+
+std::vector<uint8_t> header_bytes(const ImageHeader& h) {
+  std::vector<uint8_t> out;
+  out.reserve(kImageHeaderBytes);
+  for (char c : h.magic) out.push_back(static_cast<uint8_t>(c));
+  put_le(out, h.version, 2);
+  put_le(out, h.header_bytes, 2);
+  put_le(out, h.node_id, 4);
+  put_le(out, h.nodes, 4);
+  put_le(out, h.flows, 4);
+  put_le(out, h.entries, 4);
+  put_le(out, h.steps_per_phase, 4);
+  for (uint8_t b : {h.children_slots, h.op_bits, h.flow_bits, h.node_bits, h.step_bits,
+                    h.addr_bits, h.size_bits, static_cast<uint8_t>(h.dtype)}) {
+    out.push_back(b);
+  }
+  put_le(out, h.entry_bits, 2);
+  put_le(out, h.entry_bytes, 2);
+  put_le(out, h.bytes, 8);
+  put_le(out, h.base_addr, 8);
+  put_le(out, h.crc32, 4);
+  return out;
+}
+
+}  // namespace image_detail
+
+using namespace image_detail;
+
+bool ImageHeader::operator==(const ImageHeader& o) const {
+  return magic == o.magic && version == o.version && header_bytes == o.header_bytes &&
+         node_id == o.node_id && nodes == o.nodes && flows == o.flows && entries == o.entries &&
+         steps_per_phase == o.steps_per_phase && children_slots == o.children_slots &&
+         op_bits == o.op_bits && flow_bits == o.flow_bits && node_bits == o.node_bits &&
+         step_bits == o.step_bits && addr_bits == o.addr_bits && size_bits == o.size_bits &&
+         dtype == o.dtype && entry_bits == o.entry_bits && entry_bytes == o.entry_bytes &&
+         bytes == o.bytes && base_addr == o.base_addr && crc32 == o.crc32;
+}
+
+ImageLayout image_layout(const TableSet& set, const ImageOptions& opt) {
+  try {
+    return derive_layout(set.nodes, set.flows, set.steps_per_phase, set.children_slots,
+                         opt.addr_bits, opt.size_bits);
+  } catch (const InputError& e) {
+    throw InputError(std::string("schedule image: ") + e.what());
+  }
+}
+
+namespace {
+
+uint32_t image_crc(const std::vector<uint8_t>& image) {
+  const uint32_t head = crc32(image.data(), kImageCrcOffset);
+  return crc32(image.data() + kImageHeaderBytes, image.size() - kImageHeaderBytes, head);
+}
+
+}  // namespace
+
+std::vector<uint8_t> encode_image(const TableSet& set, uint32_t node, const ImageOptions& opt) {
+  const ImageLayout l = image_layout(set, opt);
+  const std::string table_name = fmt::format("schedule table of node {}", node);
+  if (node >= set.nodes) {
+    throw InputError(fmt::format("{}: no such node (nodes = {})", table_name, set.nodes));
+  }
+  if (set.tables.size() != set.nodes) {
+    throw InputError(fmt::format("schedule image: the table set has {} tables for {} nodes",
+                                 set.tables.size(), set.nodes));
+  }
+  const ScheduleTable& table = set.tables[node];
+  if (table.node != node) {
+    throw InputError(fmt::format("{}: tables[{}] is the table of node {}", table_name, node,
+                                 table.node));
+  }
+  if (set.dtype != DType::kInt32 && set.dtype != DType::kFp32) {
+    throw InputError(fmt::format("schedule image: dtype code {} is not 0 (int32) or 1 (fp32)",
+                                 static_cast<uint32_t>(set.dtype)));
+  }
+  if (!buffer_fits(set.base_addr, set.bytes)) {
+    throw InputError(fmt::format(
+        "schedule image: the buffer (base_addr {:#x} + bytes {:#x}) wraps past 2^64",
+        set.base_addr, set.bytes));
+  }
+  if (table.entries.size() > std::numeric_limits<uint32_t>::max()) {
+    throw InputError(fmt::format("{}: {} entries do not fit the u32 entry count", table_name,
+                                 table.entries.size()));
+  }
+
+  ImageHeader h;
+  h.node_id = node;
+  h.nodes = set.nodes;
+  h.flows = set.flows;
+  h.entries = static_cast<uint32_t>(table.entries.size());
+  h.steps_per_phase = set.steps_per_phase;
+  h.children_slots = static_cast<uint8_t>(l.children_slots);
+  h.op_bits = static_cast<uint8_t>(l.op_bits);
+  h.flow_bits = static_cast<uint8_t>(l.flow_bits);
+  h.node_bits = static_cast<uint8_t>(l.node_bits);
+  h.step_bits = static_cast<uint8_t>(l.step_bits);
+  h.addr_bits = static_cast<uint8_t>(l.addr_bits);
+  h.size_bits = static_cast<uint8_t>(l.size_bits);
+  h.dtype = set.dtype;
+  h.entry_bits = static_cast<uint16_t>(l.entry_bits);
+  h.entry_bytes = static_cast<uint16_t>(l.entry_bytes);
+  h.bytes = set.bytes;
+  h.base_addr = set.base_addr;
+
+  std::vector<uint8_t> out = header_bytes(h);
+  out.resize(kImageHeaderBytes + table.entries.size() * l.entry_bytes, 0);
+  const FieldOffsets off = field_offsets(l);
+  const EntryLimits lim{set.nodes, set.flows, set.steps_per_phase, set.children_slots,
+                        set.bytes, set.base_addr};
+  const uint64_t nil = all_ones(l.node_bits);
+
+  for (size_t i = 0; i < table.entries.size(); ++i) {
+    const TableEntry& e = table.entries[i];
+    const std::string where = fmt::format("{}, entry {}", table_name, i);
+    auto need = [&](const std::string& field, uint64_t v, uint32_t bits, const char* width) {
+      if (!fits(v, bits)) {
+        throw InputError(
+            fmt::format("{}, field {}: {:#x} does not fit {} = {}", where, field, v, width, bits));
+      }
+    };
+    need("flow", e.flow, l.flow_bits, "flow_bits");
+    if (e.parent != kNil) need("parent", e.parent, l.node_bits, "node_bits");
+    for (size_t k = 0; k < e.children.size(); ++k) {
+      if (e.children[k] != kNil) {
+        need(fmt::format("children[{}]", k), e.children[k], l.node_bits, "node_bits");
+      }
+    }
+    need("step", e.step, l.step_bits, "step_bits");
+    need("start_addr", e.start_addr, l.addr_bits, "addr_bits");
+    need("size", e.size, l.size_bits, "size_bits");
+    // Also everything the decoder rejects, so no image we write fails to load.
+    check_entry(e, lim, where);
+
+    uint8_t* p = out.data() + kImageHeaderBytes + i * l.entry_bytes;
+    put_bits(p, off.op, l.op_bits, static_cast<uint64_t>(e.op));
+    put_bits(p, off.flow, l.flow_bits, e.flow);
+    put_bits(p, off.parent, l.node_bits, e.parent == kNil ? nil : e.parent);
+    for (uint32_t k = 0; k < l.children_slots; ++k) {
+      const uint64_t c = k < e.children.size() ? e.children[k] : nil;
+      put_bits(p, off.child0 + uint64_t{k} * l.node_bits, l.node_bits, c);
+    }
+    put_bits(p, off.step, l.step_bits, e.step);
+    put_bits(p, off.start_addr, l.addr_bits, e.start_addr);
+    put_bits(p, off.size, l.size_bits, e.size);
+  }
+
+  const uint32_t crc = image_crc(out);
+  for (uint32_t b = 0; b < 4; ++b) out[kImageCrcOffset + b] = static_cast<uint8_t>(crc >> (8 * b));
+  return out;
+}
+
+DecodedImage decode_image(const std::vector<uint8_t>& image, const ImageExpect& expect) {
+  const size_t size = image.size();
+  const uint8_t* d = image.data();
+  auto truncated_header = [&]() {
+    return InputError(fmt::format(
+        "schedule image: header too short (truncated file): {} bytes, a header is {}", size,
+        kImageHeaderBytes));
+  };
+  if (size < 4) throw truncated_header();
+  if (!std::equal(kImageMagic.begin(), kImageMagic.end(), d,
+                  [](char a, uint8_t b) { return static_cast<uint8_t>(a) == b; })) {
+    throw InputError(fmt::format(
+        "schedule image: wrong magic {:02x} {:02x} {:02x} {:02x}, expected \"MTST\" "
+        "(4d 54 53 54)",
+        d[0], d[1], d[2], d[3]));
+  }
+  if (size < 6) throw truncated_header();
+  const auto version = static_cast<uint16_t>(get_le(d + 4, 2));
+  if (version != kImageVersion) {
+    throw InputError(fmt::format(
+        "schedule image: unsupported format version {} (this reader reads version {})", version,
+        kImageVersion));
+  }
+  if (size < kImageHeaderBytes) throw truncated_header();
+
+  ImageHeader h;
+  h.version = version;
+  h.header_bytes = static_cast<uint16_t>(get_le(d + 6, 2));
+  h.node_id = static_cast<uint32_t>(get_le(d + 8, 4));
+  h.nodes = static_cast<uint32_t>(get_le(d + 12, 4));
+  h.flows = static_cast<uint32_t>(get_le(d + 16, 4));
+  h.entries = static_cast<uint32_t>(get_le(d + 20, 4));
+  h.steps_per_phase = static_cast<uint32_t>(get_le(d + 24, 4));
+  h.children_slots = d[28];
+  h.op_bits = d[29];
+  h.flow_bits = d[30];
+  h.node_bits = d[31];
+  h.step_bits = d[32];
+  h.addr_bits = d[33];
+  h.size_bits = d[34];
+  const uint8_t dtype = d[35];
+  h.entry_bits = static_cast<uint16_t>(get_le(d + 36, 2));
+  h.entry_bytes = static_cast<uint16_t>(get_le(d + 38, 2));
+  h.bytes = get_le(d + 40, 8);
+  h.base_addr = get_le(d + 48, 8);
+  h.crc32 = static_cast<uint32_t>(get_le(d + kImageCrcOffset, 4));
+
+  const std::string ctx = fmt::format("schedule image (node {})", h.node_id);
+  auto fail = [&](const std::string& msg) { return InputError(ctx + ": " + msg); };
+  if (h.header_bytes != kImageHeaderBytes) {
+    throw fail(fmt::format("header_bytes = {}, a version {} header is {} bytes", h.header_bytes,
+                           kImageVersion, kImageHeaderBytes));
+  }
+
+  // The widths must be the ones the header's own parameters imply, so that a reader can
+  // derive them instead of trusting them, and two writers can never disagree.
+  ImageLayout l;
+  try {
+    l = derive_layout(h.nodes, h.flows, h.steps_per_phase, h.children_slots, h.addr_bits,
+                      h.size_bits);
+  } catch (const InputError& e) {
+    throw fail(std::string("inconsistent header: ") + e.what());
+  }
+  auto same = [&](const char* field, uint32_t got, uint32_t want, const std::string& why) {
+    if (got != want) {
+      throw fail(fmt::format("inconsistent header: {} = {}, {} needs {}", field, got, why, want));
+    }
+  };
+  same("op_bits", h.op_bits, l.op_bits, fmt::format("version {}", kImageVersion));
+  same("flow_bits", h.flow_bits, l.flow_bits, fmt::format("flows = {}", h.flows));
+  same("node_bits", h.node_bits, l.node_bits, fmt::format("nodes = {}", h.nodes));
+  same("step_bits", h.step_bits, l.step_bits,
+       fmt::format("steps_per_phase = {}", h.steps_per_phase));
+  same("entry_bits", h.entry_bits, l.entry_bits, "the sum of the field widths");
+  same("entry_bytes", h.entry_bytes, l.entry_bytes, fmt::format("entry_bits = {}", l.entry_bits));
+  if (dtype > static_cast<uint8_t>(DType::kFp32)) {
+    throw fail(fmt::format("dtype code {} is not 0 (int32) or 1 (fp32)", dtype));
+  }
+  h.dtype = static_cast<DType>(dtype);
+  if (!buffer_fits(h.base_addr, h.bytes)) {
+    throw fail(fmt::format("the buffer (base_addr {:#x} + bytes {:#x}) wraps past 2^64",
+                           h.base_addr, h.bytes));
+  }
+
+  const uint64_t want_size = kImageHeaderBytes + uint64_t{h.entries} * h.entry_bytes;
+  if (size < want_size) {
+    throw fail(fmt::format("truncated file: {} entries of {} bytes need {} bytes, the file has {}",
+                           h.entries, h.entry_bytes, want_size, size));
+  }
+  if (size > want_size) {
+    throw fail(fmt::format(
+        "{} trailing bytes after the last entry ({} entries of {} bytes end at byte {}, the "
+        "file has {})",
+        size - want_size, h.entries, h.entry_bytes, want_size, size));
+  }
+  const uint32_t crc = image_crc(image);
+  if (crc != h.crc32) {
+    throw fail(fmt::format("CRC mismatch: header says {:#010x}, contents give {:#010x}", h.crc32,
+                           crc));
+  }
+
+  if (h.node_id >= h.nodes) {
+    throw fail(fmt::format("node_id {} is not below nodes = {}", h.node_id, h.nodes));
+  }
+  if (expect.node && *expect.node != h.node_id) {
+    throw fail(fmt::format("node id mismatch: the image is for node {}, expected node {}",
+                           h.node_id, *expect.node));
+  }
+  if (expect.nodes && *expect.nodes != h.nodes) {
+    throw fail(fmt::format("node count mismatch: the image says nodes = {}, expected {}",
+                           h.nodes, *expect.nodes));
+  }
+
+  DecodedImage out;
+  out.header = h;
+  out.table.node = h.node_id;
+  out.table.entries.reserve(h.entries);
+  const FieldOffsets off = field_offsets(l);
+  const EntryLimits lim{h.nodes, h.flows, h.steps_per_phase, h.children_slots, h.bytes,
+                        h.base_addr};
+  const uint64_t nil = all_ones(l.node_bits);
+  const uint32_t pad = l.entry_bytes * 8 - l.entry_bits;
+  for (uint32_t i = 0; i < h.entries; ++i) {
+    const uint8_t* p = d + kImageHeaderBytes + uint64_t{i} * l.entry_bytes;
+    const std::string where = fmt::format("{}: entry {}", ctx, i);
+    auto bad = [&](const std::string& field, const std::string& msg) {
+      return InputError(fmt::format("{}, field {}: {}", where, field, msg));
+    };
+    if (get_bits(p, l.entry_bits, pad) != 0) {
+      throw bad("pad", fmt::format("non-zero pad bits above entry_bits = {}", l.entry_bits));
+    }
+    TableEntry e;
+    e.op = static_cast<Op>(get_bits(p, off.op, l.op_bits));
+    e.flow = static_cast<uint32_t>(get_bits(p, off.flow, l.flow_bits));
+    const uint64_t parent = get_bits(p, off.parent, l.node_bits);
+    e.parent = parent == nil ? kNil : static_cast<uint32_t>(parent);
+    bool empty_seen = false;
+    for (uint32_t k = 0; k < l.children_slots; ++k) {
+      const uint64_t c = get_bits(p, off.child0 + uint64_t{k} * l.node_bits, l.node_bits);
+      if (c == nil) {
+        empty_seen = true;
+      } else if (empty_seen) {
+        throw bad(fmt::format("children[{}]", k),
+                  fmt::format("used slot (node {}) after an empty slot", c));
+      } else {
+        e.children.push_back(static_cast<uint32_t>(c));
+      }
+    }
+    const uint64_t step = get_bits(p, off.step, l.step_bits);
+    if (step > std::numeric_limits<uint32_t>::max()) {
+      throw bad("step", fmt::format("{} is outside 1..{} (2 * steps_per_phase)", step,
+                                    2 * uint64_t{h.steps_per_phase}));
+    }
+    e.step = static_cast<uint32_t>(step);
+    e.start_addr = get_bits(p, off.start_addr, l.addr_bits);
+    e.size = get_bits(p, off.size, l.size_bits);
+    check_entry(e, lim, where);
+    out.table.entries.push_back(std::move(e));
+  }
+  return out;
+}
+
+}  // namespace mt

@@ -1,0 +1,131 @@
+// Schedule-table images: what the NIs are loaded with. One TableSet becomes, per node, a
+// binary image (.bin), the same entries for Verilog $readmemh (.hex) and a human view (.json).
+// The byte-level format is specified in host_sw/image/IMAGE_FORMAT.md; the SystemC and
+// Verilog readers implement that document, so any change here must change it too.
+//
+// Every reader rejects what the NI could not execute (InputError naming the entry and field),
+// and every writer refuses to produce what a reader would reject.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "table/schedule_table.hpp"
+
+namespace mt {
+
+constexpr std::array<char, 4> kImageMagic = {'M', 'T', 'S', 'T'};
+constexpr uint16_t kImageVersion = 1;
+constexpr uint16_t kImageHeaderBytes = 60;  // version 1 header, crc32 included
+constexpr uint32_t kImageCrcOffset = 56;    // the crc32 field is the last 4 header bytes
+constexpr uint32_t kImageOpBits = 2;
+constexpr const char* kImageSetFormat = "multitree-schedule-images";
+constexpr uint32_t kImageSetFormatVersion = 1;
+
+// The bus widths of the NI the images are for. Addresses and sizes are the only fields whose
+// width is a hardware choice; every other width follows from the table set.
+struct ImageOptions {
+  uint32_t addr_bits = 32;  // 1..64
+  uint32_t size_bits = 32;  // 1..64
+};
+
+// Field widths of one entry. Entry fields, LSB first: op, flow, parent, children[0..K-1],
+// step, start_addr, size.
+struct ImageLayout {
+  uint32_t children_slots = 0;  // K
+  uint32_t op_bits = 0;         // 2
+  uint32_t flow_bits = 0;       // max(1, bit_width(flows - 1))
+  uint32_t node_bits = 0;       // bit_width(nodes): all ones (nil) is never a node id
+  uint32_t step_bits = 0;       // bit_width(2 * steps_per_phase)
+  uint32_t addr_bits = 0;
+  uint32_t size_bits = 0;
+  uint32_t entry_bits = 0;      // op + flow + node * (1 + K) + step + addr + size
+  uint32_t entry_bytes = 0;     // ceil(entry_bits / 8)
+};
+
+// Throws InputError when no layout exists (no nodes, K > 255, addr/size bits outside 1..64,
+// an entry wider than 65535 bits).
+ImageLayout image_layout(const TableSet& set, const ImageOptions& opt = {});
+
+// The version 1 header, field for field (offsets in IMAGE_FORMAT.md).
+struct ImageHeader {
+  std::array<char, 4> magic = kImageMagic;
+  uint16_t version = kImageVersion;
+  uint16_t header_bytes = kImageHeaderBytes;
+  uint32_t node_id = 0;
+  uint32_t nodes = 0;
+  uint32_t flows = 0;
+  uint32_t entries = 0;
+  uint32_t steps_per_phase = 0;
+  uint8_t children_slots = 0;
+  uint8_t op_bits = 0;
+  uint8_t flow_bits = 0;
+  uint8_t node_bits = 0;
+  uint8_t step_bits = 0;
+  uint8_t addr_bits = 0;
+  uint8_t size_bits = 0;
+  DType dtype = DType::kFp32;
+  uint16_t entry_bits = 0;
+  uint16_t entry_bytes = 0;
+  uint64_t bytes = 0;
+  uint64_t base_addr = 0;
+  uint32_t crc32 = 0;
+
+  bool operator==(const ImageHeader& o) const;
+  bool operator!=(const ImageHeader& o) const { return !(*this == o); }
+};
+
+// What the loader knows independently of the image; checked when given.
+struct ImageExpect {
+  std::optional<uint32_t> node;
+  std::optional<uint32_t> nodes;
+};
+
+struct DecodedImage {
+  ImageHeader header;
+  ScheduleTable table;
+};
+
+// Binary image of tables[node]. Throws InputError naming node, entry and field when a value
+// does not fit its width or would be rejected by decode_image (K exceeded, flow >= flows,
+// step outside 1..2T, range outside the buffer, ...).
+std::vector<uint8_t> encode_image(const TableSet& set, uint32_t node,
+                                  const ImageOptions& opt = {});
+// Parses and fully validates a binary image; decode_image(encode_image(s, n)).table ==
+// s.tables[n] exactly.
+DecodedImage decode_image(const std::vector<uint8_t>& image, const ImageExpect& expect = {});
+
+// $readmemh text: `//` header comments, then one line per entry, ceil(entry_bits / 4) hex
+// digits, most significant first.
+std::string encode_hex(const TableSet& set, uint32_t node, const ImageOptions& opt = {});
+// Rebuilds the exact .bin bytes a .hex file was made from (header from its comments). Checks
+// syntax only; decode_image does the rest.
+std::vector<uint8_t> hex_to_image(const std::string& hex);
+DecodedImage decode_hex(const std::string& hex, const ImageExpect& expect = {});
+
+// Human view. Key names are a contract (IMAGE_FORMAT.md, "JSON").
+nlohmann::json table_json(const TableSet& set, uint32_t node);
+nlohmann::json tables_json(const TableSet& set);
+// Inverses; InputError on missing, unknown or mistyped keys. They check structure only (the
+// image encoder checks the values).
+ScheduleTable table_from_json(const nlohmann::json& j);
+TableSet tables_from_json(const nlohmann::json& j);
+
+// "node_07": the file stem of a node, zero-padded to max(2, digits of nodes - 1).
+std::string image_stem(uint32_t node, uint32_t nodes);
+
+// Writes node_<n>.bin/.hex/.json for every node plus manifest.json into dir. Everything is
+// encoded first and written into a temporary sibling directory that is then renamed into
+// place, so dir never holds a half-written set. An existing dir is replaced only when it is
+// empty or holds an image set (its manifest says so); anything else is an InputError.
+void write_image_set(const TableSet& set, const std::string& dir, const ImageOptions& opt = {});
+// Reads a set back: every .bin checked against its node id, the node count and the manifest,
+// every .hex and .json against its .bin. Errors name the file.
+TableSet read_image_set(const std::string& dir);
+
+}  // namespace mt

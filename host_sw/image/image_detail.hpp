@@ -1,0 +1,64 @@
+// Internals shared by the image codec's source files (binary, hex, json, image sets). Not part
+// of the public API.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "image/image.hpp"
+
+namespace mt::image_detail {
+
+// Number of bits needed to write v (0 for 0), i.e. C++20 std::bit_width.
+uint32_t bit_width(uint64_t v);
+bool fits(uint64_t v, uint32_t bits);
+uint64_t all_ones(uint32_t bits);
+
+// Field bits LSB-first: bit b of the stream is bit (b % 8) of byte b / 8. The destination
+// must be zeroed; fields never overlap.
+void put_bits(uint8_t* base, uint64_t bit, uint32_t width, uint64_t value);
+uint64_t get_bits(const uint8_t* base, uint64_t bit, uint32_t width);
+
+void put_le(std::vector<uint8_t>& out, uint64_t v, uint32_t bytes);
+uint64_t get_le(const uint8_t* p, uint32_t bytes);
+
+// The widths implied by a table set's parameters; InputError when there are none.
+ImageLayout derive_layout(uint64_t nodes, uint64_t flows, uint64_t steps_per_phase,
+                          uint64_t children_slots, uint64_t addr_bits, uint64_t size_bits);
+
+// Bit offset of each field inside an entry.
+struct FieldOffsets {
+  uint32_t op, flow, parent, child0, step, start_addr, size;
+};
+FieldOffsets field_offsets(const ImageLayout& l);
+
+// The set-wide values an entry is checked against.
+struct EntryLimits {
+  uint32_t nodes = 0;
+  uint32_t flows = 0;
+  uint32_t steps_per_phase = 0;
+  uint32_t children_slots = 0;
+  uint64_t bytes = 0;
+  uint64_t base_addr = 0;
+};
+
+// The semantic checks shared by encoder and decoder (the decoder first turns all-ones node
+// fields into kNil). `where` prefixes the message, e.g. "schedule image (node 3): entry 5".
+void check_entry(const TableEntry& e, const EntryLimits& lim, const std::string& where);
+
+// True when [base, base + bytes) does not wrap past 2^64.
+bool buffer_fits(uint64_t base_addr, uint64_t bytes);
+
+// The header fields in file order (magic first), with name, byte offset and size.
+struct HeaderField {
+  const char* name;
+  uint32_t offset;
+  uint32_t size;
+};
+const std::vector<HeaderField>& header_fields();
+
+// Serialises a header (crc32 field as stored in h) into exactly kImageHeaderBytes bytes.
+std::vector<uint8_t> header_bytes(const ImageHeader& h);
+
+}  // namespace mt::image_detail

@@ -1,0 +1,201 @@
+// The human (JSON) view of schedule tables. Key names are a contract (IMAGE_FORMAT.md).
+#include <fmt/format.h>
+
+#include <limits>
+#include <set>
+
+#include "common/error.hpp"
+#include "image/image.hpp"
+#include "image/image_detail.hpp"
+#include "image/image_json.hpp"
+
+namespace mt {
+
+using namespace image_detail;
+using nlohmann::json;
+
+namespace image_detail {
+
+JsonObject::JsonObject(const json& j, std::string where) : j_(j), where_(std::move(where)) {
+  if (!j_.is_object()) throw InputError(fmt::format("{}: expected a JSON object", where_));
+}
+
+const json& JsonObject::at(const std::string& key) {
+  const auto it = j_.find(key);
+  if (it == j_.end()) throw InputError(fmt::format("{}: missing key '{}'", where_, key));
+  used_.insert(key);
+  return *it;
+}
+
+uint64_t JsonObject::u64(const std::string& key) { return json_u64(at(key), field(key)); }
+
+uint32_t JsonObject::u32(const std::string& key) {
+  const uint64_t v = u64(key);
+  if (v > std::numeric_limits<uint32_t>::max()) {
+    throw InputError(fmt::format("{}: {} does not fit 32 bits", field(key), v));
+  }
+  return static_cast<uint32_t>(v);
+}
+
+std::string JsonObject::str(const std::string& key) {
+  const json& v = at(key);
+  if (!v.is_string()) throw InputError(fmt::format("{}: expected a string", field(key)));
+  return v.get<std::string>();
+}
+
+void JsonObject::finish() const {
+  for (auto it = j_.begin(); it != j_.end(); ++it) {
+    if (used_.count(it.key()) == 0) {
+      throw InputError(fmt::format("{}: unknown key '{}'", where_, it.key()));
+    }
+  }
+}
+
+std::string JsonObject::field(const std::string& key) const {
+  return fmt::format("{}: key '{}'", where_, key);
+}
+
+uint64_t json_u64(const json& v, const std::string& where) {
+  // Integers built in C++ are number_integer, parsed ones number_unsigned: accept both.
+  if (v.is_number_unsigned()) return v.get<uint64_t>();
+  if (v.is_number_integer() && v.get<int64_t>() >= 0) return v.get<uint64_t>();
+  throw InputError(fmt::format("{}: expected a non-negative integer, got {}", where, v.dump()));
+}
+
+void set_fields_to_json(const TableSet& set, json& j) {
+  j["topology"] = set.topology;
+  j["algorithm"] = set.algorithm;
+  j["nodes"] = set.nodes;
+  j["flows"] = set.flows;
+  j["steps_per_phase"] = set.steps_per_phase;
+  j["children_slots"] = set.children_slots;
+  j["bytes"] = set.bytes;
+  j["dtype"] = dtype_name(set.dtype);
+  j["base_addr"] = set.base_addr;
+}
+
+void set_fields_from_json(JsonObject& o, TableSet& set) {
+  set.topology = o.str("topology");
+  set.algorithm = o.str("algorithm");
+  set.nodes = o.u32("nodes");
+  set.flows = o.u32("flows");
+  set.steps_per_phase = o.u32("steps_per_phase");
+  set.children_slots = o.u32("children_slots");
+  set.bytes = o.u64("bytes");
+  const std::string dtype = o.str("dtype");
+  try {
+    set.dtype = parse_dtype(dtype);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{}: {}", o.field("dtype"), e.what()));
+  }
+  set.base_addr = o.u64("base_addr");
+}
+
+}  // namespace image_detail
+
+namespace {
+
+// The inverse of op_name (plan.hpp), so the spellings have one source.
+Op parse_op(const std::string& s, const std::string& where) {
+  for (Op op : {Op::kNop, Op::kReduce, Op::kGather}) {
+    if (s == op_name(op)) return op;
+  }
+  throw InputError(fmt::format("{}: '{}' is not {}, {} or {}", where, s, op_name(Op::kNop),
+                               op_name(Op::kReduce), op_name(Op::kGather)));
+}
+
+}  // namespace
+
+json table_json(const TableSet& set, uint32_t node) {
+  if (node >= set.tables.size() || set.tables[node].node != node) {
+    throw InputError(fmt::format("table set has no table for node {}", node));
+  }
+  json entries = json::array();
+  for (const TableEntry& e : set.tables[node].entries) {
+    json je;
+    je["op"] = op_name(e.op);
+    je["flow"] = e.flow;
+    je["parent"] = e.parent == kNil ? json(nullptr) : json(e.parent);
+    je["children"] = e.children;
+    je["step"] = e.step;
+    je["start_addr"] = e.start_addr;
+    je["size"] = e.size;
+    entries.push_back(std::move(je));
+  }
+  return json{{"node", node}, {"entries", std::move(entries)}};
+}
+
+json tables_json(const TableSet& set) {
+  json j;
+  set_fields_to_json(set, j);
+  json tables = json::array();
+  for (const ScheduleTable& t : set.tables) tables.push_back(table_json(set, t.node));
+  j["tables"] = std::move(tables);
+  return j;
+}
+
+ScheduleTable table_from_json(const json& j) {
+  JsonObject o(j, "table JSON");
+  ScheduleTable t;
+  t.node = o.u32("node");
+  const std::string where = fmt::format("table JSON of node {}", t.node);
+  const json& entries = o.at("entries");
+  if (!entries.is_array()) throw InputError(where + ": 'entries' is not an array");
+  o.finish();
+  for (size_t i = 0; i < entries.size(); ++i) {
+    JsonObject eo(entries[i], fmt::format("{}, entry {}", where, i));
+    TableEntry e;
+    e.op = parse_op(eo.str("op"), eo.field("op"));
+    e.flow = eo.u32("flow");
+    const json& parent = eo.at("parent");
+    if (parent.is_null()) {
+      e.parent = kNil;
+    } else {
+      const uint64_t p = json_u64(parent, eo.field("parent"));
+      // kNil itself is spelled null; a number that large is a mistake, not nil.
+      if (p >= kNil) {
+        throw InputError(fmt::format("{}: {} is not a node id (nil is null)",
+                                     eo.field("parent"), p));
+      }
+      e.parent = static_cast<uint32_t>(p);
+    }
+    const json& children = eo.at("children");
+    if (!children.is_array()) throw InputError(eo.field("children") + ": expected an array");
+    for (size_t k = 0; k < children.size(); ++k) {
+      const uint64_t c = json_u64(children[k], fmt::format("{}[{}]", eo.field("children"), k));
+      if (c >= kNil) {
+        throw InputError(fmt::format("{}[{}]: {} is not a node id", eo.field("children"), k, c));
+      }
+      e.children.push_back(static_cast<uint32_t>(c));
+    }
+    e.step = eo.u32("step");
+    e.start_addr = eo.u64("start_addr");
+    e.size = eo.u64("size");
+    eo.finish();
+    t.entries.push_back(std::move(e));
+  }
+  return t;
+}
+
+TableSet tables_from_json(const json& j) {
+  JsonObject o(j, "tables JSON");
+  TableSet set;
+  set_fields_from_json(o, set);
+  const json& tables = o.at("tables");
+  o.finish();
+  if (!tables.is_array()) throw InputError("tables JSON: 'tables' is not an array");
+  if (tables.size() != set.nodes) {
+    throw InputError(fmt::format("tables JSON: {} tables for nodes = {}", tables.size(),
+                                 set.nodes));
+  }
+  for (size_t n = 0; n < tables.size(); ++n) {
+    ScheduleTable t = table_from_json(tables[n]);
+    if (t.node != n) {
+      throw InputError(fmt::format("tables JSON: tables[{}] is the table of node {}", n, t.node));
+    }
+    set.tables.push_back(std::move(t));
+  }
+  return set;
+}
+
+}  // namespace mt

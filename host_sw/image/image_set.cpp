@@ -1,0 +1,298 @@
+// Image sets on disk: node_<n>.bin/.hex/.json plus manifest.json, written atomically.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+
+#include "common/error.hpp"
+#include "image/image.hpp"
+#include "image/image_detail.hpp"
+#include "image/image_json.hpp"
+
+namespace mt {
+
+using namespace image_detail;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw InputError(fmt::format("{}: cannot open for reading", p.string()));
+  std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw InputError(fmt::format("{}: read error", p.string()));
+  return s;
+}
+
+std::vector<uint8_t> read_bytes(const fs::path& p) {
+  const std::string s = read_text(p);
+  return std::vector<uint8_t>(s.begin(), s.end());
+}
+
+void write_text(const fs::path& p, const std::string& s) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out.write(s.data(), static_cast<std::streamsize>(s.size()));
+  out.close();
+  if (!out) throw InputError(fmt::format("{}: cannot write", p.string()));
+}
+
+json parse_json_file(const fs::path& p) {
+  try {
+    return json::parse(read_text(p));
+  } catch (const json::parse_error& e) {
+    throw InputError(fmt::format("{}: not valid JSON: {}", p.string(), e.what()));
+  }
+}
+
+// Absolute, normalised, without a trailing slash, so that it has a parent to hold the
+// temporary sibling and a name to rename to.
+fs::path set_dir(const std::string& dir) {
+  if (dir.empty()) throw InputError("image set: the directory name is empty");
+  std::error_code ec;
+  fs::path p = fs::absolute(fs::path(dir), ec);
+  if (ec) throw InputError(fmt::format("image set {}: {}", dir, ec.message()));
+  p = p.lexically_normal();
+  if (!p.has_filename()) p = p.parent_path();
+  if (p == p.root_path() || p.filename() == "..") {
+    throw InputError(fmt::format("image set {}: not a directory that can be replaced", dir));
+  }
+  return p;
+}
+
+bool holds_image_set(const fs::path& dir) {
+  const fs::path m = dir / "manifest.json";
+  std::error_code ec;
+  if (!fs::is_regular_file(m, ec)) return false;
+  try {
+    const json j = json::parse(read_text(m));
+    return j.is_object() && j.contains("format") && j["format"] == kImageSetFormat;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+// A name next to `dir` that does not exist yet ("." prefix keeps it out of plain listings).
+fs::path fresh_sibling(const fs::path& dir, const char* tag) {
+  std::random_device rd;
+  for (int attempt = 0; attempt < 64; ++attempt) {
+    const fs::path p = dir.parent_path() /
+                       fmt::format(".{}.{}-{:08x}", dir.filename().string(), tag, rd());
+    std::error_code ec;
+    if (!fs::exists(p, ec) && !ec) return p;
+  }
+  throw InputError(fmt::format("image set {}: cannot find a free temporary name", dir.string()));
+}
+
+// Removes the temporary directory unless the set made it into place.
+class RemoveOnExit {
+ public:
+  explicit RemoveOnExit(fs::path p) : p_(std::move(p)) {}
+  ~RemoveOnExit() {
+    if (!p_.empty()) {
+      std::error_code ec;
+      fs::remove_all(p_, ec);
+    }
+  }
+  RemoveOnExit(const RemoveOnExit&) = delete;
+  RemoveOnExit& operator=(const RemoveOnExit&) = delete;
+  void release() { p_.clear(); }
+
+ private:
+  fs::path p_;
+};
+
+struct NodeFiles {
+  std::string stem;
+  std::vector<uint8_t> bin;
+  std::string hex;
+  std::string json;
+};
+
+}  // namespace
+
+std::string image_stem(uint32_t node, uint32_t nodes) {
+  const uint32_t last = nodes == 0 ? 0 : nodes - 1;
+  const size_t width = std::max<size_t>(2, std::to_string(last).size());
+  return fmt::format("node_{:0{}}", node, width);
+}
+
+void write_image_set(const TableSet& set, const std::string& dir_name, const ImageOptions& opt) {
+  const fs::path dir = set_dir(dir_name);
+  image_layout(set, opt);  // no nodes, bad options: fail before anything else
+
+  // Encode everything before touching the disk, so a bad table leaves the old set alone.
+  std::vector<NodeFiles> nodes;
+  json manifest;
+  set_fields_to_json(set, manifest);
+  manifest["format"] = kImageSetFormat;
+  manifest["format_version"] = kImageSetFormatVersion;
+  manifest["addr_bits"] = opt.addr_bits;
+  manifest["size_bits"] = opt.size_bits;
+  json stems = json::array();
+  for (uint32_t n = 0; n < set.nodes; ++n) {
+    NodeFiles f;
+    f.stem = image_stem(n, set.nodes);
+    f.bin = encode_image(set, n, opt);
+    f.hex = encode_hex(set, n, opt);
+    f.json = table_json(set, n).dump(2) + "\n";
+    stems.push_back(f.stem);
+    nodes.push_back(std::move(f));
+  }
+  manifest["files"] = std::move(stems);
+
+  std::error_code ec;
+  const bool replace = fs::exists(dir, ec);
+  if (replace) {
+    if (!fs::is_directory(dir, ec)) {
+      throw InputError(fmt::format("image set {}: exists and is not a directory", dir.string()));
+    }
+    // Never delete something that is not ours.
+    if (!fs::is_empty(dir, ec) && !holds_image_set(dir)) {
+      throw InputError(fmt::format(
+          "image set {}: refusing to replace a directory that is neither empty nor an image "
+          "set (no manifest.json with format \"{}\")",
+          dir.string(), kImageSetFormat));
+    }
+  }
+  fs::create_directories(dir.parent_path(), ec);
+  if (ec) {
+    throw InputError(fmt::format("image set {}: cannot create {}: {}", dir.string(),
+                                 dir.parent_path().string(), ec.message()));
+  }
+
+  const fs::path tmp = fresh_sibling(dir, "tmp");
+  if (!fs::create_directory(tmp, ec) || ec) {
+    throw InputError(fmt::format("image set {}: cannot create {}: {}", dir.string(),
+                                 tmp.string(), ec.message()));
+  }
+  RemoveOnExit cleanup(tmp);
+  for (const NodeFiles& f : nodes) {
+    write_text(tmp / (f.stem + ".bin"), std::string(f.bin.begin(), f.bin.end()));
+    write_text(tmp / (f.stem + ".hex"), f.hex);
+    write_text(tmp / (f.stem + ".json"), f.json);
+  }
+  write_text(tmp / "manifest.json", manifest.dump(2) + "\n");
+
+  if (replace) {
+    // A directory cannot be renamed over a non-empty one: move the old set aside first and
+    // put it back if the new one cannot take its place.
+    const fs::path old = fresh_sibling(dir, "old");
+    fs::rename(dir, old, ec);
+    if (ec) {
+      throw InputError(fmt::format("image set {}: cannot move the old set aside: {}",
+                                   dir.string(), ec.message()));
+    }
+    fs::rename(tmp, dir, ec);
+    if (ec) {
+      std::error_code ignored;
+      fs::rename(old, dir, ignored);
+      throw InputError(fmt::format("image set {}: cannot rename {} into place: {}",
+                                   dir.string(), tmp.string(), ec.message()));
+    }
+    cleanup.release();
+    fs::remove_all(old, ec);  // a leftover hidden directory is harmless
+  } else {
+    fs::rename(tmp, dir, ec);
+    if (ec) {
+      throw InputError(fmt::format("image set {}: cannot rename {} into place: {}",
+                                   dir.string(), tmp.string(), ec.message()));
+    }
+    cleanup.release();
+  }
+}
+
+TableSet read_image_set(const std::string& dir_name) {
+  const fs::path dir(dir_name);
+  const fs::path mpath = dir / "manifest.json";
+  const std::string mname = mpath.string();
+  const json m = parse_json_file(mpath);
+
+  JsonObject o(m, mname);
+  TableSet set;
+  set_fields_from_json(o, set);
+  const std::string format = o.str("format");
+  if (format != kImageSetFormat) {
+    throw InputError(fmt::format("{}: format is \"{}\", expected \"{}\"", mname, format,
+                                 kImageSetFormat));
+  }
+  const uint32_t version = o.u32("format_version");
+  if (version != kImageSetFormatVersion) {
+    throw InputError(fmt::format("{}: unsupported format_version {} (this reader reads {})",
+                                 mname, version, kImageSetFormatVersion));
+  }
+  const uint32_t addr_bits = o.u32("addr_bits");
+  const uint32_t size_bits = o.u32("size_bits");
+  const json& files = o.at("files");
+  o.finish();
+  if (set.nodes == 0) throw InputError(mname + ": nodes = 0");
+  if (!files.is_array() || files.size() != set.nodes) {
+    throw InputError(fmt::format("{}: 'files' must list one stem per node ({} nodes)", mname,
+                                 set.nodes));
+  }
+
+  for (uint32_t n = 0; n < set.nodes; ++n) {
+    const std::string stem = image_stem(n, set.nodes);
+    if (!files[n].is_string() || files[n].get<std::string>() != stem) {
+      throw InputError(fmt::format("{}: files[{}] is {}, expected \"{}\"", mname, n,
+                                   files[n].dump(), stem));
+    }
+    const fs::path bin_path = dir / (stem + ".bin");
+    const std::string bin_name = bin_path.string();
+    const std::vector<uint8_t> bin = read_bytes(bin_path);
+    DecodedImage img;
+    try {
+      img = decode_image(bin, ImageExpect{n, set.nodes});
+    } catch (const InputError& e) {
+      throw InputError(bin_name + ": " + e.what());
+    }
+    const ImageHeader& h = img.header;
+    auto agree = [&](const char* field, uint64_t got, uint64_t want) {
+      if (got != want) {
+        throw InputError(fmt::format("{}: header {} = {}, the manifest says {}", bin_name, field,
+                                     got, want));
+      }
+    };
+    agree("flows", h.flows, set.flows);
+    agree("steps_per_phase", h.steps_per_phase, set.steps_per_phase);
+    agree("children_slots", h.children_slots, set.children_slots);
+    agree("bytes", h.bytes, set.bytes);
+    agree("base_addr", h.base_addr, set.base_addr);
+    agree("dtype", static_cast<uint64_t>(h.dtype), static_cast<uint64_t>(set.dtype));
+    agree("addr_bits", h.addr_bits, addr_bits);
+    agree("size_bits", h.size_bits, size_bits);
+
+    // The .hex must carry exactly the .bin: compare the bytes it rebuilds, header included.
+    const fs::path hex_path = dir / (stem + ".hex");
+    std::vector<uint8_t> from_hex;
+    try {
+      from_hex = hex_to_image(read_text(hex_path));
+    } catch (const InputError& e) {
+      throw InputError(hex_path.string() + ": " + e.what());
+    }
+    if (from_hex != bin) {
+      const auto diff = std::mismatch(bin.begin(), bin.end(), from_hex.begin(), from_hex.end());
+      throw InputError(fmt::format("{}: does not match {} (first difference at byte {})",
+                                   hex_path.string(), bin_name, diff.first - bin.begin()));
+    }
+
+    const fs::path json_path = dir / (stem + ".json");
+    const json node_json = parse_json_file(json_path);
+    ScheduleTable from_json;
+    try {
+      from_json = table_from_json(node_json);
+    } catch (const InputError& e) {
+      throw InputError(json_path.string() + ": " + e.what());
+    }
+    if (from_json.node != n || from_json.entries != img.table.entries) {
+      throw InputError(fmt::format("{}: does not match {}", json_path.string(), bin_name));
+    }
+    set.tables.push_back(std::move(img.table));
+  }
+  return set;
+}
+
+}  // namespace mt

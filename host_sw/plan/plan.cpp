@@ -1,0 +1,71 @@
+#include "plan/plan.hpp"
+
+#include <cctype>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+
+namespace mt {
+
+const char* op_name(Op op) {
+  switch (op) {
+    case Op::kNop: return "nop";
+    case Op::kReduce: return "reduce";
+    case Op::kGather: return "gather";
+  }
+  return "?";
+}
+
+const char* dtype_name(DType t) { return t == DType::kInt32 ? "int32" : "fp32"; }
+
+DType parse_dtype(const std::string& s) {
+  if (s == "int32") return DType::kInt32;
+  if (s == "fp32") return DType::kFp32;
+  throw InputError(fmt::format("dtype \"{}\": must be int32 or fp32", s));
+}
+
+std::vector<ByteRange> split_bytes(uint64_t bytes, uint32_t parts) {
+  if (parts == 0) throw std::logic_error("split_bytes: zero parts");
+  const uint64_t elements = bytes / kElementBytes;
+  const uint64_t base = elements / parts, extra = elements % parts;
+  std::vector<ByteRange> out(parts);
+  uint64_t offset = 0;
+  for (uint32_t i = 0; i < parts; ++i) {
+    const uint64_t n = base + (i < extra ? 1 : 0);
+    out[i] = {offset, n * kElementBytes};
+    offset += n * kElementBytes;
+  }
+  return out;
+}
+
+uint64_t parse_size(const std::string& s) {
+  size_t i = 0;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+  if (i == 0 || i > 19) {
+    throw InputError(fmt::format("size \"{}\": expected a positive number of bytes such as 65536, "
+                                 "64KiB or 1MiB", s));
+  }
+  const uint64_t number = std::stoull(s.substr(0, i));
+  const std::string unit = s.substr(i);
+  uint64_t scale = 0;
+  if (unit.empty() || unit == "B") scale = 1;
+  else if (unit == "KiB" || unit == "K") scale = 1ull << 10;
+  else if (unit == "MiB" || unit == "M") scale = 1ull << 20;
+  else if (unit == "GiB" || unit == "G") scale = 1ull << 30;
+  else if (unit == "kB" || unit == "KB") scale = 1000;
+  else if (unit == "MB") scale = 1000 * 1000;
+  else if (unit == "GB") scale = 1000ull * 1000 * 1000;
+  else {
+    throw InputError(fmt::format("size \"{}\": unknown unit \"{}\" (B, KiB, MiB, GiB, kB, MB, GB)",
+                                 s, unit));
+  }
+  if (number == 0) throw InputError(fmt::format("size \"{}\": must be greater than zero", s));
+  if (number > std::numeric_limits<uint64_t>::max() / scale / 2) {
+    throw InputError(fmt::format("size \"{}\": too large", s));
+  }
+  return number * scale;
+}
+
+}  // namespace mt

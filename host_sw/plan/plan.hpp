@@ -1,0 +1,86 @@
+// A plan is the algorithm-independent form of an all-reduce: which node sends which byte range
+// of the buffer to which node at which step, and whether the receiver adds it (Reduce) or
+// takes it (Gather). Every algorithm produces one; the verifier proves it; the table compiler
+// turns it into per-node schedule tables.
+//
+// Semantics (lockstep): steps run 1..2T. A transfer at step s carries the sender's values as
+// they are at the start of step s and lands by the end of step s. A Reduce adds into the
+// receiver's partial sum; a Gather overwrites the receiver's copy with the final sum.
+//
+// Flows are the dependency groups the NI tracks (the FlowID field): one per tree in
+// MultiTree. A node waits for messages of the same flow only, so every transfer a node needs
+// before it sends must be of the flow it sends, or awaited by an earlier entry of its table.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mt {
+
+enum class Op : uint8_t { kNop = 0, kReduce = 1, kGather = 2 };
+enum class DType : uint8_t { kInt32 = 0, kFp32 = 1 };
+
+const char* op_name(Op op);
+const char* dtype_name(DType t);
+DType parse_dtype(const std::string& s);  // "int32" | "fp32", else InputError
+constexpr uint32_t kElementBytes = 4;    // both supported element types are 32-bit
+
+struct ByteRange {
+  uint64_t offset = 0;  // from the start of the all-reduce buffer
+  uint64_t size = 0;
+  uint64_t end() const { return offset + size; }
+};
+
+struct Flow {
+  uint32_t root = 0;    // node that holds the full sum after reduce-scatter
+  ByteRange chunk;      // the bytes this flow finally owns
+};
+
+struct Transfer {
+  uint32_t flow = 0;
+  uint32_t src = 0;
+  uint32_t dst = 0;
+  uint32_t range = 0;   // index into Plan::ranges (the bytes carried)
+  uint32_t step = 0;    // 1..2T
+  Op op = Op::kReduce;
+};
+
+struct Plan {
+  std::string algorithm;
+  std::string topology;          // spec string of the topology it was built for
+  uint32_t nodes = 0;
+  uint32_t steps_per_phase = 0;  // T: reduce-scatter 1..T, all-gather T+1..2T
+  uint64_t bytes = 0;
+  DType dtype = DType::kFp32;
+  // True when every transfer is between adjacent nodes of a direct network (one hop, source
+  // routed). False for plans that use multi-hop normal packets (dimension-order routing).
+  bool neighbour_only = true;
+  // True when the algorithm promises no directed link carries two transfers in one step; the
+  // verifier then enforces it. Plans that do not promise it get their link load reported.
+  bool contention_free = true;
+  std::vector<Flow> flows;
+  std::vector<ByteRange> ranges;  // ranges[f] == flows[f].chunk for f < flows.size()
+  std::vector<Transfer> transfers;
+  // Indirect networks only: the directed link ids each transfer occupies (same index as
+  // transfers). Empty for direct networks, where the link is implied by src and dst.
+  std::vector<std::vector<uint32_t>> routes;
+
+  uint32_t total_steps() const { return 2 * steps_per_phase; }
+};
+
+// Splits `bytes` (a multiple of the element size) into `parts` element-aligned chunks that
+// cover it exactly: the first (elements % parts) chunks hold one element more.
+std::vector<ByteRange> split_bytes(uint64_t bytes, uint32_t parts);
+
+// Parses sizes such as 1048576, 64KiB, 1MiB, 2GiB, 4096B (binary suffixes; kB/MB/GB decimal).
+uint64_t parse_size(const std::string& s);
+
+// Common inputs of every algorithm.
+struct PlanOptions {
+  uint64_t bytes = 1 << 20;
+  DType dtype = DType::kFp32;
+  bool prioritize_height = false;  // MultiTree: trees with larger remaining height go first
+};
+
+}  // namespace mt

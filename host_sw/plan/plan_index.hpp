@@ -1,0 +1,51 @@
+// Per-node view of a plan: the transfers each node sends and receives, in table order
+// (step, then plan order). Built once, shared by the table compiler and the verifier.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "plan/plan.hpp"
+
+namespace mt {
+
+class PlanIndex {
+ public:
+  explicit PlanIndex(const Plan& plan);
+
+  struct Span {
+    const uint32_t* first;
+    const uint32_t* last;
+    const uint32_t* begin() const { return first; }
+    const uint32_t* end() const { return last; }
+    size_t size() const { return static_cast<size_t>(last - first); }
+  };
+  Span sends(uint32_t node) const { return span(sends_, send_start_, node); }
+  Span receives(uint32_t node) const { return span(recvs_, recv_start_, node); }
+  // Transfer ids grouped by step: by_step(s) for s in 1..total_steps.
+  Span by_step(uint32_t step) const { return span(by_step_, step_start_, step); }
+
+ private:
+  static Span span(const std::vector<uint32_t>& ids, const std::vector<uint64_t>& start,
+                   uint32_t key) {
+    return {ids.data() + start[key], ids.data() + start[key + 1]};
+  }
+  std::vector<uint64_t> send_start_, recv_start_, step_start_;
+  std::vector<uint32_t> sends_, recvs_, by_step_;
+};
+
+// One node's arrivals ordered by a key (flow or range), then step and plan order, for
+// looking up "the arrivals of flow f" or "the arrivals that carry range r".
+class ArrivalsBy {
+ public:
+  enum class Key { kFlow, kRange };
+  ArrivalsBy(const Plan& plan, const PlanIndex& index, uint32_t node, Key key);
+  // Transfer ids whose key is k, in (step, plan) order.
+  PlanIndex::Span of(uint32_t k) const;
+
+ private:
+  std::vector<uint32_t> start_;  // ids_ of key k are [start_[k], start_[k+1])
+  std::vector<uint32_t> ids_;
+};
+
+}  // namespace mt

@@ -1,0 +1,81 @@
+// Per-node schedule tables (paper §IV-A, Fig. 5-6), compiled from a verified plan.
+//
+// Entry semantics, as the NI executes them (the table is a queue; only its head can issue,
+// and only when Step equals the timestep counter):
+//   Reduce, parent p:   waits for Reduce(flow) from every node in Children, adds them into the
+//                       local partial sum, sends the partial sum of the chunk to p.
+//   Reduce, parent nil: the same wait and aggregation, sends nothing (a root's, or more
+//                       children than one entry holds).
+//   Gather, parent p:   waits for Gather(flow) from p, writes it, sends it to Children.
+//   Gather, parent nil: the root of the flow sends the full sum to Children. If a Reduce of the
+//                       same flow came earlier in this table it waits for nothing more;
+//                       otherwise it waits for Reduce(flow) from every node in Children (Fig. 5).
+//   NOP:                holds injection for the step time of a Size-byte per-step chunk.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "plan/plan.hpp"
+#include "plan/plan_index.hpp"
+
+namespace mt {
+
+constexpr uint32_t kNil = std::numeric_limits<uint32_t>::max();
+
+struct TableEntry {
+  Op op = Op::kNop;
+  uint32_t flow = 0;
+  uint32_t parent = kNil;
+  std::vector<uint32_t> children;  // at most TableSet::children_slots
+  uint32_t step = 0;
+  uint64_t start_addr = 0;
+  uint64_t size = 0;
+
+  bool operator==(const TableEntry& o) const {
+    return op == o.op && flow == o.flow && parent == o.parent && children == o.children &&
+           step == o.step && start_addr == o.start_addr && size == o.size;
+  }
+};
+
+struct ScheduleTable {
+  uint32_t node = 0;
+  std::vector<TableEntry> entries;
+};
+
+// Everything the NIs of one all-reduce are loaded with.
+struct TableSet {
+  std::string topology;
+  std::string algorithm;
+  uint32_t nodes = 0;
+  uint32_t flows = 0;
+  uint32_t steps_per_phase = 0;
+  uint32_t children_slots = 4;  // K: NI bandwidth / link bandwidth
+  uint64_t bytes = 0;
+  DType dtype = DType::kFp32;
+  uint64_t base_addr = 0;       // Start Addr of byte 0 of the all-reduce buffer
+  std::vector<ScheduleTable> tables;  // tables[n].node == n
+};
+
+struct TableOptions {
+  uint32_t children_slots = 4;
+  uint64_t base_addr = 0;
+};
+
+// Compiles a plan into tables: one Reduce per flow a node sends up, one Gather per flow and
+// step a node sends down, terminal Reduces where the wait set is not the Gather's children,
+// NOPs for the steps a node has nothing to send. Entries are ordered by step; within a step
+// in plan order. Throws InputError if a send has more destinations than K slots.
+TableSet compile_tables(const Plan& plan, const TableOptions& opt);
+
+// One node's table without NOPs (what compile_tables builds before filling step gaps); the
+// verifier checks these against the node's arrivals.
+std::vector<TableEntry> compile_node_entries(const Plan& plan, const PlanIndex& index,
+                                             uint32_t node, const TableOptions& opt);
+
+// The transfers the tables send, as a plan (for verifying tables read back from images).
+Plan plan_from_tables(const TableSet& tables);
+
+}  // namespace mt

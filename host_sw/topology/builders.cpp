@@ -1,0 +1,116 @@
+// The regular topologies: torus, mesh, ring, fat-tree, BiGraph.
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "topology/topology.hpp"
+
+namespace mt {
+namespace {
+
+// Adds the directed link a->b unless a already has one to b (a dimension of size 2 has a
+// single link per direction, DESIGN.md).
+void add_unique(std::vector<Link>& links, uint32_t a, uint32_t b) {
+  for (const Link& l : links) {
+    if (l.src == a && l.dst == b) return;
+  }
+  links.push_back({a, b});
+}
+
+Topology make_grid(TopologyKind kind, const std::string& spec, uint32_t w, uint32_t h) {
+  const bool wrap = kind != TopologyKind::kMesh;
+  if (w == 0 || h == 0) throw InputError(fmt::format("topology {}: sizes must be >= 1", spec));
+  if (static_cast<uint64_t>(w) * h > (1u << 24)) {
+    throw InputError(fmt::format("topology {}: {} nodes is more than the 2^24 supported", spec,
+                                 static_cast<uint64_t>(w) * h));
+  }
+  std::vector<Link> links;
+  links.reserve(static_cast<size_t>(w) * h * 4);
+  for (uint32_t y = 0; y < h; ++y) {
+    for (uint32_t x = 0; x < w; ++x) {
+      const uint32_t n = y * w + x;
+      // Neighbour order y-1, y+1, x-1, x+1 (paper §III-C1).
+      if (y > 0 || (wrap && h > 1)) add_unique(links, n, ((y + h - 1) % h) * w + x);
+      if (y + 1 < h || (wrap && h > 1)) add_unique(links, n, ((y + 1) % h) * w + x);
+      if (x > 0 || (wrap && w > 1)) add_unique(links, n, y * w + (x + w - 1) % w);
+      if (x + 1 < w || (wrap && w > 1)) add_unique(links, n, y * w + (x + 1) % w);
+    }
+  }
+  Topology t(kind, spec, w * h, 0, std::move(links));
+  t.set_grid(w, h);
+  return t;
+}
+
+}  // namespace
+
+Topology make_torus(uint32_t w, uint32_t h) {
+  return make_grid(TopologyKind::kTorus, fmt::format("torus:{}x{}", w, h), w, h);
+}
+
+Topology make_mesh(uint32_t w, uint32_t h) {
+  return make_grid(TopologyKind::kMesh, fmt::format("mesh:{}x{}", w, h), w, h);
+}
+
+Topology make_ring(uint32_t n) {
+  return make_grid(TopologyKind::kRing, fmt::format("ring:{}", n), n, 1);
+}
+
+Topology make_fattree(uint32_t m, uint32_t levels) {
+  const std::string spec = fmt::format("fattree:{}x{}", m, levels);
+  if (m < 2) throw InputError(fmt::format("topology {}: arity must be >= 2", spec));
+  if (levels < 1) throw InputError(fmt::format("topology {}: levels must be >= 1", spec));
+  uint64_t nodes64 = 1;
+  for (uint32_t i = 0; i < levels; ++i) {
+    nodes64 *= m;
+    if (nodes64 > (1u << 24)) {
+      throw InputError(fmt::format("topology {}: more than 2^24 nodes", spec));
+    }
+  }
+  const uint32_t nodes = static_cast<uint32_t>(nodes64);
+  const uint32_t per_level = nodes / m;  // m^(levels-1) switches per level
+  auto sw = [&](uint32_t level, uint32_t index) { return nodes + level * per_level + index; };
+  std::vector<Link> links;
+  // Nodes hang m to a leaf switch.
+  for (uint32_t n = 0; n < nodes; ++n) links.push_back({n, sw(0, n / m)});
+  for (uint32_t n = 0; n < nodes; ++n) links.push_back({sw(0, n / m), n});
+  // Switch <level, w> links up to <level+1, w'> where w' equals w except in digit `level`
+  // (base m): the m-ary n-tree of Petrini and Vanneschi.
+  uint32_t digit = 1;
+  for (uint32_t level = 0; level + 1 < levels; ++level, digit *= m) {
+    for (uint32_t w = 0; w < per_level; ++w) {
+      const uint32_t base = w - (w / digit % m) * digit;
+      for (uint32_t k = 0; k < m; ++k) {
+        const uint32_t up = base + k * digit;
+        links.push_back({sw(level, w), sw(level + 1, up)});
+        links.push_back({sw(level + 1, up), sw(level, w)});
+      }
+    }
+  }
+  return Topology(TopologyKind::kFatTree, spec, nodes, per_level * levels, std::move(links));
+}
+
+Topology make_bigraph(uint32_t half, uint32_t per_switch) {
+  const std::string spec = fmt::format("bigraph:{}x{}", half, per_switch);
+  if (half < 1 || per_switch < 1) {
+    throw InputError(fmt::format("topology {}: sizes must be >= 1", spec));
+  }
+  if (static_cast<uint64_t>(half) * 2 * per_switch > (1u << 24)) {
+    throw InputError(fmt::format("topology {}: more than 2^24 nodes", spec));
+  }
+  const uint32_t switches = 2 * half;
+  const uint32_t nodes = switches * per_switch;
+  std::vector<Link> links;
+  for (uint32_t s = 0; s < switches; ++s) {
+    for (uint32_t k = 0; k < per_switch; ++k) links.push_back({s * per_switch + k, nodes + s});
+  }
+  for (uint32_t s = 0; s < switches; ++s) {
+    for (uint32_t k = 0; k < per_switch; ++k) links.push_back({nodes + s, s * per_switch + k});
+  }
+  // Upper half [0, half) to lower half [half, 2*half), both directions.
+  for (uint32_t s = 0; s < switches; ++s) {
+    const uint32_t first = s < half ? half : 0;
+    for (uint32_t t = first; t < first + half; ++t) links.push_back({nodes + s, nodes + t});
+  }
+  return Topology(TopologyKind::kBiGraph, spec, nodes, switches, std::move(links));
+}
+
+}  // namespace mt

@@ -1,0 +1,120 @@
+#include "topology/topology.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <limits>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+
+namespace mt {
+
+Topology::Topology(TopologyKind kind, std::string spec, uint32_t nodes, uint32_t switches,
+                   std::vector<Link> links)
+    : kind_(kind), spec_(std::move(spec)), nodes_(nodes), switches_(switches),
+      links_(std::move(links)) {
+  if (nodes_ < 2) {
+    throw InputError(fmt::format("topology {}: needs at least 2 nodes, has {}", spec_, nodes_));
+  }
+  const uint32_t v = vertices();
+  out_.resize(v);
+  for (uint32_t i = 0; i < links_.size(); ++i) {
+    const Link& l = links_[i];
+    if (l.src >= v || l.dst >= v) {
+      throw InputError(fmt::format("topology {}: link {} -> {} names a vertex that does not exist "
+                                   "(vertices 0..{})", spec_, l.src, l.dst, v - 1));
+    }
+    if (l.src == l.dst) {
+      throw InputError(fmt::format("topology {}: link from vertex {} to itself", spec_, l.src));
+    }
+    out_[l.src].push_back(i);
+  }
+  // Connectivity is checked the way traffic moves (only forwarding vertices relay): from
+  // node 0 to every node, and back.
+  const std::vector<uint32_t> d = distances_from(0);
+  for (uint32_t n = 0; n < nodes_; ++n) {
+    if (d[n] == std::numeric_limits<uint32_t>::max()) {
+      throw InputError(fmt::format("topology {}: disconnected, node {} cannot be reached from "
+                                   "node 0", spec_, n));
+    }
+  }
+  // And back: every node reaches node 0 (links may be one-way in a topology file).
+  std::vector<std::vector<uint32_t>> in(v);
+  for (const Link& l : links_) in[l.dst].push_back(l.src);
+  std::vector<bool> seen(v, false);
+  std::deque<uint32_t> queue{0};
+  seen[0] = true;
+  while (!queue.empty()) {
+    const uint32_t u = queue.front();
+    queue.pop_front();
+    for (uint32_t w : in[u]) {
+      // w reaches 0 through u if u is 0 or relays traffic.
+      if (!seen[w] && (u == 0 || forwards(u))) {
+        seen[w] = true;
+        queue.push_back(w);
+      }
+    }
+  }
+  for (uint32_t n = 0; n < nodes_; ++n) {
+    if (!seen[n]) {
+      throw InputError(fmt::format("topology {}: disconnected, node 0 cannot be reached from "
+                                   "node {}", spec_, n));
+    }
+  }
+}
+
+uint32_t Topology::max_node_degree() const {
+  uint32_t m = 0;
+  for (uint32_t n = 0; n < nodes_; ++n) m = std::max(m, degree(n));
+  return m;
+}
+
+uint32_t Topology::min_node_degree() const {
+  uint32_t m = degree(0);
+  for (uint32_t n = 1; n < nodes_; ++n) m = std::min(m, degree(n));
+  return m;
+}
+
+uint32_t Topology::multiplicity(uint32_t a, uint32_t b) const {
+  uint32_t k = 0;
+  for (uint32_t l : out_[a]) k += links_[l].dst == b ? 1u : 0u;
+  return k;
+}
+
+std::vector<uint32_t> Topology::distances_from(uint32_t v) const {
+  constexpr uint32_t kInf = std::numeric_limits<uint32_t>::max();
+  std::vector<uint32_t> dist(vertices(), kInf);
+  std::deque<uint32_t> queue{v};
+  dist[v] = 0;
+  while (!queue.empty()) {
+    const uint32_t u = queue.front();
+    queue.pop_front();
+    if (u != v && !forwards(u)) continue;
+    for (uint32_t l : out_[u]) {
+      const uint32_t w = links_[l].dst;
+      if (dist[w] == kInf) {
+        dist[w] = dist[u] + 1;
+        queue.push_back(w);
+      }
+    }
+  }
+  return dist;
+}
+
+uint32_t Topology::diameter() const {
+  // Closed forms for the grids; a search from every node otherwise.
+  if (kind_ == TopologyKind::kTorus || kind_ == TopologyKind::kRing) {
+    return width_ / 2 + height_ / 2;
+  }
+  if (kind_ == TopologyKind::kMesh) return (width_ - 1) + (height_ - 1);
+  uint32_t d = 0;
+  for (uint32_t n = 0; n < nodes_; ++n) {
+    const std::vector<uint32_t> dist = distances_from(n);
+    for (uint32_t m = 0; m < nodes_; ++m) d = std::max(d, dist[m]);
+  }
+  return d;
+}
+
+}  // namespace mt

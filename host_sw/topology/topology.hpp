@@ -1,0 +1,96 @@
+// Network topologies: the graph every plan is built on.
+//
+// Vertices [0, nodes) are end nodes (accelerators, each with an NI); vertices
+// [nodes, nodes + switches) are switches of indirect networks. Links are directed; a physical
+// link is two directed links, and a link k times wider is k parallel directed links (paper
+// §VII-B). Each vertex lists its outgoing links in neighbour order, which Algorithm 1 follows
+// when it looks for a child: on a 2D torus/mesh y-1, y+1, x-1, x+1 (DESIGN.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mt {
+
+enum class TopologyKind { kTorus, kMesh, kRing, kFatTree, kBiGraph, kFile };
+
+struct Link {
+  uint32_t src;  // vertex id
+  uint32_t dst;  // vertex id
+};
+
+class Topology {
+ public:
+  // Builds from a vertex count and directed links, in neighbour order per source vertex.
+  // Checks that ids are in range and that every node reaches every other node.
+  Topology(TopologyKind kind, std::string spec, uint32_t nodes, uint32_t switches,
+           std::vector<Link> links);
+
+  TopologyKind kind() const { return kind_; }
+  const std::string& spec() const { return spec_; }
+  uint32_t nodes() const { return nodes_; }
+  uint32_t switches() const { return switches_; }
+  uint32_t vertices() const { return nodes_ + switches_; }
+  bool is_switch(uint32_t v) const { return v >= nodes_; }
+  bool direct() const { return switches_ == 0; }
+  // Whether traffic passes through v: every router of a direct network does; in a switch
+  // network only switches do (nodes are end points on a NIC).
+  bool forwards(uint32_t v) const { return direct() || is_switch(v); }
+
+  // Grid shape: torus/mesh W x H; ring N x 1; 0 x 0 for other kinds.
+  uint32_t width() const { return width_; }
+  uint32_t height() const { return height_; }
+  bool wraps() const { return kind_ == TopologyKind::kTorus || kind_ == TopologyKind::kRing; }
+
+  const std::vector<Link>& links() const { return links_; }
+  // Outgoing link ids of vertex v, in neighbour order (parallel links are adjacent).
+  const std::vector<uint32_t>& out_links(uint32_t v) const { return out_[v]; }
+  // Number of outgoing links of node n (its injection bandwidth in link units).
+  uint32_t degree(uint32_t n) const { return static_cast<uint32_t>(out_[n].size()); }
+  uint32_t max_node_degree() const;
+  uint32_t min_node_degree() const;
+  // Number of parallel directed links from a to b (0 when not adjacent).
+  uint32_t multiplicity(uint32_t a, uint32_t b) const;
+  bool adjacent(uint32_t a, uint32_t b) const { return multiplicity(a, b) > 0; }
+
+  // Hop distance between nodes counted in node-to-node hops through switches: the number
+  // of links on a shortest path. Diameter is the largest such distance between two nodes.
+  std::vector<uint32_t> distances_from(uint32_t v) const;
+  uint32_t diameter() const;
+
+  // Grid coordinates of a node of a torus/mesh/ring (id = y*W + x).
+  uint32_t x_of(uint32_t n) const { return n % width_; }
+  uint32_t y_of(uint32_t n) const { return n / width_; }
+
+  void set_grid(uint32_t w, uint32_t h) { width_ = w; height_ = h; }
+
+ private:
+  TopologyKind kind_;
+  std::string spec_;
+  uint32_t nodes_;
+  uint32_t switches_;
+  uint32_t width_ = 0;
+  uint32_t height_ = 0;
+  std::vector<Link> links_;
+  std::vector<std::vector<uint32_t>> out_;
+};
+
+// Builders. Each throws InputError naming the problem for sizes that make no network.
+Topology make_torus(uint32_t w, uint32_t h);
+Topology make_mesh(uint32_t w, uint32_t h);
+Topology make_ring(uint32_t n);
+// m-ary n-level fat-tree (m-ary n-tree): m^n nodes, n levels of m^(n-1) switches; nodes hang
+// m to a leaf switch.
+Topology make_fattree(uint32_t m, uint32_t levels);
+// EFLOPS BiGraph: two halves of `half` switches each, every upper switch linked to every
+// lower switch, `per_switch` nodes on every switch.
+Topology make_bigraph(uint32_t half, uint32_t per_switch);
+// JSON topology file (format in host_sw/topology/README.md).
+Topology load_topology_file(const std::string& path);
+Topology parse_topology_json(const std::string& text, const std::string& spec);
+
+// Spec strings: torus:WxH, mesh:WxH, ring:N, fattree:MxL, bigraph:SxK, file:PATH.
+Topology parse_topology(const std::string& spec);
+
+}  // namespace mt

@@ -1,0 +1,153 @@
+// JSON topology files: any network the builders do not cover (format in README.md here).
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "common/error.hpp"
+#include "topology/topology.hpp"
+
+namespace mt {
+namespace {
+
+using nlohmann::json;
+
+void check_keys(const json& obj, const std::set<std::string>& allowed, const std::string& where,
+                const std::string& spec) {
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    if (allowed.count(it.key()) == 0) {
+      throw InputError(fmt::format("topology {}: unknown key \"{}\" in {}", spec, it.key(), where));
+    }
+  }
+}
+
+// Reads a list of ids that must be exactly 0..count-1, each once, in any order.
+uint32_t read_ids(const json& doc, const char* key, const std::string& spec, bool required) {
+  if (!doc.contains(key)) {
+    if (required) throw InputError(fmt::format("topology {}: missing key \"{}\"", spec, key));
+    return 0;
+  }
+  const json& ids = doc.at(key);
+  if (!ids.is_array()) {
+    throw InputError(fmt::format("topology {}: \"{}\" must be an array of ids", spec, key));
+  }
+  std::vector<bool> seen(ids.size(), false);
+  for (const json& id : ids) {
+    if (!id.is_number_integer() || id.get<int64_t>() < 0) {
+      throw InputError(fmt::format("topology {}: \"{}\" holds {}, not a non-negative integer id",
+                                   spec, key, id.dump()));
+    }
+    const int64_t v = id.get<int64_t>();
+    if (v >= static_cast<int64_t>(ids.size())) {
+      throw InputError(fmt::format("topology {}: {} id {} is out of range: {} ids must be 0..{}",
+                                   spec, key, v, ids.size(), ids.size() - 1));
+    }
+    if (seen[static_cast<size_t>(v)]) {
+      throw InputError(fmt::format("topology {}: duplicate {} id {}", spec, key, v));
+    }
+    seen[static_cast<size_t>(v)] = true;
+  }
+  return static_cast<uint32_t>(ids.size());
+}
+
+// "n3" is node 3, "s1" is switch 1.
+uint32_t endpoint(const json& e, uint32_t nodes, uint32_t switches, size_t link,
+                  const std::string& spec) {
+  const std::string where = fmt::format("link {}", link);
+  if (!e.is_string() || e.get<std::string>().size() < 2) {
+    throw InputError(fmt::format("topology {}: {} endpoint {} must be \"n<id>\" or \"s<id>\"", spec,
+                                 where, e.dump()));
+  }
+  const std::string s = e.get<std::string>();
+  const char kind = s[0];
+  uint64_t id = 0;
+  for (size_t i = 1; i < s.size(); ++i) {
+    if (s[i] < '0' || s[i] > '9' || id > (1u << 30)) {
+      throw InputError(fmt::format("topology {}: {} endpoint \"{}\" must be \"n<id>\" or "
+                                   "\"s<id>\"", spec, where, s));
+    }
+    id = id * 10 + static_cast<uint64_t>(s[i] - '0');
+  }
+  if (kind == 'n') {
+    if (id >= nodes) {
+      throw InputError(fmt::format("topology {}: {} names node {}, which does not exist", spec,
+                                   where, id));
+    }
+    return static_cast<uint32_t>(id);
+  }
+  if (kind == 's') {
+    if (id >= switches) {
+      throw InputError(fmt::format("topology {}: {} names switch {}, which does not exist", spec,
+                                   where, id));
+    }
+    return nodes + static_cast<uint32_t>(id);
+  }
+  throw InputError(fmt::format("topology {}: {} endpoint \"{}\" must be \"n<id>\" or \"s<id>\"",
+                               spec, where, s));
+}
+
+}  // namespace
+
+Topology parse_topology_json(const std::string& text, const std::string& spec) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw InputError(fmt::format("topology {}: not valid JSON: {}", spec, e.what()));
+  }
+  if (!doc.is_object()) throw InputError(fmt::format("topology {}: must be a JSON object", spec));
+  check_keys(doc, {"name", "nodes", "switches", "links"}, "the top level", spec);
+  const uint32_t nodes = read_ids(doc, "nodes", spec, true);
+  const uint32_t switches = read_ids(doc, "switches", spec, false);
+  if (!doc.contains("links") || !doc.at("links").is_array()) {
+    throw InputError(fmt::format("topology {}: missing \"links\" array", spec));
+  }
+  std::vector<Link> links;
+  std::set<std::pair<uint32_t, uint32_t>> pairs;
+  const json& list = doc.at("links");
+  for (size_t i = 0; i < list.size(); ++i) {
+    const json& l = list[i];
+    if (!l.is_object()) throw InputError(fmt::format("topology {}: link {} must be an object", spec, i));
+    check_keys(l, {"a", "b", "width"}, fmt::format("link {}", i), spec);
+    if (!l.contains("a") || !l.contains("b")) {
+      throw InputError(fmt::format("topology {}: link {} needs \"a\" and \"b\"", spec, i));
+    }
+    const uint32_t a = endpoint(l.at("a"), nodes, switches, i, spec);
+    const uint32_t b = endpoint(l.at("b"), nodes, switches, i, spec);
+    if (a == b) throw InputError(fmt::format("topology {}: link {} connects {} to itself", spec, i, l.at("a").dump()));
+    int64_t width = 1;
+    if (l.contains("width")) {
+      if (!l.at("width").is_number_integer() || l.at("width").get<int64_t>() < 1 ||
+          l.at("width").get<int64_t>() > 64) {
+        throw InputError(fmt::format("topology {}: link {} width must be an integer 1..64, is {}",
+                                     spec, i, l.at("width").dump()));
+      }
+      width = l.at("width").get<int64_t>();
+    }
+    if (!pairs.insert({std::min(a, b), std::max(a, b)}).second) {
+      throw InputError(fmt::format("topology {}: link {} repeats {} - {}; give one link a width "
+                                   "instead", spec, i, l.at("a").dump(), l.at("b").dump()));
+    }
+    // A link k times wider is k parallel links (paper §VII-B); both directions.
+    for (int64_t k = 0; k < width; ++k) links.push_back({a, b});
+    for (int64_t k = 0; k < width; ++k) links.push_back({b, a});
+  }
+  for (uint32_t n = 0; n < nodes; ++n) {
+    bool linked = false;
+    for (const Link& l : links) linked = linked || l.src == n;
+    if (!linked) throw InputError(fmt::format("topology {}: node {} has no link", spec, n));
+  }
+  return Topology(TopologyKind::kFile, spec, nodes, switches, std::move(links));
+}
+
+Topology load_topology_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(fmt::format("topology file:{}: cannot open the file", path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_topology_json(ss.str(), "file:" + path);
+}
+
+}  // namespace mt

@@ -1,0 +1,40 @@
+// Plan verifier: run before any plan or table set is used.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "plan/plan.hpp"
+#include "table/schedule_table.hpp"
+#include "topology/topology.hpp"
+
+namespace mt {
+
+struct VerifyReport {
+  std::vector<std::string> errors;  // empty when the plan is correct
+  uint32_t steps_per_phase = 0;
+  uint32_t step_bound = 0;          // max(diameter, ceil((N-1)/min node degree))
+  uint32_t diameter = 0;
+  uint64_t transfers = 0;
+  uint32_t max_step_link_load = 0;  // most transfers on one directed link in one step
+  std::vector<uint64_t> link_bytes; // bytes each directed link carries over the whole plan
+  uint64_t max_link_bytes = 0;
+
+  bool ok() const { return errors.empty(); }
+};
+
+// Proves a plan: structure (ids, steps, ranges, adjacency), contention (when the plan promises
+// it), dependencies (every transfer a sender needs comes from an earlier step), and by
+// symbolic execution that every node ends with every chunk summed over all nodes exactly once.
+// Errors name the node, flow and step. Stops collecting after `max_errors`.
+VerifyReport verify_plan(const Plan& plan, const Topology& topo, size_t max_errors = 20);
+
+// Proves tables: the plan they send verifies, and the NI's wait rules (schedule_table.hpp)
+// make every send wait for all the data it carries.
+VerifyReport verify_tables(const TableSet& tables, const Topology& topo, size_t max_errors = 20);
+
+// Throws InputError with the first error(s) when the plan does not verify.
+void require_valid(const Plan& plan, const Topology& topo);
+
+}  // namespace mt

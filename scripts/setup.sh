@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs every system dependency of the project from Debian packages.
+# Idempotent: running it again installs nothing new. Needs root (or sudo).
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  # host_sw
+  libboost-dev libboost-program-options-dev libcli11-dev nlohmann-json3-dev libfmt-dev
+  zlib1g-dev graphviz
+  # tests and benchmarks
+  libgtest-dev libgmock-dev libbenchmark-dev
+  # systemc/, rtl/, tb/
+  libsystemc-dev verilator yosys opensta qflow-tech-osu018
+)
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "setup.sh: run as root or install sudo" >&2; exit 1; }
+  sudo=sudo
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup.sh: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+echo "setup.sh: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,178 @@
+// mtc as a user runs it: output contracts, exit codes, images on disk, Graphviz.
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+struct Result {
+  int code;
+  std::string out;  // stdout and stderr together
+};
+
+Result run(const std::string& args) {
+  const std::string cmd = std::string(MTC_EXE) + " " + args + " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf{};
+  size_t n = 0;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+fs::path temp_dir(const std::string& name) {
+  const fs::path p = fs::path(::testing::TempDir()) / ("mtc_test_" + name);
+  fs::remove_all(p);
+  return p;
+}
+
+TEST(Mtc, JsonPlanMatchesThePaperFig5Golden) {
+  const Result r = run("plan --topology mesh:2x2 --algorithm multitree --format json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const nlohmann::json got = nlohmann::json::parse(r.out);
+  std::ifstream in(std::string(MT_SHARED_DIR) + "/golden/fig5_mesh2x2.json");
+  const nlohmann::json golden = nlohmann::json::parse(in);
+  EXPECT_EQ(got["topology"], "mesh:2x2");
+  EXPECT_EQ(got["algorithm"], "multitree");
+  EXPECT_EQ(got["nodes"], 4);
+  EXPECT_EQ(got["steps_per_phase"], golden["steps_per_phase"]);
+  ASSERT_EQ(got["tables"].size(), golden["tables"].size());
+  for (size_t n = 0; n < golden["tables"].size(); ++n) {
+    const auto& g = golden["tables"][n];
+    const auto& t = got["tables"][n];
+    EXPECT_EQ(t["node"], g["node"]);
+    ASSERT_EQ(t["entries"].size(), g["entries"].size());
+    for (size_t i = 0; i < g["entries"].size(); ++i) {
+      auto ge = g["entries"][i], te = t["entries"][i];
+      for (const char* key : {"op", "flow", "parent", "step"}) {
+        EXPECT_EQ(te[key], ge[key]) << "node " << n << " entry " << i << " " << key;
+      }
+      auto a = te["children"].get<std::vector<int>>(), b = ge["children"].get<std::vector<int>>();
+      std::sort(a.begin(), a.end());
+      std::sort(b.begin(), b.end());
+      EXPECT_EQ(a, b) << "node " << n << " entry " << i;
+      // The contract's other keys are there too.
+      EXPECT_TRUE(te.contains("start_addr") && te.contains("size"));
+    }
+  }
+  EXPECT_EQ(got["verification"]["verified"], true);
+}
+
+TEST(Mtc, TextPlanPrintsFig5LayoutAndVerification) {
+  const Result r = run("plan --topology torus:4x4 --algorithm multitree");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("Accelerator 15"));
+  EXPECT_THAT(r.out, HasSubstr("Op      FlowID  Parent  Children"));
+  EXPECT_THAT(r.out, HasSubstr("verified: every node ends with every byte summed"));
+}
+
+TEST(Mtc, ExitCodesAndErrors) {
+  EXPECT_EQ(run("--help").code, 0);
+  for (const char* sub : {"plan", "show", "verify", "dot"}) {
+    const Result h = run(std::string(sub) + " --help");
+    EXPECT_EQ(h.code, 0) << sub;
+    EXPECT_THAT(h.out, HasSubstr("Usage")) << sub;
+  }
+  Result r = run("");
+  EXPECT_EQ(r.code, 1);
+  r = run("frobnicate");
+  EXPECT_EQ(r.code, 1);
+  r = run("plan --topology torus:0x4 --algorithm multitree");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("mtc: error: topology \"torus:0x4\": sizes must be >= 1"));
+  r = run("plan --topology torus:4x4 --algorithm best");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("algorithm \"best\": unknown"));
+  r = run("plan --topology torus:4x4 --algorithm multitree --bytes 0");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("must be greater than zero"));
+  r = run("plan --topology torus:4x4 --algorithm multitree --bytes 6");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("multiple of the 4-byte element"));
+  r = run("plan --topology torus:4x4 --algorithm multitree --dtype fp64");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("must be int32 or fp32"));
+  r = run("plan --topology torus:4x4 --algorithm multitree --format yaml");
+  EXPECT_EQ(r.code, 1);
+  r = run("plan --topology torus:4x4 --algorithm hdrm");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("torus:4x4"));
+  r = run("plan --topology torus:4x4 --algorithm multitree --addr-bits 8");
+  EXPECT_EQ(r.code, 1) << "a 1 MiB buffer's addresses do not fit 8 bits";
+}
+
+TEST(Mtc, ImagesRoundTripThroughShowAndVerify) {
+  const fs::path dir = temp_dir("roundtrip");
+  Result r = run("plan --topology torus:4x4 --algorithm multitree --format json --out " + dir.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  const nlohmann::json planned = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(fs::exists(dir / "manifest.json"));
+  for (const char* ext : {".bin", ".hex", ".json"}) EXPECT_TRUE(fs::exists(dir / (std::string("node_15") + ext)));
+  r = run("show --format json " + dir.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["tables"], planned["tables"]);
+  r = run("verify " + dir.string());
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("verified"));
+  // Against a topology the tables were not made for: rejected.
+  r = run("verify --topology torus:8x8 " + dir.string());
+  EXPECT_EQ(r.code, 1);
+}
+
+TEST(Mtc, CorruptImageIsRejectedNamingTheFile) {
+  const fs::path dir = temp_dir("corrupt");
+  ASSERT_EQ(run("plan --topology mesh:2x2 --algorithm multitree --out " + dir.string()).code, 0);
+  {
+    std::fstream f(dir / "node_02.bin", std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(60);
+    f.put('\x5a');
+  }
+  const Result r = run("verify " + dir.string());
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("node_02.bin"));
+  const Result s = run("show " + (dir / "missing").string());
+  EXPECT_EQ(s.code, 1);
+}
+
+TEST(Mtc, EveryAlgorithmCompilesAndVerifiesThroughTheCli) {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"torus:4x4", "multitree"}, {"torus:4x4", "ring"},    {"torus:4x4", "ring-bi"},
+      {"torus:4x4", "ring2d"},    {"torus:4x4", "dbtree"},  {"mesh:3x3", "ring"},
+      {"fattree:4x2", "multitree"}, {"bigraph:2x4", "hdrm"}, {"bigraph:2x4", "multitree"}};
+  for (const auto& [topo, alg] : cases) {
+    const fs::path dir = temp_dir(alg + topo.substr(0, topo.find(':')));
+    Result r = run("plan --topology " + topo + " --algorithm " + alg + " --bytes 64KiB --out " + dir.string());
+    ASSERT_EQ(r.code, 0) << topo << " " << alg << ": " << r.out;
+    r = run("verify " + dir.string());
+    EXPECT_EQ(r.code, 0) << topo << " " << alg << ": " << r.out;
+  }
+}
+
+TEST(Mtc, DotIsValidGraphviz) {
+  const fs::path dir = temp_dir("dot");
+  fs::create_directories(dir);
+  for (const char* flow : {"0", "all"}) {
+    const fs::path file = dir / (std::string("trees_") + flow + ".dot");
+    const Result r = run(std::string("dot --topology torus:4x4 --algorithm multitree --flow ") + flow +
+                      " --out " + file.string());
+    ASSERT_EQ(r.code, 0) << r.out;
+    const std::string cmd = "neato -Tsvg " + file.string() + " -o " + file.string() + ".svg 2>&1";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << "graphviz rejects " << file;
+    EXPECT_GT(fs::file_size(file.string() + ".svg"), 1000u);
+  }
+  EXPECT_EQ(run("dot --topology fattree:4x2 --algorithm multitree --flow 3").code, 0);
+  const Result bad = run("dot --topology torus:4x4 --algorithm multitree --flow 99");
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_THAT(bad.out, HasSubstr("--flow 99: the plan has flows 0..15"));
+}
+
+}  // namespace

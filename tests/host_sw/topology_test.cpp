@@ -1,0 +1,170 @@
+// Topologies: shapes, neighbour order, spec strings, JSON files and their errors.
+#include <fstream>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "common/error.hpp"
+#include "topology/routing.hpp"
+#include "topology/topology.hpp"
+
+namespace mt {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+std::vector<uint32_t> neighbours(const Topology& t, uint32_t v) {
+  std::vector<uint32_t> out;
+  for (uint32_t l : t.out_links(v)) out.push_back(t.links()[l].dst);
+  return out;
+}
+
+std::string error_of(const std::function<void()>& fn) {
+  try {
+    fn();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Topology, TorusNeighbourOrderIsYThenX) {
+  const Topology t = make_torus(4, 4);
+  EXPECT_EQ(t.nodes(), 16u);
+  // Node 5 = (1,1): y-1 -> 1, y+1 -> 9, x-1 -> 4, x+1 -> 6.
+  EXPECT_THAT(neighbours(t, 5), ElementsAre(1, 9, 4, 6));
+  // Node 0 wraps: y-1 -> 12, y+1 -> 4, x-1 -> 3, x+1 -> 1.
+  EXPECT_THAT(neighbours(t, 0), ElementsAre(12, 4, 3, 1));
+  EXPECT_EQ(t.diameter(), 4u);
+  EXPECT_EQ(t.links().size(), 64u);
+}
+
+TEST(Topology, MeshCornersHaveTwoLinks) {
+  const Topology t = make_mesh(2, 2);
+  EXPECT_THAT(neighbours(t, 0), ElementsAre(2, 1));
+  EXPECT_THAT(neighbours(t, 3), ElementsAre(1, 2));
+  EXPECT_EQ(make_mesh(4, 4).min_node_degree(), 2u);
+  EXPECT_EQ(make_mesh(4, 4).max_node_degree(), 4u);
+  EXPECT_EQ(make_mesh(8, 8).diameter(), 14u);
+}
+
+TEST(Topology, SizeTwoDimensionHasOneLinkPerDirection) {
+  const Topology t = make_torus(2, 4);
+  // x-1 and x+1 are the same node: one link, not two.
+  EXPECT_EQ(t.multiplicity(0, 1), 1u);
+  EXPECT_EQ(t.degree(0), 3u);
+  EXPECT_EQ(make_ring(2).degree(0), 1u);
+}
+
+TEST(Topology, FatTreeIsAnMaryNTree) {
+  const Topology t = make_fattree(4, 2);
+  EXPECT_EQ(t.nodes(), 16u);
+  EXPECT_EQ(t.switches(), 8u);
+  // Each leaf switch: 4 nodes down, 4 switches up; each top switch: 4 leaves.
+  EXPECT_EQ(t.out_links(16).size(), 8u);
+  EXPECT_EQ(t.out_links(20).size(), 4u);
+  EXPECT_EQ(t.degree(0), 1u);
+  EXPECT_EQ(t.diameter(), 4u);  // node, leaf, top, leaf, node
+  EXPECT_EQ(make_fattree(2, 3).nodes(), 8u);
+  EXPECT_EQ(make_fattree(2, 3).switches(), 12u);
+  EXPECT_EQ(make_fattree(2, 3).diameter(), 6u);
+}
+
+TEST(Topology, BiGraphConnectsTheTwoHalvesCompletely) {
+  const Topology t = make_bigraph(4, 8);
+  EXPECT_EQ(t.nodes(), 64u);
+  EXPECT_EQ(t.switches(), 8u);
+  const uint32_t upper = 64, lower = 64 + 4;
+  EXPECT_EQ(t.multiplicity(upper, lower + 3), 1u);
+  EXPECT_EQ(t.multiplicity(upper, upper + 1), 0u);  // no link within a half
+  EXPECT_EQ(t.diameter(), 4u);  // node, upper, lower, upper, node
+}
+
+TEST(Topology, SpecStrings) {
+  EXPECT_EQ(parse_topology("torus:4x4").nodes(), 16u);
+  EXPECT_EQ(parse_topology("mesh:8x8").nodes(), 64u);
+  EXPECT_EQ(parse_topology("ring:16").nodes(), 16u);
+  EXPECT_EQ(parse_topology("fattree:8x2").nodes(), 64u);
+  EXPECT_EQ(parse_topology("bigraph:4x8").nodes(), 64u);
+  EXPECT_EQ(parse_topology("torus:4x4").spec(), "torus:4x4");
+}
+
+TEST(Topology, MalformedSpecsNameTheProblem) {
+  EXPECT_THAT(error_of([] { parse_topology("torus:0x4"); }), HasSubstr("sizes must be >= 1"));
+  EXPECT_THAT(error_of([] { parse_topology("torus:-1x4"); }), HasSubstr("not a positive integer"));
+  EXPECT_THAT(error_of([] { parse_topology("torus:4"); }), HasSubstr("expected AxB"));
+  EXPECT_THAT(error_of([] { parse_topology("hypercube:4"); }), HasSubstr("unknown kind \"hypercube\""));
+  EXPECT_THAT(error_of([] { parse_topology("torus4x4"); }), HasSubstr("expected KIND:SIZE"));
+  EXPECT_THAT(error_of([] { parse_topology("ring:1"); }), HasSubstr("at least 2 nodes"));
+  EXPECT_THAT(error_of([] { parse_topology("fattree:1x2"); }), HasSubstr("arity must be >= 2"));
+  EXPECT_THAT(error_of([] { parse_topology("file:/nonexistent.json"); }), HasSubstr("cannot open"));
+}
+
+TEST(Topology, JsonFileWithWideLinksIsParallelEdges) {
+  const Topology t = parse_topology_json(
+      R"({"name": "square", "nodes": [0, 1, 2, 3],
+          "links": [{"a": "n0", "b": "n1", "width": 2}, {"a": "n1", "b": "n2"},
+                    {"a": "n2", "b": "n3"}, {"a": "n3", "b": "n0"}]})",
+      "file:square.json");
+  EXPECT_EQ(t.multiplicity(0, 1), 2u);
+  EXPECT_EQ(t.multiplicity(1, 0), 2u);
+  EXPECT_EQ(t.degree(0), 3u);
+  EXPECT_TRUE(t.direct());
+}
+
+TEST(Topology, JsonFileWithSwitches) {
+  const Topology t = parse_topology_json(
+      R"({"nodes": [1, 0, 2], "switches": [0],
+          "links": [{"a": "n0", "b": "s0"}, {"a": "n1", "b": "s0"}, {"a": "n2", "b": "s0"}]})",
+      "file:star.json");
+  EXPECT_EQ(t.switches(), 1u);
+  EXPECT_EQ(t.diameter(), 2u);
+  EXPECT_THAT(route(t, 0, 2), ::testing::SizeIs(2));
+}
+
+TEST(Topology, MalformedJsonFilesNameTheProblem) {
+  auto parse = [](const std::string& text) {
+    return error_of([&] { parse_topology_json(text, "file:bad.json"); });
+  };
+  EXPECT_THAT(parse("{"), HasSubstr("not valid JSON"));
+  EXPECT_THAT(parse(R"({"nodes": [0, 1], "links": [], "colour": 1})"), HasSubstr("unknown key \"colour\""));
+  EXPECT_THAT(parse(R"({"nodes": [0, 0], "links": []})"), HasSubstr("duplicate nodes id 0"));
+  EXPECT_THAT(parse(R"({"nodes": [0, 5], "links": []})"), HasSubstr("out of range"));
+  EXPECT_THAT(parse(R"({"nodes": [0, -1], "links": []})"), HasSubstr("not a non-negative integer"));
+  EXPECT_THAT(parse(R"({"links": []})"), HasSubstr("missing key \"nodes\""));
+  EXPECT_THAT(parse(R"({"nodes": [0, 1], "links": [{"a": "n0", "b": "n7"}]})"),
+              HasSubstr("names node 7, which does not exist"));
+  EXPECT_THAT(parse(R"({"nodes": [0, 1], "links": [{"a": "n0", "b": "s0"}]})"),
+              HasSubstr("names switch 0, which does not exist"));
+  EXPECT_THAT(parse(R"({"nodes": [0, 1], "links": [{"a": "n0", "b": "n0"}]})"), HasSubstr("to itself"));
+  EXPECT_THAT(parse(R"({"nodes": [0, 1], "links": [{"a": "n0", "b": "n1", "width": 0}]})"),
+              HasSubstr("width must be an integer 1..64"));
+  EXPECT_THAT(parse(R"({"nodes": [0, 1], "links": [{"a": "n0", "b": "n1"}, {"a": "n1", "b": "n0"}]})"),
+              HasSubstr("repeats"));
+  EXPECT_THAT(parse(R"({"nodes": [0, 1, 2], "links": [{"a": "n0", "b": "n1"}]})"),
+              HasSubstr("node 2 has no link"));
+  EXPECT_THAT(parse(R"({"nodes": [0, 1, 2, 3], "links": [{"a": "n0", "b": "n1"}, {"a": "n2", "b": "n3"}]})"),
+              HasSubstr("disconnected"));
+  EXPECT_THAT(parse(R"({"nodes": [0, 1], "links": [{"a": "n0", "b": "n1", "speed": 2}]})"),
+              HasSubstr("unknown key \"speed\" in link 0"));
+}
+
+TEST(Topology, FileSpecLoadsFromDisk) {
+  const std::string path = ::testing::TempDir() + "/pair.json";
+  std::ofstream(path) << R"({"nodes": [0, 1], "links": [{"a": "n0", "b": "n1"}]})";
+  EXPECT_EQ(parse_topology("file:" + path).nodes(), 2u);
+}
+
+TEST(Routing, DimensionOrderTakesTheShorterWayRound) {
+  const Topology t = make_torus(8, 8);
+  // (0,0) -> (7,2): X one hop backwards over the wrap, then Y two hops.
+  const std::vector<uint32_t> r = route(t, 0, 2 * 8 + 7);
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(t.links()[r[0]].dst, 7u);
+  EXPECT_EQ(t.links()[r[2]].dst, 23u);
+  EXPECT_EQ(route(make_mesh(8, 8), 0, 63).size(), 14u);
+}
+
+}  // namespace
+}  // namespace mt

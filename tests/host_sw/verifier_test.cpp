@@ -1,0 +1,161 @@
+// The verifier accepts correct plans and rejects broken ones with a message that names the
+// node, flow and step.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "algorithms/algorithms.hpp"
+#include "common/error.hpp"
+#include "table/schedule_table.hpp"
+#include "verifier/verifier.hpp"
+
+namespace mt {
+namespace {
+
+using ::testing::HasSubstr;
+
+Plan mesh2x2() { return build_multitree(make_mesh(2, 2), PlanOptions{}); }
+
+std::string all_errors(const Plan& plan, const Topology& topo) {
+  std::string s;
+  for (const std::string& e : verify_plan(plan, topo).errors) s += e + "\n";
+  return s;
+}
+
+std::string first_error(const Plan& plan, const Topology& topo) {
+  const VerifyReport r = verify_plan(plan, topo);
+  return r.ok() ? "verified" : r.errors.front();
+}
+
+// Index of the transfer with these fields (tests edit the Fig. 5 plan by hand).
+size_t find(const Plan& p, Op op, uint32_t flow, uint32_t src, uint32_t dst) {
+  for (size_t i = 0; i < p.transfers.size(); ++i) {
+    const Transfer& t = p.transfers[i];
+    if (t.op == op && t.flow == flow && t.src == src && t.dst == dst) return i;
+  }
+  ADD_FAILURE() << "no such transfer";
+  return 0;
+}
+
+TEST(Verifier, AcceptsTheFig5PlanAndReportsItsShape) {
+  const VerifyReport r = verify_plan(mesh2x2(), make_mesh(2, 2));
+  ASSERT_TRUE(r.ok()) << r.errors.front();
+  EXPECT_EQ(r.steps_per_phase, 2u);
+  EXPECT_EQ(r.step_bound, 2u);  // max(diameter 2, ceil(3/2))
+  EXPECT_EQ(r.transfers, 24u);
+  EXPECT_EQ(r.max_step_link_load, 1u);
+  // 24 transfers of a 256 KiB chunk over 8 directed links.
+  uint64_t total = 0;
+  for (uint64_t b : r.link_bytes) total += b;
+  EXPECT_EQ(total, 24u * (1 << 18));
+  EXPECT_EQ(r.link_bytes.size(), 8u);
+  EXPECT_GE(r.max_link_bytes, 3u * (1 << 18));
+}
+
+TEST(Verifier, RejectsAMissingEdge) {
+  Plan p = mesh2x2();
+  // Tree 0: node 3 never receives the final sum of chunk 0.
+  p.transfers.erase(p.transfers.begin() + static_cast<long>(find(p, Op::kGather, 0, 2, 3)));
+  EXPECT_THAT(first_error(p, make_mesh(2, 2)),
+              HasSubstr("node 3, flow 0, bytes [0, 262144): ends the all-reduce without"));
+}
+
+TEST(Verifier, RejectsADoubledContribution) {
+  Plan p = mesh2x2();
+  // Node 3 sends its Reduce of flow 0 to node 2 again in a step of its own.
+  Transfer again = p.transfers[find(p, Op::kReduce, 0, 3, 2)];
+  again.step = 2;
+  p.transfers.push_back(again);
+  const std::string errors = all_errors(p, make_mesh(2, 2));
+  EXPECT_THAT(errors, HasSubstr("node 3, flow 0, step 2: sends its Reduce of flow 0 a second time"));
+  // Symbolic execution sees node 3's contribution arrive at node 2 twice.
+  EXPECT_THAT(errors, HasSubstr("node 2, flow 0, step 2, bytes [0, 262144): the Reduce from node 3 "
+                                "counts node 3's contribution a second time"));
+}
+
+TEST(Verifier, RejectsAStepClashOnALink) {
+  Plan p = mesh2x2();
+  // Move tree 1's step-1 gather 1 -> 3 onto link 0 -> 1's... rather: a second transfer on 2->0
+  // in the step where tree 2 already uses it.
+  const size_t i = find(p, Op::kGather, 2, 2, 0);
+  Transfer clash = p.transfers[i];
+  clash.flow = 1;
+  clash.range = 1;
+  p.transfers.push_back(clash);
+  EXPECT_THAT(first_error(p, make_mesh(2, 2)),
+              HasSubstr("step 3: link 2 -> 0 carries more than 1 transfer(s)"));
+}
+
+TEST(Verifier, RejectsASendBeforeItsDataArrived) {
+  Plan p = mesh2x2();
+  // Node 0 forwards chunk 2's partial sum to node 2 in step 1, before node 1's Reduce lands.
+  p.transfers[find(p, Op::kReduce, 2, 0, 2)].step = 1;
+  const std::string errors = all_errors(p, make_mesh(2, 2));
+  // Node 0 never waits for node 1's contribution, so the root's sum lacks it.
+  EXPECT_THAT(errors, HasSubstr("before waiting for the reduce of flow 2 from node 1 (step 1)"));
+  EXPECT_THAT(errors, HasSubstr("the Gather from node 2 carries a partial sum without node 1's"));
+}
+
+TEST(Verifier, RejectsNonNeighboursInAOneHopPlan) {
+  Plan p = mesh2x2();
+  Transfer& t = p.transfers[find(p, Op::kReduce, 3, 0, 1)];
+  t.dst = 3;  // 0 and 3 are diagonal
+  EXPECT_THAT(first_error(p, make_mesh(2, 2)), HasSubstr("nodes 0 and 3 are not neighbours"));
+}
+
+TEST(Verifier, RejectsOpsInTheWrongPhaseAndBadIds) {
+  Plan p = mesh2x2();
+  p.transfers[0].step = 3;
+  EXPECT_THAT(first_error(p, make_mesh(2, 2)), HasSubstr("a Reduce must be in reduce-scatter steps 1..2"));
+  p = mesh2x2();
+  p.transfers[0].flow = 9;
+  EXPECT_THAT(first_error(p, make_mesh(2, 2)), HasSubstr("flow 9 does not exist"));
+  p = mesh2x2();
+  p.transfers[0].dst = p.transfers[0].src;
+  EXPECT_THAT(first_error(p, make_mesh(2, 2)), HasSubstr("two different nodes"));
+  EXPECT_THAT(first_error(mesh2x2(), make_mesh(4, 4)), HasSubstr("plan is for 4 nodes"));
+}
+
+TEST(Verifier, RequireValidThrowsWithTheErrors) {
+  Plan p = mesh2x2();
+  p.transfers.pop_back();
+  try {
+    require_valid(p, make_mesh(2, 2));
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("does not verify"));
+    EXPECT_THAT(e.what(), HasSubstr("ends the all-reduce without"));
+  }
+}
+
+TEST(VerifyTables, AcceptsCompiledTablesAndRejectsAWaitThatNeverEnds) {
+  const Topology topo = make_torus(4, 4);
+  TableSet set = compile_tables(build_multitree(topo, PlanOptions{}), TableOptions{});
+  VerifyReport r = verify_tables(set, topo);
+  ASSERT_TRUE(r.ok()) << r.errors.front();
+  // Make node 5's first Reduce with children wait for a node that never sends it that flow.
+  for (TableEntry& e : set.tables[5].entries) {
+    if (e.op == Op::kReduce && !e.children.empty()) {
+      e.children[0] = e.parent;
+      break;
+    }
+  }
+  r = verify_tables(set, topo);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.errors.front(), HasSubstr("that no node sends it"));
+}
+
+TEST(VerifyTables, RejectsADroppedWait) {
+  const Topology topo = make_mesh(2, 2);
+  TableSet set = compile_tables(mesh2x2(), TableOptions{});
+  // Node 0's Reduce of flow 2 forgets to wait for node 1.
+  for (TableEntry& e : set.tables[0].entries) {
+    if (e.op == Op::kReduce && e.flow == 2) e.children.clear();
+  }
+  const VerifyReport r = verify_tables(set, topo);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.errors.front(), HasSubstr("node 0, flow 2, step 2: sends bytes"));
+  EXPECT_THAT(r.errors.front(), HasSubstr("before waiting for the reduce of flow 2 from node 1"));
+}
+
+}  // namespace
+}  // namespace mt
