@@ -39,7 +39,7 @@ TEST(Mtc, JsonPlanMatchesThePaperFig5Golden) {
   const Result r = run("plan --topology mesh:2x2 --algorithm multitree --format json");
   ASSERT_EQ(r.code, 0) << r.out;
   const nlohmann::json got = nlohmann::json::parse(r.out);
-  std::ifstream in(std::string(MT_SHARED_DIR) + "/golden/fig5_mesh2x2.json");
+  std::ifstream in(std::string(MT_SOURCE_DIR) + "/tests/golden/fig5_mesh2x2.json");
   const nlohmann::json golden = nlohmann::json::parse(in);
   EXPECT_EQ(got["topology"], "mesh:2x2");
   EXPECT_EQ(got["algorithm"], "multitree");
