@@ -21,7 +21,7 @@ constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 
 struct Edge {  // all-gather edge p -> c of tree `tree` at step `step`
   uint32_t tree, parent, child, step;
-  std::vector<uint32_t> path;  // links used (indirect networks only)
+  uint32_t path_begin = 0, path_end = 0;  // links used, in TreeBuilder::paths (indirect only)
 };
 
 class TreeBuilder {
@@ -30,15 +30,21 @@ class TreeBuilder {
       : topo_(topo), n_(topo.nodes()), prioritize_height_(prioritize_height),
         link_step_(topo.links().size(), 0), in_tree_(n_, std::vector<bool>(n_, false)),
         members_(n_), live_(n_), dead_(n_, 0), eligible_(n_), cursor_(n_),
-        seen_(topo.vertices(), 0), via_(topo.vertices(), kNone), in_links_(topo.vertices()) {
-    for (uint32_t l = 0; l < topo.links().size(); ++l) in_links_[topo.links()[l].dst].push_back(l);
-    if (topo.direct()) outside_.assign(static_cast<size_t>(n_) * n_, 0);
+        seen_(topo.vertices(), 0), via_(topo.vertices(), kNone) {
+    // Flat adjacency: the search below touches it for every node it looks at.
+    adj_start_.push_back(0);
+    for (uint32_t v = 0; v < topo.vertices(); ++v) {
+      for (uint32_t l : topo.out_links(v)) adj_.push_back({l, topo.links()[l].dst});
+      adj_start_.push_back(static_cast<uint32_t>(adj_.size()));
+    }
     for (uint32_t t = 0; t < n_; ++t) {
       // Lines 1-2: every node roots its own tree.
-      Edge root{t, kNone, t, 0, {}};
+      Edge root{t, kNone, t, 0};
       add(root);
     }
   }
+
+  std::vector<uint32_t> paths;  // the links of every indirect edge, back to back
 
   std::vector<Edge> build() {
     std::vector<Edge> edges;
@@ -53,12 +59,12 @@ class TreeBuilder {
       while (!order.empty()) {
         size_t kept = 0;
         for (uint32_t t : order) {
-          Edge e{t, kNone, kNone, step, {}};
+          Edge e{t, kNone, kNone, step};
           if (!find_child(t, step, e)) continue;
           order[kept++] = t;
           add(e);
           complete += members_[t].size() == n_ ? 1 : 0;
-          edges.push_back(std::move(e));
+          edges.push_back(e);
           ++added_this_step;
         }
         order.resize(kept);
@@ -129,27 +135,37 @@ class TreeBuilder {
     for (; cursor_[t] < eligible_[t]; ++cursor_[t]) {
       uint32_t& p = live_[t][cursor_[t]];
       if (p == kNone) continue;
-      if (topo_.direct() && outside_[static_cast<size_t>(t) * n_ + p] == 0) {
-        p = kNone;  // never again a parent in this tree
-        ++dead_[t];
+      if (!topo_.direct()) {
+        if (find_indirect(t, p, step, e)) return true;
         continue;
       }
-      if (topo_.direct() ? find_direct(t, p, step, e) : find_indirect(t, p, step, e)) return true;
+      const Found found = find_direct(t, p, step, e);
+      if (found == Found::kYes) return true;
+      if (found == Found::kNever) {
+        p = kNone;  // every neighbour is in the tree: never again a parent
+        ++dead_[t];
+      }
     }
     return false;
   }
 
-  bool find_direct(uint32_t t, uint32_t p, uint32_t step, Edge& e) {
-    for (uint32_t l : topo_.out_links(p)) {
-      const uint32_t c = topo_.links()[l].dst;
-      if (link_step_[l] != step && !in_tree_[t][c]) {
+  enum class Found { kYes, kNotNow, kNever };
+
+  Found find_direct(uint32_t t, uint32_t p, uint32_t step, Edge& e) {
+    const std::vector<bool>& members = in_tree_[t];
+    bool outside = false;
+    for (uint32_t i = adj_start_[p]; i < adj_start_[p + 1]; ++i) {
+      const auto [l, c] = adj_[i];
+      if (members[c]) continue;
+      outside = true;
+      if (link_step_[l] != step) {
         link_step_[l] = step;  // line 12: remove p -> c from E'
         e.parent = p;
         e.child = c;
-        return true;
+        return Found::kYes;
       }
     }
-    return false;
+    return outside ? Found::kNotNow : Found::kNever;
   }
 
   // §III-C3: breadth-first from p through switches over free connections (node-to-switch,
@@ -168,10 +184,12 @@ class TreeBuilder {
         if (seen_[v] == search_) continue;
         if (!topo_.is_switch(v)) {
           if (in_tree_[t][v]) continue;
-          for (uint32_t w = u; w != p; w = topo_.links()[via_[w]].src) e.path.push_back(via_[w]);
-          std::reverse(e.path.begin(), e.path.end());
-          e.path.push_back(l);
-          for (uint32_t used : e.path) link_step_[used] = step;
+          e.path_begin = static_cast<uint32_t>(paths.size());
+          for (uint32_t w = u; w != p; w = topo_.links()[via_[w]].src) paths.push_back(via_[w]);
+          std::reverse(paths.begin() + e.path_begin, paths.end());
+          paths.push_back(l);
+          e.path_end = static_cast<uint32_t>(paths.size());
+          for (uint32_t i = e.path_begin; i < e.path_end; ++i) link_step_[paths[i]] = step;
           e.parent = p;
           e.child = v;
           return true;
@@ -189,14 +207,6 @@ class TreeBuilder {
     in_tree_[t][c] = true;
     members_[t].push_back(c);
     live_[t].push_back(c);  // eligible from the next step on
-    if (!topo_.direct()) return;
-    // Keep, per member, how many of its links lead out of the tree.
-    uint32_t& out = outside_[static_cast<size_t>(t) * n_ + c];
-    for (uint32_t l : topo_.out_links(c)) out += in_tree_[t][topo_.links()[l].dst] ? 0u : 1u;
-    for (uint32_t l : in_links_[c]) {
-      const uint32_t q = topo_.links()[l].src;
-      if (in_tree_[t][q] && q != c) --outside_[static_cast<size_t>(t) * n_ + q];
-    }
   }
 
   const Topology& topo_;
@@ -212,8 +222,11 @@ class TreeBuilder {
   std::vector<uint32_t> seen_;  // breadth-first search marks, by search number
   std::vector<uint32_t> via_;
   uint32_t search_ = 0;
-  std::vector<std::vector<uint32_t>> in_links_;
-  std::vector<uint32_t> outside_;  // direct networks: [tree * N + node] links out of the tree
+  struct Hop {
+    uint32_t link, dst;
+  };
+  std::vector<Hop> adj_;  // out-links of vertex v: adj_[adj_start_[v] .. adj_start_[v+1])
+  std::vector<uint32_t> adj_start_;
 };
 
 // The opposite direction of a link (same parallel index), for reversing indirect paths.
@@ -233,7 +246,8 @@ uint32_t reverse_link(const Topology& topo, uint32_t l) {
 }  // namespace
 
 Plan build_multitree(const Topology& topo, const PlanOptions& opt) {
-  const std::vector<Edge> edges = TreeBuilder(topo, opt.prioritize_height).build();
+  TreeBuilder builder(topo, opt.prioritize_height);
+  const std::vector<Edge> edges = builder.build();
   const uint32_t n = topo.nodes();
   Plan plan;
   plan.algorithm = "multitree";
@@ -248,25 +262,36 @@ Plan build_multitree(const Topology& topo, const PlanOptions& opt) {
   for (uint32_t f = 0; f < n; ++f) plan.flows.push_back({f, plan.ranges[f]});
 
   const uint32_t T = plan.steps_per_phase;
-  const bool routed = !topo.direct();
-  plan.transfers.reserve(2 * edges.size());
-  // Lines 16-17: reversed in time (and in allocation order within a step), c -> p.
-  for (auto it = edges.rbegin(); it != edges.rend(); ++it) {
-    if (plan.ranges[it->tree].size == 0) continue;  // fewer elements than flows
-    plan.transfers.push_back({it->tree, it->child, it->parent, it->tree, T - it->step + 1,
-                              Op::kReduce});
-    if (routed) {
-      std::vector<uint32_t> back;
-      for (auto l = it->path.rbegin(); l != it->path.rend(); ++l) back.push_back(reverse_link(topo, *l));
-      plan.routes.push_back(std::move(back));
+  // Lines 16-18: reduce-scatter is the all-gather reversed in time (and in allocation order
+  // within a step), c -> p; all-gather moves after it. Calls fn(transfer, edge) in that order.
+  auto each = [&](auto&& fn) {
+    for (auto it = edges.rbegin(); it != edges.rend(); ++it) {
+      if (plan.ranges[it->tree].size == 0) continue;  // fewer elements than flows
+      fn(Transfer{it->tree, it->child, it->parent, it->tree, T - it->step + 1, Op::kReduce}, *it);
     }
-  }
-  // Line 18: all-gather moves after reduce-scatter.
-  for (const Edge& e : edges) {
-    if (plan.ranges[e.tree].size == 0) continue;
-    plan.transfers.push_back({e.tree, e.parent, e.child, e.tree, T + e.step, Op::kGather});
-    if (routed) plan.routes.push_back(e.path);
-  }
+    for (const Edge& e : edges) {
+      if (plan.ranges[e.tree].size == 0) continue;
+      fn(Transfer{e.tree, e.parent, e.child, e.tree, T + e.step, Op::kGather}, e);
+    }
+  };
+  // Stored sender by sender (each sender's transfers keep that order), so that per-node work
+  // on large plans reads memory in sequence.
+  std::vector<size_t> next(n + 1, 0);
+  each([&](const Transfer& t, const Edge&) { ++next[t.src + 1]; });
+  for (uint32_t v = 0; v < n; ++v) next[v + 1] += next[v];
+  plan.transfers.resize(next[n]);
+  if (!topo.direct()) plan.routes.resize(next[n]);
+  each([&](const Transfer& t, const Edge& e) {
+    const size_t i = next[t.src]++;
+    plan.transfers[i] = t;
+    if (topo.direct()) return;
+    const auto first = builder.paths.begin() + e.path_begin, last = builder.paths.begin() + e.path_end;
+    if (t.op == Op::kGather) {
+      plan.routes[i].assign(first, last);
+    } else {
+      for (auto l = last; l != first;) plan.routes[i].push_back(reverse_link(topo, *--l));
+    }
+  });
   return plan;
 }
 
