@@ -90,41 +90,68 @@ void check_structure(const Plan& plan, const Topology& topo, VerifyReport& r, si
   }
 }
 
+// Notes link l carrying transfer `id` in step `step`; reports a clash on a promised plan.
+class LinkCounter {
+ public:
+  LinkCounter(const Plan& plan, const Topology& topo, VerifyReport& r, size_t max_errors)
+      : plan_(plan), topo_(topo), r_(r), max_errors_(max_errors), count_(topo.links().size(), 0),
+        stamp_(topo.links().size(), 0), first_(topo.links().size(), 0) {
+    r_.link_bytes.assign(topo.links().size(), 0);
+  }
+
+  // `allowed`: parallel links that share the load (a bundle), or 1 for a named link.
+  void add(uint32_t l, uint32_t id, uint32_t allowed) {
+    const Transfer& t = plan_.transfers[id];
+    if (stamp_[l] != t.step) {
+      stamp_[l] = t.step;
+      count_[l] = 0;
+      first_[l] = id;
+    }
+    ++count_[l];
+    r_.link_bytes[l] += plan_.ranges[t.range].size;
+    r_.max_step_link_load = std::max(r_.max_step_link_load, (count_[l] + allowed - 1) / allowed);
+    if (plan_.contention_free && count_[l] == allowed + 1 && !full(r_, max_errors_)) {
+      const Transfer& a = plan_.transfers[first_[l]];
+      const Link& link = topo_.links()[l];
+      r_.errors.push_back(fmt::format(
+          "step {}: link {} -> {} carries more than {} transfer(s): flow {} ({} -> {}) and flow "
+          "{} ({} -> {}) among them", t.step, link.src, link.dst, allowed, a.flow, a.src, a.dst,
+          t.flow, t.src, t.dst));
+    }
+  }
+
+ private:
+  const Plan& plan_;
+  const Topology& topo_;
+  VerifyReport& r_;
+  size_t max_errors_;
+  std::vector<uint32_t> count_, stamp_, first_;
+};
+
 // Per step, how many transfers each directed link carries; bytes per link overall.
 void check_links(const Plan& plan, const Topology& topo, const PlanIndex& index, VerifyReport& r,
                  size_t max_errors) {
-  const size_t links = topo.links().size();
-  r.link_bytes.assign(links, 0);
-  std::vector<uint32_t> count(links, 0), stamp(links, 0), first(links, 0);
-  std::vector<uint32_t> path;
-  for (uint32_t s = 1; s <= plan.total_steps(); ++s) {
-    for (uint32_t id : index.by_step(s)) {
-      const Transfer& t = plan.transfers[id];
-      if (!plan.routes.empty()) {
-        path = plan.routes[id];
-      } else if (plan.neighbour_only) {
-        path.assign(1, neighbour_link(topo, t.src, t.dst));
-      } else {
-        path = route(topo, t.src, t.dst);
+  LinkCounter counter(plan, topo, r, max_errors);
+  if (plan.neighbour_only && plan.routes.empty()) {
+    // One hop: a sender's transfers only use its own links, so count sender by sender (its
+    // sends are in step order), which keeps large plans in cache.
+    for (uint32_t v = 0; v < plan.nodes; ++v) {
+      for (uint32_t id : index.sends(v)) {
+        const uint32_t dst = plan.transfers[id].dst;
+        counter.add(neighbour_link(topo, v, dst), id, topo.multiplicity(v, dst));
       }
-      for (uint32_t l : path) {
-        if (stamp[l] != s) {
-          stamp[l] = s;
-          count[l] = 0;
-          first[l] = id;
-        }
-        ++count[l];
-        r.link_bytes[l] += plan.ranges[t.range].size;
-        // Parallel links form one bundle in route(); explicit routes name each one.
-        const Link& link = topo.links()[l];
-        const uint32_t allowed = plan.routes.empty() ? topo.multiplicity(link.src, link.dst) : 1;
-        r.max_step_link_load = std::max(r.max_step_link_load, (count[l] + allowed - 1) / allowed);
-        if (plan.contention_free && count[l] == allowed + 1 && !full(r, max_errors)) {
-          const Transfer& a = plan.transfers[first[l]];
-          r.errors.push_back(fmt::format(
-              "step {}: link {} -> {} carries more than {} transfer(s): flow {} ({} -> {}) and "
-              "flow {} ({} -> {}) among them", s, link.src, link.dst, allowed, a.flow, a.src, a.dst,
-              t.flow, t.src, t.dst));
+    }
+  } else {
+    for (uint32_t s = 1; s <= plan.total_steps(); ++s) {
+      for (uint32_t id : index.by_step(s)) {
+        const Transfer& t = plan.transfers[id];
+        if (!plan.routes.empty()) {
+          for (uint32_t l : plan.routes[id]) counter.add(l, id, 1);
+        } else {
+          // Dimension-order routes name the first link of a bundle.
+          for (uint32_t l : route(topo, t.src, t.dst)) {
+            counter.add(l, id, topo.multiplicity(topo.links()[l].src, topo.links()[l].dst));
+          }
         }
       }
     }
@@ -132,9 +159,10 @@ void check_links(const Plan& plan, const Topology& topo, const PlanIndex& index,
   for (uint64_t b : r.link_bytes) r.max_link_bytes = std::max(r.max_link_bytes, b);
 }
 
-// Symbolic execution: every node's value of every byte segment is a set of contributing
-// nodes (a bitset). Reduce adds a disjoint set; Gather copies a complete one.
-void check_sums(const Plan& plan, const PlanIndex& index, VerifyReport& r, size_t max_errors) {
+// Symbolic execution: every node's value of every byte segment is the set of nodes whose
+// contributions it holds (a bitset, or "complete"). Reduce adds a disjoint set; Gather passes
+// a complete one. Segments are the pieces of the buffer no transfer boundary cuts.
+void check_sums(const Plan& plan, VerifyReport& r, size_t max_errors) {
   std::vector<uint64_t> cuts{0, plan.bytes};
   for (const ByteRange& b : plan.ranges) {
     cuts.push_back(b.offset);
@@ -142,8 +170,8 @@ void check_sums(const Plan& plan, const PlanIndex& index, VerifyReport& r, size_
   }
   std::sort(cuts.begin(), cuts.end());
   cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  while (cuts.back() > plan.bytes) cuts.pop_back();
   const size_t segments = cuts.size() - 1;
-  // Segments [first, last) each range covers.
   std::vector<std::pair<size_t, size_t>> span_of(plan.ranges.size());
   for (size_t i = 0; i < plan.ranges.size(); ++i) {
     auto at = [&](uint64_t offset) {
@@ -151,31 +179,36 @@ void check_sums(const Plan& plan, const PlanIndex& index, VerifyReport& r, size_
     };
     span_of[i] = {at(plan.ranges[i].offset), at(plan.ranges[i].end())};
   }
-  // Transfers touching each segment, in step order (compressed rows).
-  std::vector<uint64_t> start(segments + 1, 0);
-  auto for_segments = [&](auto&& fn) {
-    for (uint32_t s = 1; s <= plan.total_steps(); ++s) {
-      for (uint32_t id : index.by_step(s)) {
-        const auto [first, last] = span_of[plan.transfers[id].range];
-        for (size_t g = first; g < last; ++g) fn(g, id);
-      }
-    }
+  // Each segment's transfers as compact records, read once in plan order, then put in step
+  // order by a counting sort per segment.
+  struct Rec {
+    uint32_t src, dst, step, id;  // id: for error messages only
+    bool reduce;
   };
-  for_segments([&](size_t g, uint32_t) { ++start[g + 1]; });
+  std::vector<uint64_t> start(segments + 1, 0);
+  for (const Transfer& t : plan.transfers) {
+    for (size_t g = span_of[t.range].first; g < span_of[t.range].second; ++g) ++start[g + 1];
+  }
   for (size_t g = 0; g < segments; ++g) start[g + 1] += start[g];
-  std::vector<uint32_t> ids(start.back());
+  std::vector<Rec> recs(start.back());
   {
     std::vector<uint64_t> next(start.begin(), start.end() - 1);
-    for_segments([&](size_t g, uint32_t id) { ids[next[g]++] = id; });
+    for (uint32_t id = 0; id < plan.transfers.size(); ++id) {
+      const Transfer& t = plan.transfers[id];
+      for (size_t g = span_of[t.range].first; g < span_of[t.range].second; ++g) {
+        recs[next[g]++] = {t.src, t.dst, t.step, id, t.op == Op::kReduce};
+      }
+    }
   }
 
   const uint32_t n = plan.nodes;
   const size_t words = (n + 63) / 64;
   std::vector<uint64_t> state(static_cast<size_t>(n) * words), sent;
-  auto set_of = [&](uint32_t v) { return state.data() + static_cast<size_t>(v) * words; };
+  std::vector<uint8_t> complete(n);
   std::vector<uint64_t> all(words, ~0ull);
   if (n % 64) all.back() = (1ull << (n % 64)) - 1;
-  // The first node missing from a set, or n when the set is complete.
+  auto set_of = [&](uint32_t v) { return state.data() + static_cast<size_t>(v) * words; };
+  // The first node missing from v's set, or n when it holds every contribution.
   auto missing = [&](const uint64_t* bits) -> uint32_t {
     for (size_t w = 0; w < words; ++w) {
       if (const uint64_t gap = all[w] & ~bits[w]) {
@@ -187,29 +220,52 @@ void check_sums(const Plan& plan, const PlanIndex& index, VerifyReport& r, size_
   auto err = [&](std::string msg) {
     if (!full(r, max_errors)) r.errors.push_back(std::move(msg));
   };
+  std::vector<Rec> sorted;
+  std::vector<uint32_t> by_step(plan.total_steps() + 2), receiving(n, 0);
+  uint32_t group = 0;
   for (size_t g = 0; g < segments && !full(r, max_errors); ++g) {
-    if (cuts[g] >= plan.bytes) break;
+    // Counting sort by step, stable: plan order within a step.
+    std::fill(by_step.begin(), by_step.end(), 0);
+    for (uint64_t i = start[g]; i < start[g + 1]; ++i) ++by_step[recs[i].step + 1];
+    for (size_t k = 1; k < by_step.size(); ++k) by_step[k] += by_step[k - 1];
+    sorted.resize(start[g + 1] - start[g]);
+    for (uint64_t i = start[g]; i < start[g + 1]; ++i) sorted[by_step[recs[i].step]++] = recs[i];
+
     std::fill(state.begin(), state.end(), 0);
+    std::fill(complete.begin(), complete.end(), 0);
     for (uint32_t v = 0; v < n; ++v) set_of(v)[v / 64] = 1ull << (v % 64);
-    for (uint64_t i = start[g]; i < start[g + 1];) {
-      // One step at a time: all sends read the values from before the step's receives.
-      const uint32_t step = plan.transfers[ids[i]].step;
-      uint64_t j = i;
-      while (j < start[g + 1] && plan.transfers[ids[j]].step == step) ++j;
-      sent.resize((j - i) * words);
-      for (uint64_t k = i; k < j; ++k) {
-        const uint64_t* from = set_of(plan.transfers[ids[k]].src);
-        std::copy(from, from + words, sent.data() + (k - i) * words);
+    for (size_t i = 0; i < sorted.size();) {
+      size_t j = i;
+      while (j < sorted.size() && sorted[j].step == sorted[i].step) ++j;
+      // Sends read the values from before the step's receives. Snapshot the senders only
+      // when one of them also receives this segment in this step.
+      ++group;
+      for (size_t k = i; k < j; ++k) receiving[sorted[k].dst] = group;
+      bool overlap = false;
+      for (size_t k = i; k < j; ++k) overlap = overlap || receiving[sorted[k].src] == group;
+      std::vector<uint8_t> sent_complete;
+      if (overlap) {
+        sent.resize((j - i) * words);
+        for (size_t k = i; k < j; ++k) {
+          std::copy(set_of(sorted[k].src), set_of(sorted[k].src) + words, sent.data() + (k - i) * words);
+          sent_complete.push_back(complete[sorted[k].src]);
+        }
       }
-      for (uint64_t k = i; k < j; ++k) {
-        const Transfer& t = plan.transfers[ids[k]];
-        const uint64_t* in = sent.data() + (k - i) * words;
+      for (size_t k = i; k < j; ++k) {
+        const Rec& t = sorted[k];
+        const uint64_t* in = overlap ? sent.data() + (k - i) * words : set_of(t.src);
+        const bool in_complete = overlap ? sent_complete[k - i] != 0 : complete[t.src] != 0;
         uint64_t* to = set_of(t.dst);
         auto at = [&] {
-          return fmt::format("node {}, flow {}, step {}, bytes [{}, {})", t.dst, t.flow, t.step,
-                             cuts[g], cuts[g + 1]);
+          return fmt::format("node {}, flow {}, step {}, bytes [{}, {})", t.dst,
+                             plan.transfers[t.id].flow, t.step, cuts[g], cuts[g + 1]);
         };
-        if (t.op == Op::kReduce) {
+        if (t.reduce) {
+          if (complete[t.dst] || in_complete) {
+            err(fmt::format("{}: the Reduce from node {} adds to a sum that already holds every "
+                            "contribution", at(), t.src));
+            continue;
+          }
           for (size_t w = 0; w < words; ++w) {
             if (const uint64_t twice = to[w] & in[w]) {
               err(fmt::format("{}: the Reduce from node {} counts node {}'s contribution a second "
@@ -219,18 +275,20 @@ void check_sums(const Plan& plan, const PlanIndex& index, VerifyReport& r, size_
           }
           for (size_t w = 0; w < words; ++w) to[w] |= in[w];
         } else {
-          const uint32_t u = missing(in);
+          const uint32_t u = in_complete ? n : missing(in);
           if (u < n) {
             err(fmt::format("{}: the Gather from node {} carries a partial sum without node {}'s "
                             "contribution", at(), t.src, u));
+            std::copy(in, in + words, to);
+          } else {
+            complete[t.dst] = 1;
           }
-          std::copy(in, in + words, to);
         }
       }
       i = j;
     }
     for (uint32_t v = 0; v < n && !full(r, max_errors); ++v) {
-      const uint32_t u = missing(set_of(v));
+      const uint32_t u = complete[v] ? n : missing(set_of(v));
       if (u < n) {
         uint32_t flow = 0;
         for (uint32_t f = 0; f < plan.flows.size(); ++f) {
@@ -259,7 +317,7 @@ VerifyReport verify(const Plan& plan, const Topology& topo, size_t max_errors,
   const PlanIndex index(plan);
   check_links(plan, topo, index, r, max_errors);
   check_wait_rules(plan, index, tables, r.errors, max_errors);
-  check_sums(plan, index, r, max_errors);
+  check_sums(plan, r, max_errors);
   return r;
 }
 
