@@ -38,18 +38,18 @@ PlanIndex::PlanIndex(const Plan& plan) {
   bucket(plan.nodes + 1, key, by_step_, recv_start_, recvs_);
 }
 
-ArrivalsBy::ArrivalsBy(const Plan& plan, const PlanIndex& index, uint32_t node, Key key) {
+void ArrivalsBy::load(uint32_t node) {
   auto key_of = [&](uint32_t id) {
-    return key == Key::kFlow ? plan.transfers[id].flow : plan.transfers[id].range;
+    return key_ == Key::kFlow ? plan_.transfers[id].flow : plan_.transfers[id].range;
   };
-  const size_t keys = key == Key::kFlow ? plan.flows.size() : plan.ranges.size();
+  const size_t keys = key_ == Key::kFlow ? plan_.flows.size() : plan_.ranges.size();
   // Counting sort: stable, so each key keeps the (step, plan) order of receives().
   start_.assign(keys + 2, 0);
-  for (uint32_t id : index.receives(node)) ++start_[std::min<size_t>(key_of(id), keys) + 1];
+  for (uint32_t id : index_.receives(node)) ++start_[std::min<size_t>(key_of(id), keys) + 1];
   for (size_t k = 0; k <= keys; ++k) start_[k + 1] += start_[k];
   ids_.resize(start_.back());
-  std::vector<uint32_t> next(start_.begin(), start_.end() - 1);
-  for (uint32_t id : index.receives(node)) ids_[next[std::min<size_t>(key_of(id), keys)]++] = id;
+  next_.assign(start_.begin(), start_.end() - 1);
+  for (uint32_t id : index_.receives(node)) ids_[next_[std::min<size_t>(key_of(id), keys)]++] = id;
 }
 
 PlanIndex::Span ArrivalsBy::of(uint32_t k) const {

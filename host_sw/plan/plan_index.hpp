@@ -39,11 +39,18 @@ class PlanIndex {
 class ArrivalsBy {
  public:
   enum class Key { kFlow, kRange };
-  ArrivalsBy(const Plan& plan, const PlanIndex& index, uint32_t node, Key key);
+  ArrivalsBy(const Plan& plan, const PlanIndex& index, Key key)
+      : plan_(plan), index_(index), key_(key) {}
+  // Indexes `node`'s arrivals (reusing the buffers of the previous node).
+  void load(uint32_t node);
   // Transfer ids whose key is k, in (step, plan) order.
   PlanIndex::Span of(uint32_t k) const;
 
  private:
+  const Plan& plan_;
+  const PlanIndex& index_;
+  Key key_;
+  std::vector<uint32_t> next_;
   std::vector<uint32_t> start_;  // ids_ of key k are [start_[k], start_[k+1])
   std::vector<uint32_t> ids_;
 };

@@ -8,96 +8,105 @@
 #include "common/error.hpp"
 
 namespace mt {
-namespace {
+NodeTableCompiler::NodeTableCompiler(const Plan& plan, const PlanIndex& index,
+                                     const TableOptions& opt)
+    : plan_(plan), index_(index), opt_(opt), arrivals_(plan, index, ArrivalsBy::Key::kFlow) {
+  if (opt.children_slots == 0) throw InputError("children slots K must be at least 1");
+}
 
-// Appends `op` entries that wait for (Reduce) or send to (Gather) `nodes`, K per entry.
-void append_split(std::vector<TableEntry>& out, TableEntry proto, const std::vector<uint32_t>& nodes,
-                  uint32_t k) {
-  if (nodes.empty()) {
-    out.push_back(proto);
-    return;
-  }
-  for (size_t i = 0; i < nodes.size(); i += k) {
-    proto.children.assign(nodes.begin() + static_cast<long>(i),
-                          nodes.begin() + static_cast<long>(std::min(nodes.size(), i + k)));
-    out.push_back(proto);
+TableEntry& NodeTableCompiler::next_entry() {
+  if (used_ == entries_.size()) entries_.emplace_back();
+  return entries_[used_++];
+}
+
+// Appends copies of `proto` that wait for (Reduce) or send to (Gather) nodes[first, last),
+// K per entry; one entry when the range is empty.
+void NodeTableCompiler::append_split(const TableEntry& proto, const std::vector<uint32_t>& nodes,
+                                     size_t first, size_t last) {
+  const size_t k = opt_.children_slots;
+  size_t i = first;
+  do {
+    TableEntry& e = next_entry();
+    e.op = proto.op;
+    e.flow = proto.flow;
+    e.parent = proto.parent;
+    e.step = proto.step;
+    e.start_addr = proto.start_addr;
+    e.size = proto.size;
+    const size_t end = std::min(last, i + std::min(k, last - i));
+    e.children.assign(nodes.begin() + static_cast<long>(i), nodes.begin() + static_cast<long>(end));
+    i = end;
+  } while (i < last);
+}
+
+// Senders of the `op` messages of `flow` that arrive before step `before`, in arrival order.
+void NodeTableCompiler::sources(uint32_t flow, Op op, uint32_t before,
+                                std::vector<uint32_t>& out) const {
+  out.clear();
+  for (uint32_t id : arrivals_.of(flow)) {
+    const Transfer& a = plan_.transfers[id];
+    if (a.op == op && a.step < before) out.push_back(a.src);
   }
 }
 
-}  // namespace
-
-std::vector<TableEntry> compile_node_entries(const Plan& plan, const PlanIndex& index,
-                                             uint32_t node, const TableOptions& opt) {
-  const uint32_t k = opt.children_slots;
-  if (k == 0) throw InputError("children slots K must be at least 1");
-  const ArrivalsBy arrivals(plan, index, node, ArrivalsBy::Key::kFlow);
-  auto sources = [&](uint32_t flow, Op op, uint32_t before) {
-    std::vector<uint32_t> out;
-    for (uint32_t id : arrivals.of(flow)) {
-      const Transfer& a = plan.transfers[id];
-      if (a.op == op && a.step < before) out.push_back(a.src);
-    }
-    return out;
-  };
-
-  std::vector<TableEntry> out;
-  std::vector<bool> reduced(plan.flows.size(), false);  // a Reduce of the flow is in the table
-  const auto sends = index.sends(node);
+const std::vector<TableEntry>& NodeTableCompiler::compile(uint32_t node) {
+  const size_t k = opt_.children_slots;
+  arrivals_.load(node);
+  used_ = 0;
+  reduced_.assign(plan_.flows.size(), false);
+  const auto sends = index_.sends(node);
   for (const uint32_t* it = sends.begin(); it != sends.end(); ++it) {
-    const Transfer& t = plan.transfers[*it];
-    const ByteRange& r = plan.ranges.at(t.range);
-    TableEntry e;
+    const Transfer& t = plan_.transfers[*it];
+    const ByteRange& r = plan_.ranges.at(t.range);
+    TableEntry e;  // prototype: no children, so no allocation
     e.op = t.op;
     e.flow = t.flow;
     e.step = t.step;
-    e.start_addr = opt.base_addr + r.offset;
+    e.start_addr = opt_.base_addr + r.offset;
     e.size = r.size;
     if (t.op == Op::kReduce) {
       // More children than K: the excess wait in terminal Reduces just before.
-      std::vector<uint32_t> children = sources(t.flow, Op::kReduce, t.step);
-      const size_t head = children.size() > k ? children.size() - k : 0;
-      if (head > 0) {
-        TableEntry wait = e;
-        wait.parent = kNil;
-        append_split(out, wait, {children.begin(), children.begin() + static_cast<long>(head)}, k);
-      }
+      sources(t.flow, Op::kReduce, t.step, children_);
+      const size_t head = children_.size() > k ? children_.size() - k : 0;
+      if (head > 0) append_split(e, children_, 0, head);  // parent nil
       e.parent = t.dst;
-      e.children.assign(children.begin() + static_cast<long>(head), children.end());
-      out.push_back(e);
-      reduced.at(t.flow) = true;
+      append_split(e, children_, head, children_.size());
+      reduced_.at(t.flow) = true;
       continue;
     }
     // Gather: one entry per flow and step; the later sends of the group follow this one.
-    std::vector<uint32_t> dsts{t.dst};
-    while (it + 1 != sends.end() && plan.transfers[*(it + 1)].op == Op::kGather &&
-           plan.transfers[*(it + 1)].flow == t.flow && plan.transfers[*(it + 1)].step == t.step) {
-      dsts.push_back(plan.transfers[*++it].dst);
+    dsts_.assign(1, t.dst);
+    while (it + 1 != sends.end() && plan_.transfers[*(it + 1)].op == Op::kGather &&
+           plan_.transfers[*(it + 1)].flow == t.flow && plan_.transfers[*(it + 1)].step == t.step) {
+      dsts_.push_back(plan_.transfers[*++it].dst);
     }
-    std::vector<uint32_t> parents = sources(t.flow, Op::kGather, t.step);
-    if (!parents.empty()) {
-      e.parent = parents.front();  // the verifier rejects more than one
-    } else if (!reduced.at(t.flow)) {
+    sources(t.flow, Op::kGather, t.step, from_);
+    if (!from_.empty()) {
+      e.parent = from_.front();  // the verifier rejects more than one
+    } else if (!reduced_.at(t.flow)) {
       // Root: Fig. 5 lets a single Gather wait for Reduces from its children; otherwise a
       // terminal Reduce states the wait set.
-      std::vector<uint32_t> from = sources(t.flow, Op::kReduce, t.step);
-      std::vector<uint32_t> a = from, b = dsts;
-      std::sort(a.begin(), a.end());
-      std::sort(b.begin(), b.end());
+      sources(t.flow, Op::kReduce, t.step, from_);
+      sorted_a_ = from_;
+      sorted_b_ = dsts_;
+      std::sort(sorted_a_.begin(), sorted_a_.end());
+      std::sort(sorted_b_.begin(), sorted_b_.end());
       bool later_gather = false;
       for (const uint32_t* j = it + 1; j != sends.end(); ++j) {
-        later_gather = later_gather || (plan.transfers[*j].op == Op::kGather &&
-                                        plan.transfers[*j].flow == t.flow);
+        later_gather = later_gather || (plan_.transfers[*j].op == Op::kGather &&
+                                        plan_.transfers[*j].flow == t.flow);
       }
-      if (a != b || dsts.size() > k || later_gather) {
+      if (sorted_a_ != sorted_b_ || dsts_.size() > k || later_gather) {
         TableEntry wait = e;
         wait.op = Op::kReduce;
-        append_split(out, wait, from, k);
-        reduced.at(t.flow) = true;
+        append_split(wait, from_, 0, from_.size());
+        reduced_.at(t.flow) = true;
       }
     }
-    append_split(out, e, dsts, k);
+    append_split(e, dsts_, 0, dsts_.size());
   }
-  return out;
+  entries_.resize(used_);  // rarely shrinks: nodes have similar table sizes
+  return entries_;
 }
 
 TableSet compile_tables(const Plan& plan, const TableOptions& opt) {
@@ -120,10 +129,11 @@ TableSet compile_tables(const Plan& plan, const TableOptions& opt) {
     }
   }
   set.tables.resize(plan.nodes);
+  NodeTableCompiler compiler(plan, index, opt);
   for (uint32_t v = 0; v < plan.nodes; ++v) {
     ScheduleTable& table = set.tables[v];
     table.node = v;
-    const std::vector<TableEntry> entries = compile_node_entries(plan, index, v, opt);
+    const std::vector<TableEntry>& entries = compiler.compile(v);
     uint32_t step = 1;
     for (const TableEntry& e : entries) {
       // Lockstep: every step up to the node's last send has an entry (Fig. 6 ③).

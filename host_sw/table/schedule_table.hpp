@@ -71,9 +71,29 @@ struct TableOptions {
 TableSet compile_tables(const Plan& plan, const TableOptions& opt);
 
 // One node's table without NOPs (what compile_tables builds before filling step gaps); the
-// verifier checks these against the node's arrivals.
-std::vector<TableEntry> compile_node_entries(const Plan& plan, const PlanIndex& index,
-                                             uint32_t node, const TableOptions& opt);
+// verifier checks these against the node's arrivals. Reuses its buffers from node to node,
+// so large plans compile without an allocation per entry.
+class NodeTableCompiler {
+ public:
+  NodeTableCompiler(const Plan& plan, const PlanIndex& index, const TableOptions& opt);
+  // The node's entries; valid until the next call.
+  const std::vector<TableEntry>& compile(uint32_t node);
+
+ private:
+  TableEntry& next_entry();
+  void append_split(const TableEntry& proto, const std::vector<uint32_t>& nodes, size_t first,
+                    size_t last);
+  void sources(uint32_t flow, Op op, uint32_t before, std::vector<uint32_t>& out) const;
+
+  const Plan& plan_;
+  const PlanIndex& index_;
+  const TableOptions opt_;
+  ArrivalsBy arrivals_;
+  std::vector<TableEntry> entries_;  // slots [0, used_) hold the node's table
+  size_t used_ = 0;
+  std::vector<bool> reduced_;        // a Reduce of the flow is in this node's table
+  std::vector<uint32_t> children_, dsts_, from_, sorted_a_, sorted_b_;
+};
 
 // The transfers the tables send, as a plan (for verifying tables read back from images).
 Plan plan_from_tables(const TableSet& tables);

@@ -60,13 +60,15 @@ void check_wait_rules(const Plan& plan, const PlanIndex& index, const TableSet* 
   TableOptions unbounded;
   unbounded.children_slots = std::numeric_limits<uint32_t>::max();
   std::vector<bool> covered(plan.transfers.size(), false);
+  NodeTableCompiler compiler(plan, index, unbounded);
+  ArrivalsBy by_flow(plan, index, ArrivalsBy::Key::kFlow);
+  ArrivalsBy by_range(plan, index, ArrivalsBy::Key::kRange);
 
   for (uint32_t v = 0; v < plan.nodes && errors.size() < max_errors; ++v) {
-    const std::vector<TableEntry> compiled =
-        tables ? std::vector<TableEntry>{} : compile_node_entries(plan, index, v, unbounded);
-    const std::vector<TableEntry>& entries = tables ? tables->tables.at(v).entries : compiled;
-    const ArrivalsBy by_flow(plan, index, v, ArrivalsBy::Key::kFlow);
-    const ArrivalsBy by_range(plan, index, v, ArrivalsBy::Key::kRange);
+    const std::vector<TableEntry>& entries =
+        tables ? tables->tables.at(v).entries : compiler.compile(v);
+    by_flow.load(v);
+    by_range.load(v);
     std::fill(flow_state.begin(), flow_state.end(), 0);
     for (size_t i = 0; i < entries.size(); ++i) {
       const TableEntry& e = entries[i];
