@@ -6,36 +6,58 @@
 namespace mt {
 namespace {
 
-// Counting sort of transfer ids by a key; ids within a key stay in plan order.
-void bucket(size_t keys, const std::vector<uint32_t>& key_of, const std::vector<uint32_t>& order,
-            std::vector<uint64_t>& start, std::vector<uint32_t>& ids) {
-  start.assign(keys + 1, 0);
-  for (uint32_t id : order) ++start[key_of[id] + 1];
-  for (size_t k = 0; k < keys; ++k) start[k + 1] += start[k];
-  ids.resize(order.size());
-  std::vector<uint64_t> next(start.begin(), start.end() - 1);
-  for (uint32_t id : order) ids[next[key_of[id]]++] = id;
+// Ids 0..n-1 grouped by node (key), plan order within a node, then each node's ids put in
+// step order by a counting sort (skipped where they already are).
+void by_node_then_step(const Plan& plan, bool by_src, std::vector<uint64_t>& start,
+                       std::vector<uint32_t>& ids) {
+  const size_t n = plan.transfers.size();
+  auto node_of = [&](uint32_t id) {
+    const Transfer& t = plan.transfers[id];
+    return std::min(by_src ? t.src : t.dst, plan.nodes);  // out of range: last bucket
+  };
+  start.assign(plan.nodes + 2, 0);
+  for (uint32_t id = 0; id < n; ++id) ++start[node_of(id) + 1];
+  for (uint32_t v = 0; v <= plan.nodes; ++v) start[v + 1] += start[v];
+  ids.resize(n);
+  {
+    std::vector<uint64_t> next(start.begin(), start.end() - 1);
+    for (uint32_t id = 0; id < n; ++id) ids[next[node_of(id)]++] = id;
+  }
+  const uint32_t steps = plan.total_steps();
+  auto step_of = [&](uint32_t id) { return std::min(plan.transfers[id].step, steps + 1); };
+  std::vector<uint32_t> count, scratch;
+  for (uint32_t v = 0; v <= plan.nodes; ++v) {
+    uint32_t* first = ids.data() + start[v];
+    uint32_t* last = ids.data() + start[v + 1];
+    if (std::is_sorted(first, last, [&](uint32_t a, uint32_t b) { return step_of(a) < step_of(b); })) {
+      continue;
+    }
+    count.assign(steps + 3, 0);
+    for (uint32_t* i = first; i != last; ++i) ++count[step_of(*i) + 1];
+    for (size_t s = 1; s < count.size(); ++s) count[s] += count[s - 1];
+    scratch.resize(static_cast<size_t>(last - first));
+    for (uint32_t* i = first; i != last; ++i) scratch[count[step_of(*i)]++] = *i;
+    std::copy(scratch.begin(), scratch.end(), first);
+  }
 }
 
 }  // namespace
 
 PlanIndex::PlanIndex(const Plan& plan) {
-  const size_t n = plan.transfers.size();
-  if (n > UINT32_MAX) throw std::length_error("plan has more than 2^32 transfers");
-  std::vector<uint32_t> key(n), all(n);
+  if (plan.transfers.size() > UINT32_MAX) throw std::length_error("plan has more than 2^32 transfers");
+  by_node_then_step(plan, true, send_start_, sends_);
+  by_node_then_step(plan, false, recv_start_, recvs_);
+}
+
+StepOrder::StepOrder(const Plan& plan) {
   const uint32_t steps = plan.total_steps();
-  for (uint32_t i = 0; i < n; ++i) {
-    all[i] = i;
-    // Out-of-range steps go to bucket 0 here; the verifier reports them.
-    const uint32_t s = plan.transfers[i].step;
-    key[i] = s <= steps ? s : 0;
-  }
-  bucket(steps + 1, key, all, step_start_, by_step_);
-  // Sorting the step-ordered ids by node keeps (step, plan order) within a node.
-  for (uint32_t i = 0; i < n; ++i) key[i] = std::min(plan.transfers[i].src, plan.nodes);
-  bucket(plan.nodes + 1, key, by_step_, send_start_, sends_);
-  for (uint32_t i = 0; i < n; ++i) key[i] = std::min(plan.transfers[i].dst, plan.nodes);
-  bucket(plan.nodes + 1, key, by_step_, recv_start_, recvs_);
+  auto step_of = [&](const Transfer& t) { return std::min(t.step, steps + 1); };
+  start.assign(steps + 3, 0);
+  for (const Transfer& t : plan.transfers) ++start[step_of(t) + 1];
+  for (size_t s = 1; s < start.size(); ++s) start[s] += start[s - 1];
+  ids.resize(plan.transfers.size());
+  std::vector<uint64_t> next(start.begin(), start.end() - 1);
+  for (uint32_t id = 0; id < plan.transfers.size(); ++id) ids[next[step_of(plan.transfers[id])]++] = id;
 }
 
 void ArrivalsBy::load(uint32_t node) {

@@ -1,5 +1,6 @@
 // Per-node view of a plan: the transfers each node sends and receives, in table order
 // (step, then plan order). Built once, shared by the table compiler and the verifier.
+// Linear in the plan: one bucketing pass per side, then a small sort by step per node.
 #pragma once
 
 #include <cstdint>
@@ -22,16 +23,14 @@ class PlanIndex {
   };
   Span sends(uint32_t node) const { return span(sends_, send_start_, node); }
   Span receives(uint32_t node) const { return span(recvs_, recv_start_, node); }
-  // Transfer ids grouped by step: by_step(s) for s in 1..total_steps.
-  Span by_step(uint32_t step) const { return span(by_step_, step_start_, step); }
 
  private:
   static Span span(const std::vector<uint32_t>& ids, const std::vector<uint64_t>& start,
                    uint32_t key) {
     return {ids.data() + start[key], ids.data() + start[key + 1]};
   }
-  std::vector<uint64_t> send_start_, recv_start_, step_start_;
-  std::vector<uint32_t> sends_, recvs_, by_step_;
+  std::vector<uint64_t> send_start_, recv_start_;
+  std::vector<uint32_t> sends_, recvs_;
 };
 
 // One node's arrivals ordered by a key (flow or range), then step and plan order, for
@@ -53,6 +52,13 @@ class ArrivalsBy {
   std::vector<uint32_t> next_;
   std::vector<uint32_t> start_;  // ids_ of key k are [start_[k], start_[k+1])
   std::vector<uint32_t> ids_;
+};
+
+// Transfer ids in step order (plan order within a step): ids[start[s] .. start[s+1]).
+struct StepOrder {
+  explicit StepOrder(const Plan& plan);
+  std::vector<uint64_t> start;
+  std::vector<uint32_t> ids;
 };
 
 }  // namespace mt

@@ -123,9 +123,9 @@ TableSet compile_tables(const Plan& plan, const TableOptions& opt) {
   set.base_addr = opt.base_addr;
   // A NOP holds injection for one step's chunk: the largest message of that step.
   std::vector<uint64_t> step_bytes(plan.total_steps() + 1, 0);
-  for (uint32_t s = 1; s <= plan.total_steps(); ++s) {
-    for (uint32_t id : index.by_step(s)) {
-      step_bytes[s] = std::max(step_bytes[s], plan.ranges[plan.transfers[id].range].size);
+  for (const Transfer& t : plan.transfers) {
+    if (t.step <= plan.total_steps()) {
+      step_bytes[t.step] = std::max(step_bytes[t.step], plan.ranges[t.range].size);
     }
   }
   set.tables.resize(plan.nodes);

@@ -78,6 +78,8 @@ class NodeTableCompiler {
   NodeTableCompiler(const Plan& plan, const PlanIndex& index, const TableOptions& opt);
   // The node's entries; valid until the next call.
   const std::vector<TableEntry>& compile(uint32_t node);
+  // The node's arrivals by flow, as compile() indexed them.
+  const ArrivalsBy& arrivals() const { return arrivals_; }
 
  private:
   TableEntry& next_entry();

@@ -142,17 +142,18 @@ void check_links(const Plan& plan, const Topology& topo, const PlanIndex& index,
       }
     }
   } else {
-    for (uint32_t s = 1; s <= plan.total_steps(); ++s) {
-      for (uint32_t id : index.by_step(s)) {
-        const Transfer& t = plan.transfers[id];
-        if (!plan.routes.empty()) {
-          for (uint32_t l : plan.routes[id]) counter.add(l, id, 1);
-        } else {
-          // Dimension-order routes name the first link of a bundle.
-          for (uint32_t l : route(topo, t.src, t.dst)) {
-            counter.add(l, id, topo.multiplicity(topo.links()[l].src, topo.links()[l].dst));
-          }
-        }
+    // Steps in order: the counter keeps one step's counts per link at a time.
+    const StepOrder order(plan);
+    for (uint64_t i = order.start[1]; i < order.start[plan.total_steps() + 1]; ++i) {
+      const uint32_t id = order.ids[i];
+      if (!plan.routes.empty()) {
+        for (uint32_t l : plan.routes[id]) counter.add(l, id, 1);
+        continue;
+      }
+      // Dimension-order routes name the first link of a bundle.
+      const Transfer& t = plan.transfers[id];
+      for (uint32_t l : route(topo, t.src, t.dst)) {
+        counter.add(l, id, topo.multiplicity(topo.links()[l].src, topo.links()[l].dst));
       }
     }
   }
@@ -203,12 +204,15 @@ void check_sums(const Plan& plan, VerifyReport& r, size_t max_errors) {
 
   const uint32_t n = plan.nodes;
   const size_t words = (n + 63) / 64;
-  std::vector<uint64_t> state(static_cast<size_t>(n) * words), sent;
-  std::vector<uint8_t> complete(n);
+  // A node holds only its own contribution until its first Reduce arrives (most nodes of a
+  // tree never receive one); its bitset is written only then.
+  enum Kind : uint8_t { kSingleton, kBits, kComplete };
+  std::vector<uint64_t> state(static_cast<size_t>(n) * words), sent, one(words);
+  std::vector<uint8_t> kind(n);
   std::vector<uint64_t> all(words, ~0ull);
   if (n % 64) all.back() = (1ull << (n % 64)) - 1;
   auto set_of = [&](uint32_t v) { return state.data() + static_cast<size_t>(v) * words; };
-  // The first node missing from v's set, or n when it holds every contribution.
+  // The first node missing from a set, or n when it holds every contribution.
   auto missing = [&](const uint64_t* bits) -> uint32_t {
     for (size_t w = 0; w < words; ++w) {
       if (const uint64_t gap = all[w] & ~bits[w]) {
@@ -217,11 +221,20 @@ void check_sums(const Plan& plan, VerifyReport& r, size_t max_errors) {
     }
     return n;
   };
+  // v's set as bits (a singleton is spelled out in `scratch`).
+  auto bits_of = [&](uint32_t v, std::vector<uint64_t>& scratch) -> const uint64_t* {
+    if (kind[v] == kBits) return set_of(v);
+    std::fill(scratch.begin(), scratch.end(), kind[v] == kComplete ? ~0ull : 0ull);
+    if (kind[v] == kComplete) std::copy(all.begin(), all.end(), scratch.begin());
+    else scratch[v / 64] = 1ull << (v % 64);
+    return scratch.data();
+  };
   auto err = [&](std::string msg) {
     if (!full(r, max_errors)) r.errors.push_back(std::move(msg));
   };
   std::vector<Rec> sorted;
   std::vector<uint32_t> by_step(plan.total_steps() + 2), receiving(n, 0);
+  std::vector<uint8_t> sent_kind;
   uint32_t group = 0;
   for (size_t g = 0; g < segments && !full(r, max_errors); ++g) {
     // Counting sort by step, stable: plan order within a step.
@@ -231,9 +244,7 @@ void check_sums(const Plan& plan, VerifyReport& r, size_t max_errors) {
     sorted.resize(start[g + 1] - start[g]);
     for (uint64_t i = start[g]; i < start[g + 1]; ++i) sorted[by_step[recs[i].step]++] = recs[i];
 
-    std::fill(state.begin(), state.end(), 0);
-    std::fill(complete.begin(), complete.end(), 0);
-    for (uint32_t v = 0; v < n; ++v) set_of(v)[v / 64] = 1ull << (v % 64);
+    std::fill(kind.begin(), kind.end(), kSingleton);
     for (size_t i = 0; i < sorted.size();) {
       size_t j = i;
       while (j < sorted.size() && sorted[j].step == sorted[i].step) ++j;
@@ -243,52 +254,74 @@ void check_sums(const Plan& plan, VerifyReport& r, size_t max_errors) {
       for (size_t k = i; k < j; ++k) receiving[sorted[k].dst] = group;
       bool overlap = false;
       for (size_t k = i; k < j; ++k) overlap = overlap || receiving[sorted[k].src] == group;
-      std::vector<uint8_t> sent_complete;
       if (overlap) {
         sent.resize((j - i) * words);
+        sent_kind.resize(j - i);
         for (size_t k = i; k < j; ++k) {
-          std::copy(set_of(sorted[k].src), set_of(sorted[k].src) + words, sent.data() + (k - i) * words);
-          sent_complete.push_back(complete[sorted[k].src]);
+          const uint64_t* from = bits_of(sorted[k].src, one);
+          std::copy(from, from + words, sent.data() + (k - i) * words);
+          sent_kind[k - i] = kind[sorted[k].src] == kComplete ? kComplete : kBits;
         }
       }
       for (size_t k = i; k < j; ++k) {
         const Rec& t = sorted[k];
-        const uint64_t* in = overlap ? sent.data() + (k - i) * words : set_of(t.src);
-        const bool in_complete = overlap ? sent_complete[k - i] != 0 : complete[t.src] != 0;
-        uint64_t* to = set_of(t.dst);
+        const uint8_t in_kind = overlap ? sent_kind[k - i] : kind[t.src];
         auto at = [&] {
           return fmt::format("node {}, flow {}, step {}, bytes [{}, {})", t.dst,
                              plan.transfers[t.id].flow, t.step, cuts[g], cuts[g + 1]);
         };
         if (t.reduce) {
-          if (complete[t.dst] || in_complete) {
+          if (kind[t.dst] == kComplete || in_kind == kComplete) {
             err(fmt::format("{}: the Reduce from node {} adds to a sum that already holds every "
                             "contribution", at(), t.src));
             continue;
           }
-          for (size_t w = 0; w < words; ++w) {
-            if (const uint64_t twice = to[w] & in[w]) {
+          uint64_t* to = set_of(t.dst);
+          if (kind[t.dst] == kSingleton) {
+            std::fill(to, to + words, 0);
+            to[t.dst / 64] = 1ull << (t.dst % 64);
+            kind[t.dst] = kBits;
+          }
+          if (in_kind == kSingleton && !overlap) {
+            const uint64_t bit = 1ull << (t.src % 64);
+            if (to[t.src / 64] & bit) {
               err(fmt::format("{}: the Reduce from node {} counts node {}'s contribution a second "
-                              "time", at(), t.src, w * 64 + static_cast<size_t>(__builtin_ctzll(twice))));
-              break;
+                              "time", at(), t.src, t.src));
+            }
+            to[t.src / 64] |= bit;
+            continue;
+          }
+          const uint64_t* in = overlap ? sent.data() + (k - i) * words : set_of(t.src);
+          uint64_t twice = 0;  // one pass the compiler vectorises; find the node only on error
+          for (size_t w = 0; w < words; ++w) twice |= to[w] & in[w];
+          if (twice) {
+            for (size_t w = 0; w < words; ++w) {
+              if (const uint64_t both = to[w] & in[w]) {
+                err(fmt::format("{}: the Reduce from node {} counts node {}'s contribution a "
+                                "second time", at(), t.src,
+                                w * 64 + static_cast<size_t>(__builtin_ctzll(both))));
+                break;
+              }
             }
           }
           for (size_t w = 0; w < words; ++w) to[w] |= in[w];
         } else {
-          const uint32_t u = in_complete ? n : missing(in);
+          const uint64_t* in = overlap ? sent.data() + (k - i) * words : bits_of(t.src, one);
+          const uint32_t u = in_kind == kComplete ? n : missing(in);
           if (u < n) {
             err(fmt::format("{}: the Gather from node {} carries a partial sum without node {}'s "
                             "contribution", at(), t.src, u));
-            std::copy(in, in + words, to);
+            std::copy(in, in + words, set_of(t.dst));
+            kind[t.dst] = kBits;
           } else {
-            complete[t.dst] = 1;
+            kind[t.dst] = kComplete;
           }
         }
       }
       i = j;
     }
     for (uint32_t v = 0; v < n && !full(r, max_errors); ++v) {
-      const uint32_t u = complete[v] ? n : missing(set_of(v));
+      const uint32_t u = kind[v] == kComplete ? n : missing(bits_of(v, one));
       if (u < n) {
         uint32_t flow = 0;
         for (uint32_t f = 0; f < plan.flows.size(); ++f) {

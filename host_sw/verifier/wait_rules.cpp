@@ -61,14 +61,19 @@ void check_wait_rules(const Plan& plan, const PlanIndex& index, const TableSet* 
   unbounded.children_slots = std::numeric_limits<uint32_t>::max();
   std::vector<bool> covered(plan.transfers.size(), false);
   NodeTableCompiler compiler(plan, index, unbounded);
-  ArrivalsBy by_flow(plan, index, ArrivalsBy::Key::kFlow);
-  ArrivalsBy by_range(plan, index, ArrivalsBy::Key::kRange);
+  ArrivalsBy flow_index(plan, index, ArrivalsBy::Key::kFlow);
+  ArrivalsBy range_index(plan, index, ArrivalsBy::Key::kRange);
+  // When every transfer carries its own flow's chunk (MultiTree), ranges are flows.
+  bool ranges_are_flows = true;
+  for (const Transfer& t : plan.transfers) ranges_are_flows = ranges_are_flows && t.range == t.flow;
 
   for (uint32_t v = 0; v < plan.nodes && errors.size() < max_errors; ++v) {
     const std::vector<TableEntry>& entries =
         tables ? tables->tables.at(v).entries : compiler.compile(v);
-    by_flow.load(v);
-    by_range.load(v);
+    if (tables) flow_index.load(v);
+    const ArrivalsBy& by_flow = tables ? flow_index : compiler.arrivals();
+    if (!ranges_are_flows) range_index.load(v);
+    const ArrivalsBy& by_range = ranges_are_flows ? by_flow : range_index;
     std::fill(flow_state.begin(), flow_state.end(), 0);
     for (size_t i = 0; i < entries.size(); ++i) {
       const TableEntry& e = entries[i];
