@@ -29,7 +29,7 @@ class TreeBuilder {
   TreeBuilder(const Topology& topo, bool prioritize_height)
       : topo_(topo), n_(topo.nodes()), prioritize_height_(prioritize_height),
         link_step_(topo.links().size(), 0), in_tree_(n_, std::vector<bool>(n_, false)),
-        members_(n_), live_(n_), dead_(n_, 0), eligible_(n_), cursor_(n_),
+        size_(n_, 0), live_(n_), dead_(n_, 0), eligible_(n_), cursor_(n_),
         used_links_(topo.vertices(), 0), seen_(topo.vertices(), 0), via_(topo.vertices(), kNone) {
     // Flat adjacency: the search below touches it for every node it looks at.
     adj_start_.push_back(0);
@@ -64,7 +64,7 @@ class TreeBuilder {
           if (!find_child(t, step, e)) continue;
           order[kept++] = t;
           add(e);
-          complete += members_[t].size() == n_ ? 1 : 0;
+          complete += size_[t] == n_ ? 1 : 0;
           edges.push_back(e);
           ++added_this_step;
         }
@@ -80,7 +80,7 @@ class TreeBuilder {
   std::vector<uint32_t> tree_order() {
     std::vector<uint32_t> order;
     for (uint32_t t = 0; t < n_; ++t) {
-      if (members_[t].size() < n_) order.push_back(t);
+      if (size_[t] < n_) order.push_back(t);
     }
     if (prioritize_height_) {
       std::vector<uint32_t> height(n_, 0);
@@ -95,7 +95,8 @@ class TreeBuilder {
   uint32_t remaining_height(uint32_t t) const {
     std::vector<uint32_t> dist(topo_.vertices(), kNone);
     std::deque<uint32_t> queue;
-    for (uint32_t v : members_[t]) {
+    for (uint32_t v = 0; v < n_; ++v) {
+      if (!in_tree_[t][v]) continue;
       dist[v] = 0;
       queue.push_back(v);
     }
@@ -210,7 +211,7 @@ class TreeBuilder {
   void add(const Edge& e) {
     const uint32_t t = e.tree, c = e.child;
     in_tree_[t][c] = true;
-    members_[t].push_back(c);
+    ++size_[t];
     live_[t].push_back(c);  // eligible from the next step on
   }
 
@@ -219,7 +220,7 @@ class TreeBuilder {
   const bool prioritize_height_;
   std::vector<uint32_t> link_step_;  // step in which a link was last taken (fresh G' per step)
   std::vector<std::vector<bool>> in_tree_;
-  std::vector<std::vector<uint32_t>> members_;  // in the order they were added
+  std::vector<uint32_t> size_;  // nodes in each tree
   std::vector<std::vector<uint32_t>> live_;     // members that may still gain a child
   std::vector<size_t> dead_;                    // kNone marks in live_
   std::vector<size_t> eligible_;                // live_ entries added before this step

@@ -61,22 +61,25 @@ StepOrder::StepOrder(const Plan& plan) {
 }
 
 void ArrivalsBy::load(uint32_t node) {
-  auto key_of = [&](uint32_t id) {
-    return key_ == Key::kFlow ? plan_.transfers[id].flow : plan_.transfers[id].range;
-  };
   const size_t keys = key_ == Key::kFlow ? plan_.flows.size() : plan_.ranges.size();
+  auto key_of = [&](const Transfer& t) {
+    return std::min<size_t>(key_ == Key::kFlow ? t.flow : t.range, keys);
+  };
   // Counting sort: stable, so each key keeps the (step, plan) order of receives().
   start_.assign(keys + 2, 0);
-  for (uint32_t id : index_.receives(node)) ++start_[std::min<size_t>(key_of(id), keys) + 1];
+  for (uint32_t id : index_.receives(node)) ++start_[key_of(plan_.transfers[id]) + 1];
   for (size_t k = 0; k <= keys; ++k) start_[k + 1] += start_[k];
-  ids_.resize(start_.back());
+  arrivals_.resize(start_.back());
   next_.assign(start_.begin(), start_.end() - 1);
-  for (uint32_t id : index_.receives(node)) ids_[next_[std::min<size_t>(key_of(id), keys)]++] = id;
+  for (uint32_t id : index_.receives(node)) {
+    const Transfer& t = plan_.transfers[id];
+    arrivals_[next_[key_of(t)]++] = {id, t.src, t.step, t.flow, t.op};
+  }
 }
 
-PlanIndex::Span ArrivalsBy::of(uint32_t k) const {
+ArrivalsBy::Arrivals ArrivalsBy::of(uint32_t k) const {
   if (k + 1 >= start_.size()) return {nullptr, nullptr};
-  return {ids_.data() + start_[k], ids_.data() + start_[k + 1]};
+  return {arrivals_.data() + start_[k], arrivals_.data() + start_[k + 1]};
 }
 
 }  // namespace mt

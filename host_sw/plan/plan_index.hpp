@@ -38,20 +38,32 @@ class PlanIndex {
 class ArrivalsBy {
  public:
   enum class Key { kFlow, kRange };
+  // The fields of an arriving transfer that waits are matched on, copied so that a node's
+  // lookups stay in a small array.
+  struct Arrival {
+    uint32_t id, src, step, flow;
+    Op op;
+  };
+  struct Arrivals {
+    const Arrival* first;
+    const Arrival* last;
+    const Arrival* begin() const { return first; }
+    const Arrival* end() const { return last; }
+  };
   ArrivalsBy(const Plan& plan, const PlanIndex& index, Key key)
       : plan_(plan), index_(index), key_(key) {}
   // Indexes `node`'s arrivals (reusing the buffers of the previous node).
   void load(uint32_t node);
-  // Transfer ids whose key is k, in (step, plan) order.
-  PlanIndex::Span of(uint32_t k) const;
+  // Arrivals whose key is k, in (step, plan) order.
+  Arrivals of(uint32_t k) const;
 
  private:
   const Plan& plan_;
   const PlanIndex& index_;
   Key key_;
   std::vector<uint32_t> next_;
-  std::vector<uint32_t> start_;  // ids_ of key k are [start_[k], start_[k+1])
-  std::vector<uint32_t> ids_;
+  std::vector<uint32_t> start_;  // arrivals_ of key k are [start_[k], start_[k+1])
+  std::vector<Arrival> arrivals_;
 };
 
 // Transfer ids in step order (plan order within a step): ids[start[s] .. start[s+1]).

@@ -43,8 +43,7 @@ void NodeTableCompiler::append_split(const TableEntry& proto, const std::vector<
 void NodeTableCompiler::sources(uint32_t flow, Op op, uint32_t before,
                                 std::vector<uint32_t>& out) const {
   out.clear();
-  for (uint32_t id : arrivals_.of(flow)) {
-    const Transfer& a = plan_.transfers[id];
+  for (const ArrivalsBy::Arrival& a : arrivals_.of(flow)) {
     if (a.op == op && a.step < before) out.push_back(a.src);
   }
 }

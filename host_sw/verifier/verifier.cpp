@@ -31,7 +31,9 @@ void check_structure(const Plan& plan, const Topology& topo, VerifyReport& r, si
     err(fmt::format("plan is for {} nodes, topology {} has {}", plan.nodes, topo.spec(), topo.nodes()));
     return;
   }
-  if (plan.steps_per_phase == 0) err("plan has zero steps per phase");
+  if (plan.steps_per_phase == 0 || plan.steps_per_phase >= (1u << 30)) {
+    err(fmt::format("plan has {} steps per phase; 1 to 2^30-1 are supported", plan.steps_per_phase));
+  }
   if (plan.bytes == 0 || plan.bytes % kElementBytes != 0) {
     err(fmt::format("plan buffer of {} bytes is not a positive multiple of {}", plan.bytes,
                     kElementBytes));
@@ -183,8 +185,9 @@ void check_sums(const Plan& plan, VerifyReport& r, size_t max_errors) {
   // Each segment's transfers as compact records, read once in plan order, then put in step
   // order by a counting sort per segment.
   struct Rec {
-    uint32_t src, dst, step, id;  // id: for error messages only
-    bool reduce;
+    uint32_t src, dst, id;  // id: for error messages only
+    uint32_t step : 31;
+    uint32_t reduce : 1;
   };
   std::vector<uint64_t> start(segments + 1, 0);
   for (const Transfer& t : plan.transfers) {
@@ -197,7 +200,7 @@ void check_sums(const Plan& plan, VerifyReport& r, size_t max_errors) {
     for (uint32_t id = 0; id < plan.transfers.size(); ++id) {
       const Transfer& t = plan.transfers[id];
       for (size_t g = span_of[t.range].first; g < span_of[t.range].second; ++g) {
-        recs[next[g]++] = {t.src, t.dst, t.step, id, t.op == Op::kReduce};
+        recs[next[g]++] = {t.src, t.dst, id, t.step & 0x7fffffffu, t.op == Op::kReduce};
       }
     }
   }

@@ -82,11 +82,10 @@ void check_wait_rules(const Plan& plan, const PlanIndex& index, const TableSet* 
       // Marks the arrivals this entry waits for; a wait nothing answers would hang the NI.
       auto await = [&](uint32_t from, Op op) {
         bool found = false;
-        for (uint32_t id : by_flow.of(e.flow)) {
-          const Transfer& t = plan.transfers[id];
+        for (const ArrivalsBy::Arrival& t : by_flow.of(e.flow)) {
           if (t.op != op || t.step >= e.step) continue;
           if (t.src == from) {
-            covered[id] = true;
+            covered[t.id] = true;
             found = true;
           } else if (op == Op::kGather) {
             err(fmt::format("{}: receives the Gather of flow {} from both node {} and node {}", at(),
@@ -114,12 +113,11 @@ void check_wait_rules(const Plan& plan, const PlanIndex& index, const TableSet* 
         for (uint32_t c : e.children) await(c, Op::kReduce);
       }
       // Every earlier arrival that overlaps the bytes sent must have been waited for.
-      const int64_t rid = find_range(e.start_addr - base, e.size);
+      const int64_t rid = !tables && ranges_are_flows ? e.flow : find_range(e.start_addr - base, e.size);
       if (rid < 0) continue;  // plan_from_tables registers every sent range
       for (uint32_t r : overlaps[static_cast<size_t>(rid)]) {
-        for (uint32_t id : by_range.of(r)) {
-          const Transfer& t = plan.transfers[id];
-          if (t.step >= e.step || covered[id]) continue;
+        for (const ArrivalsBy::Arrival& t : by_range.of(r)) {
+          if (t.step >= e.step || covered[t.id]) continue;
           const ByteRange& b = plan.ranges[static_cast<size_t>(rid)];
           err(fmt::format("{}: sends bytes [{}, {}) before waiting for the {} of flow {} from node "
                           "{} (step {}); no entry up to this one waits for it", at(), b.offset,
