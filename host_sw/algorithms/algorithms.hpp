@@ -22,6 +22,9 @@ Plan build_dbtree(const Topology& topo, const PlanOptions& opt);
 // Halving-doubling with rank mapping (EFLOPS), for BiGraph.
 Plan build_hdrm(const Topology& topo, const PlanOptions& opt);
 
+// A plan with the fields every algorithm fills the same way: name, topology, sizes.
+Plan plan_header(const std::string& algorithm, const Topology& topo, const PlanOptions& opt);
+
 // Names accepted by build_plan, in the order --help lists them.
 const std::vector<std::string>& algorithm_names();
 // Dispatches on the name; InputError for an unknown name or an unsupported topology.

@@ -110,12 +110,7 @@ Plan build_dbtree(const Topology& topo, const PlanOptions& opt) {
   nccl_dtree(static_cast<int>(n), pa, pb);
   const Tree trees[2] = {make_tree(std::move(pa)), make_tree(std::move(pb))};
 
-  Plan plan;
-  plan.algorithm = "dbtree";
-  plan.topology = topo.spec();
-  plan.nodes = n;
-  plan.bytes = opt.bytes;
-  plan.dtype = opt.dtype;
+  Plan plan = plan_header("dbtree", topo, opt);
   plan.neighbour_only = false;  // tree edges ignore the topology: normal multi-hop packets
   plan.contention_free = false;
   plan.ranges = split_bytes(opt.bytes, 2);

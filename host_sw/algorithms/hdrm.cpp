@@ -81,12 +81,7 @@ Plan build_hdrm(const Topology& topo, const PlanOptions& opt) {
     node_of[r] = sw * k_nodes + local;
   }
 
-  Plan plan;
-  plan.algorithm = "hdrm";
-  plan.topology = topo.spec();
-  plan.nodes = n;
-  plan.bytes = opt.bytes;
-  plan.dtype = opt.dtype;
+  Plan plan = plan_header("hdrm", topo, opt);
   plan.steps_per_phase = m;
   plan.neighbour_only = false;  // every exchange goes through switches
   plan.ranges = split_bytes(opt.bytes, n);

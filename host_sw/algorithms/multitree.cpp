@@ -256,12 +256,7 @@ Plan build_multitree(const Topology& topo, const PlanOptions& opt) {
   TreeBuilder builder(topo, opt.prioritize_height);
   const std::vector<Edge> edges = builder.build();
   const uint32_t n = topo.nodes();
-  Plan plan;
-  plan.algorithm = "multitree";
-  plan.topology = topo.spec();
-  plan.nodes = n;
-  plan.bytes = opt.bytes;
-  plan.dtype = opt.dtype;
+  Plan plan = plan_header("multitree", topo, opt);
   plan.neighbour_only = topo.direct();
   plan.contention_free = true;
   plan.steps_per_phase = edges.empty() ? 0 : edges.back().step;  // line 15

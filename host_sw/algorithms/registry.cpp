@@ -5,6 +5,16 @@
 
 namespace mt {
 
+Plan plan_header(const std::string& algorithm, const Topology& topo, const PlanOptions& opt) {
+  Plan plan;
+  plan.algorithm = algorithm;
+  plan.topology = topo.spec();
+  plan.nodes = topo.nodes();
+  plan.bytes = opt.bytes;
+  plan.dtype = opt.dtype;
+  return plan;
+}
+
 const std::vector<std::string>& algorithm_names() {
   static const std::vector<std::string> names{"multitree", "ring", "ring-bi", "ring2d", "dbtree",
                                               "hdrm"};

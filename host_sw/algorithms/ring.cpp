@@ -13,12 +13,7 @@ namespace mt {
 namespace {
 
 Plan ring_plan(const Topology& topo, const PlanOptions& opt, const char* name) {
-  Plan plan;
-  plan.algorithm = name;
-  plan.topology = topo.spec();
-  plan.nodes = topo.nodes();
-  plan.bytes = opt.bytes;
-  plan.dtype = opt.dtype;
+  Plan plan = plan_header(name, topo, opt);
   plan.steps_per_phase = topo.nodes() - 1;
   return plan;
 }

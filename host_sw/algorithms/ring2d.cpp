@@ -38,12 +38,7 @@ Plan build_ring2d(const Topology& topo, const PlanOptions& opt) {
                                  "rings along its rows and columns)", topo.spec()));
   }
   const uint32_t W = topo.width(), H = topo.height();
-  Plan plan;
-  plan.algorithm = "ring2d";
-  plan.topology = topo.spec();
-  plan.nodes = topo.nodes();
-  plan.bytes = opt.bytes;
-  plan.dtype = opt.dtype;
+  Plan plan = plan_header("ring2d", topo, opt);
   const uint32_t T = (W - 1) + (H - 1);
   plan.steps_per_phase = T;
   plan.ranges = split_bytes(opt.bytes, W * H);

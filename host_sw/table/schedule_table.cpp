@@ -27,12 +27,9 @@ void NodeTableCompiler::append_split(const TableEntry& proto, const std::vector<
   size_t i = first;
   do {
     TableEntry& e = next_entry();
-    e.op = proto.op;
-    e.flow = proto.flow;
-    e.parent = proto.parent;
-    e.step = proto.step;
-    e.start_addr = proto.start_addr;
-    e.size = proto.size;
+    std::vector<uint32_t> storage = std::move(e.children);  // keep the slot's capacity
+    e = proto;                                              // (proto has no children)
+    e.children = std::move(storage);
     const size_t end = std::min(last, i + std::min(k, last - i));
     e.children.assign(nodes.begin() + static_cast<long>(i), nodes.begin() + static_cast<long>(end));
     i = end;

@@ -9,10 +9,9 @@ namespace mt {
 namespace {
 
 uint32_t link_between(const Topology& topo, uint32_t a, uint32_t b) {
-  for (uint32_t l : topo.out_links(a)) {
-    if (topo.links()[l].dst == b) return l;
-  }
-  throw std::logic_error("route: no link between adjacent vertices");
+  const uint32_t l = topo.first_link(a, b);
+  if (l == Topology::kNoLink) throw std::logic_error("route: no link between adjacent vertices");
+  return l;
 }
 
 // Steps one coordinate from `from` toward `to` on a dimension of `size`, the shorter way

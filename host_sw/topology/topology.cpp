@@ -77,6 +77,13 @@ uint32_t Topology::min_node_degree() const {
   return m;
 }
 
+uint32_t Topology::first_link(uint32_t a, uint32_t b) const {
+  for (uint32_t l : out_[a]) {
+    if (links_[l].dst == b) return l;
+  }
+  return kNoLink;
+}
+
 uint32_t Topology::multiplicity(uint32_t a, uint32_t b) const {
   uint32_t k = 0;
   for (uint32_t l : out_[a]) k += links_[l].dst == b ? 1u : 0u;

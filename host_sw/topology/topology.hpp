@@ -52,6 +52,9 @@ class Topology {
   uint32_t min_node_degree() const;
   // Number of parallel directed links from a to b (0 when not adjacent).
   uint32_t multiplicity(uint32_t a, uint32_t b) const;
+  // The first link from a to b in a's neighbour order; kNoLink when they are not adjacent.
+  static constexpr uint32_t kNoLink = 0xffffffffu;
+  uint32_t first_link(uint32_t a, uint32_t b) const;
   bool adjacent(uint32_t a, uint32_t b) const { return multiplicity(a, b) > 0; }
 
   // Hop distance between nodes counted in node-to-node hops through switches: the number

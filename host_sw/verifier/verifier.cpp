@@ -14,13 +14,6 @@
 namespace mt {
 namespace {
 
-uint32_t neighbour_link(const Topology& topo, uint32_t a, uint32_t b) {
-  for (uint32_t l : topo.out_links(a)) {
-    if (topo.links()[l].dst == b) return l;
-  }
-  throw std::logic_error("verifier: neighbours without a link");
-}
-
 bool full(const VerifyReport& r, size_t max_errors) { return r.errors.size() >= max_errors; }
 
 void check_structure(const Plan& plan, const Topology& topo, VerifyReport& r, size_t max_errors) {
@@ -140,7 +133,7 @@ void check_links(const Plan& plan, const Topology& topo, const PlanIndex& index,
     for (uint32_t v = 0; v < plan.nodes; ++v) {
       for (uint32_t id : index.sends(v)) {
         const uint32_t dst = plan.transfers[id].dst;
-        counter.add(neighbour_link(topo, v, dst), id, topo.multiplicity(v, dst));
+        counter.add(topo.first_link(v, dst), id, topo.multiplicity(v, dst));
       }
     }
   } else {
