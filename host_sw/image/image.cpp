@@ -100,9 +100,11 @@ bool buffer_fits(uint64_t base_addr, uint64_t bytes) {
   return bytes == 0 || bytes - 1 <= std::numeric_limits<uint64_t>::max() - base_addr;
 }
 
-void check_entry(const TableEntry& e, const EntryLimits& lim, const std::string& where) {
+std::string EntryWhere::str() const { return fmt::format("{}, entry {}", context, index); }
+
+void check_entry(const TableEntry& e, const EntryLimits& lim, const EntryWhere& where) {
   auto fail = [&](const std::string& field, const std::string& msg) {
-    throw InputError(fmt::format("{}, field {}: {}", where, field, msg));
+    throw InputError(fmt::format("{}, field {}: {}", where.str(), field, msg));
   };
   const auto code = static_cast<uint32_t>(e.op);
   if (e.op != Op::kNop && e.op != Op::kReduce && e.op != Op::kGather) {
@@ -272,23 +274,25 @@ std::vector<uint8_t> encode_image(const TableSet& set, uint32_t node, const Imag
 
   for (size_t i = 0; i < table.entries.size(); ++i) {
     const TableEntry& e = table.entries[i];
-    const std::string where = fmt::format("{}, entry {}", table_name, i);
-    auto need = [&](const std::string& field, uint64_t v, uint32_t bits, const char* width) {
+    const EntryWhere where{table_name, i};
+    auto need = [&](auto&& field, uint64_t v, uint32_t bits, const char* width) {
       if (!fits(v, bits)) {
-        throw InputError(
-            fmt::format("{}, field {}: {:#x} does not fit {} = {}", where, field, v, width, bits));
+        throw InputError(fmt::format("{}, field {}: {:#x} does not fit {} = {}", where.str(),
+                                     field(), v, width, bits));
       }
     };
-    need("flow", e.flow, l.flow_bits, "flow_bits");
-    if (e.parent != kNil) need("parent", e.parent, l.node_bits, "node_bits");
+    auto named = [](const char* name) { return [name] { return std::string(name); }; };
+    need(named("flow"), e.flow, l.flow_bits, "flow_bits");
+    if (e.parent != kNil) need(named("parent"), e.parent, l.node_bits, "node_bits");
     for (size_t k = 0; k < e.children.size(); ++k) {
       if (e.children[k] != kNil) {
-        need(fmt::format("children[{}]", k), e.children[k], l.node_bits, "node_bits");
+        need([k] { return fmt::format("children[{}]", k); }, e.children[k], l.node_bits,
+             "node_bits");
       }
     }
-    need("step", e.step, l.step_bits, "step_bits");
-    need("start_addr", e.start_addr, l.addr_bits, "addr_bits");
-    need("size", e.size, l.size_bits, "size_bits");
+    need(named("step"), e.step, l.step_bits, "step_bits");
+    need(named("start_addr"), e.start_addr, l.addr_bits, "addr_bits");
+    need(named("size"), e.size, l.size_bits, "size_bits");
     // Also everything the decoder rejects, so no image we write fails to load.
     check_entry(e, lim, where);
 
@@ -434,9 +438,9 @@ DecodedImage decode_image(const std::vector<uint8_t>& image, const ImageExpect& 
   const uint32_t pad = l.entry_bytes * 8 - l.entry_bits;
   for (uint32_t i = 0; i < h.entries; ++i) {
     const uint8_t* p = d + kImageHeaderBytes + uint64_t{i} * l.entry_bytes;
-    const std::string where = fmt::format("{}: entry {}", ctx, i);
+    const EntryWhere where{ctx, i};
     auto bad = [&](const std::string& field, const std::string& msg) {
-      return InputError(fmt::format("{}, field {}: {}", where, field, msg));
+      return InputError(fmt::format("{}, field {}: {}", where.str(), field, msg));
     };
     if (get_bits(p, l.entry_bits, pad) != 0) {
       throw bad("pad", fmt::format("non-zero pad bits above entry_bits = {}", l.entry_bits));

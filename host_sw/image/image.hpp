@@ -110,6 +110,9 @@ DecodedImage decode_hex(const std::string& hex, const ImageExpect& expect = {});
 
 // Human view. Key names are a contract (IMAGE_FORMAT.md, "JSON").
 nlohmann::json table_json(const TableSet& set, uint32_t node);
+// The same table as text, one entry per line with the keys in the order above (what
+// write_image_set puts in node_NN.json for people to read).
+std::string table_json_text(const TableSet& set, uint32_t node);
 nlohmann::json tables_json(const TableSet& set);
 // Inverses; InputError on missing, unknown or mistyped keys. They check structure only (the
 // image encoder checks the values).

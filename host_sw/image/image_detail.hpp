@@ -43,9 +43,17 @@ struct EntryLimits {
   uint64_t base_addr = 0;
 };
 
+// Names an entry in messages, e.g. "schedule image (node 3), entry 5"; formatted only when a
+// message is (large tables have millions of entries).
+struct EntryWhere {
+  const std::string& context;
+  size_t index;
+  std::string str() const;
+};
+
 // The semantic checks shared by encoder and decoder (the decoder first turns all-ones node
-// fields into kNil). `where` prefixes the message, e.g. "schedule image (node 3): entry 5".
-void check_entry(const TableEntry& e, const EntryLimits& lim, const std::string& where);
+// fields into kNil).
+void check_entry(const TableEntry& e, const EntryLimits& lim, const EntryWhere& where);
 
 // True when [base, base + bytes) does not wrap past 2^64.
 bool buffer_fits(uint64_t base_addr, uint64_t bytes);

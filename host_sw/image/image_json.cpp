@@ -1,8 +1,8 @@
 // The human (JSON) view of schedule tables. Key names are a contract (IMAGE_FORMAT.md).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
-#include <set>
 
 #include "common/error.hpp"
 #include "image/image.hpp"
@@ -16,14 +16,14 @@ using nlohmann::json;
 
 namespace image_detail {
 
-JsonObject::JsonObject(const json& j, std::string where) : j_(j), where_(std::move(where)) {
-  if (!j_.is_object()) throw InputError(fmt::format("{}: expected a JSON object", where_));
+JsonObject::JsonObject(const json& j, Where where) : j_(j), where_(std::move(where)) {
+  if (!j_.is_object()) throw InputError(fmt::format("{}: expected a JSON object", where_()));
 }
 
 const json& JsonObject::at(const std::string& key) {
   const auto it = j_.find(key);
-  if (it == j_.end()) throw InputError(fmt::format("{}: missing key '{}'", where_, key));
-  used_.insert(key);
+  if (it == j_.end()) throw InputError(fmt::format("{}: missing key '{}'", where_(), key));
+  if (std::find(used_.begin(), used_.end(), key) == used_.end()) used_.push_back(key);
   return *it;
 }
 
@@ -32,34 +32,34 @@ uint64_t JsonObject::u64(const std::string& key) { return json_u64(at(key), fiel
 uint32_t JsonObject::u32(const std::string& key) {
   const uint64_t v = u64(key);
   if (v > std::numeric_limits<uint32_t>::max()) {
-    throw InputError(fmt::format("{}: {} does not fit 32 bits", field(key), v));
+    throw InputError(fmt::format("{}: {} does not fit 32 bits", field(key)(), v));
   }
   return static_cast<uint32_t>(v);
 }
 
 std::string JsonObject::str(const std::string& key) {
   const json& v = at(key);
-  if (!v.is_string()) throw InputError(fmt::format("{}: expected a string", field(key)));
+  if (!v.is_string()) throw InputError(fmt::format("{}: expected a string", field(key)()));
   return v.get<std::string>();
 }
 
 void JsonObject::finish() const {
   for (auto it = j_.begin(); it != j_.end(); ++it) {
-    if (used_.count(it.key()) == 0) {
-      throw InputError(fmt::format("{}: unknown key '{}'", where_, it.key()));
+    if (std::find(used_.begin(), used_.end(), it.key()) == used_.end()) {
+      throw InputError(fmt::format("{}: unknown key '{}'", where_(), it.key()));
     }
   }
 }
 
-std::string JsonObject::field(const std::string& key) const {
-  return fmt::format("{}: key '{}'", where_, key);
+Where JsonObject::field(const std::string& key) const {
+  return [where = where_, key] { return fmt::format("{}: key '{}'", where(), key); };
 }
 
-uint64_t json_u64(const json& v, const std::string& where) {
+uint64_t json_u64(const json& v, const Where& where) {
   // Integers built in C++ are number_integer, parsed ones number_unsigned: accept both.
   if (v.is_number_unsigned()) return v.get<uint64_t>();
   if (v.is_number_integer() && v.get<int64_t>() >= 0) return v.get<uint64_t>();
-  throw InputError(fmt::format("{}: expected a non-negative integer, got {}", where, v.dump()));
+  throw InputError(fmt::format("{}: expected a non-negative integer, got {}", where(), v.dump()));
 }
 
 void set_fields_to_json(const TableSet& set, json& j) {
@@ -86,7 +86,7 @@ void set_fields_from_json(JsonObject& o, TableSet& set) {
   try {
     set.dtype = parse_dtype(dtype);
   } catch (const InputError& e) {
-    throw InputError(fmt::format("{}: {}", o.field("dtype"), e.what()));
+    throw InputError(fmt::format("{}: {}", o.field("dtype")(), e.what()));
   }
   set.base_addr = o.u64("base_addr");
 }
@@ -96,11 +96,11 @@ void set_fields_from_json(JsonObject& o, TableSet& set) {
 namespace {
 
 // The inverse of op_name (plan.hpp), so the spellings have one source.
-Op parse_op(const std::string& s, const std::string& where) {
+Op parse_op(const std::string& s, const Where& where) {
   for (Op op : {Op::kNop, Op::kReduce, Op::kGather}) {
     if (s == op_name(op)) return op;
   }
-  throw InputError(fmt::format("{}: '{}' is not {}, {} or {}", where, s, op_name(Op::kNop),
+  throw InputError(fmt::format("{}: '{}' is not {}, {} or {}", where(), s, op_name(Op::kNop),
                                op_name(Op::kReduce), op_name(Op::kGather)));
 }
 
@@ -134,8 +134,26 @@ json tables_json(const TableSet& set) {
   return j;
 }
 
+std::string table_json_text(const TableSet& set, uint32_t node) {
+  const ScheduleTable& t = set.tables.at(node);
+  std::string s = fmt::format("{{\"node\": {}, \"entries\": [\n", t.node);
+  for (size_t i = 0; i < t.entries.size(); ++i) {
+    const TableEntry& e = t.entries[i];
+    std::string children;
+    for (size_t k = 0; k < e.children.size(); ++k) {
+      children += fmt::format("{}{}", k ? ", " : "", e.children[k]);
+    }
+    s += fmt::format(
+        "  {{\"op\": \"{}\", \"flow\": {}, \"parent\": {}, \"children\": [{}], \"step\": {}, "
+        "\"start_addr\": {}, \"size\": {}}}{}\n",
+        op_name(e.op), e.flow, e.parent == kNil ? "null" : std::to_string(e.parent), children,
+        e.step, e.start_addr, e.size, i + 1 < t.entries.size() ? "," : "");
+  }
+  return s + "]}\n";
+}
+
 ScheduleTable table_from_json(const json& j) {
-  JsonObject o(j, "table JSON");
+  JsonObject o(j, [] { return std::string("table JSON"); });
   ScheduleTable t;
   t.node = o.u32("node");
   const std::string where = fmt::format("table JSON of node {}", t.node);
@@ -143,7 +161,7 @@ ScheduleTable table_from_json(const json& j) {
   if (!entries.is_array()) throw InputError(where + ": 'entries' is not an array");
   o.finish();
   for (size_t i = 0; i < entries.size(); ++i) {
-    JsonObject eo(entries[i], fmt::format("{}, entry {}", where, i));
+    JsonObject eo(entries[i], [&where, i] { return fmt::format("{}, entry {}", where, i); });
     TableEntry e;
     e.op = parse_op(eo.str("op"), eo.field("op"));
     e.flow = eo.u32("flow");
@@ -155,16 +173,18 @@ ScheduleTable table_from_json(const json& j) {
       // kNil itself is spelled null; a number that large is a mistake, not nil.
       if (p >= kNil) {
         throw InputError(fmt::format("{}: {} is not a node id (nil is null)",
-                                     eo.field("parent"), p));
+                                     eo.field("parent")(), p));
       }
       e.parent = static_cast<uint32_t>(p);
     }
     const json& children = eo.at("children");
-    if (!children.is_array()) throw InputError(eo.field("children") + ": expected an array");
+    if (!children.is_array()) throw InputError(eo.field("children")() + ": expected an array");
     for (size_t k = 0; k < children.size(); ++k) {
-      const uint64_t c = json_u64(children[k], fmt::format("{}[{}]", eo.field("children"), k));
+      const uint64_t c = json_u64(children[k], [&eo, k] {
+        return fmt::format("{}[{}]", eo.field("children")(), k);
+      });
       if (c >= kNil) {
-        throw InputError(fmt::format("{}[{}]: {} is not a node id", eo.field("children"), k, c));
+        throw InputError(fmt::format("{}[{}]: {} is not a node id", eo.field("children")(), k, c));
       }
       e.children.push_back(static_cast<uint32_t>(c));
     }
@@ -178,7 +198,7 @@ ScheduleTable table_from_json(const json& j) {
 }
 
 TableSet tables_from_json(const json& j) {
-  JsonObject o(j, "tables JSON");
+  JsonObject o(j, [] { return std::string("tables JSON"); });
   TableSet set;
   set_fields_from_json(o, set);
   const json& tables = o.at("tables");

@@ -2,7 +2,8 @@
 #pragma once
 
 #include <cstdint>
-#include <set>
+#include <functional>
+#include <vector>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -13,23 +14,27 @@ namespace mt::image_detail {
 
 // Reads one JSON object strictly: missing keys, keys never read (finish) and wrong types are
 // InputErrors that name `where` and the key.
+// Names a place in a JSON document for messages; built only when a message is (a large
+// table set has millions of entries).
+using Where = std::function<std::string()>;
+
 class JsonObject {
  public:
-  JsonObject(const nlohmann::json& j, std::string where);
+  JsonObject(const nlohmann::json& j, Where where);
   const nlohmann::json& at(const std::string& key);
   uint64_t u64(const std::string& key);
   uint32_t u32(const std::string& key);
   std::string str(const std::string& key);
   void finish() const;
-  std::string field(const std::string& key) const;  // "where: key 'k'" for messages
+  Where field(const std::string& key) const;  // "where: key 'k'"
 
  private:
   const nlohmann::json& j_;
-  std::string where_;
-  std::set<std::string> used_;
+  Where where_;
+  std::vector<std::string> used_;  // a handful of keys: a list beats a tree
 };
 
-uint64_t json_u64(const nlohmann::json& v, const std::string& where);
+uint64_t json_u64(const nlohmann::json& v, const Where& where);
 
 // The set-wide keys shared by tables_json and manifest.json.
 void set_fields_to_json(const TableSet& set, nlohmann::json& j);

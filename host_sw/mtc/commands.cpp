@@ -41,13 +41,20 @@ void add_plan_args(CLI::App* cmd, PlanArgs& a) {
                 "MultiTree: trees with the larger remaining height take their turn first");
 }
 
-Plan build_verified(const PlanArgs& a, const Topology& topo) {
+// Builds the plan and proves it; throws InputError with the verifier's errors otherwise.
+Plan build_verified(const PlanArgs& a, const Topology& topo, VerifyReport* report = nullptr) {
   PlanOptions opt;
   opt.bytes = parse_size(a.bytes);
   opt.dtype = parse_dtype(a.dtype);
   opt.prioritize_height = a.prioritize_height;
   Plan plan = build_plan(topo, a.algorithm, opt);
-  require_valid(plan, topo);
+  VerifyReport r = verify_plan(plan, topo, 5);
+  if (!r.ok()) {
+    std::string msg = fmt::format("plan {} on {} does not verify:", plan.algorithm, plan.topology);
+    for (const std::string& e : r.errors) msg += "\n  " + e;
+    throw InputError(msg);
+  }
+  if (report) *report = std::move(r);
   return plan;
 }
 
@@ -152,7 +159,8 @@ int mtc_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (*plan_cmd) {
       check_format(format);
       const Topology topo = parse_topology(plan_args.topology);
-      const Plan plan = build_verified(plan_args, topo);
+      VerifyReport report;
+      const Plan plan = build_verified(plan_args, topo, &report);
       TableOptions topt;
       topt.children_slots = children;
       topt.base_addr = base_addr;
@@ -161,7 +169,6 @@ int mtc_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
       image_layout(set, image_opt);  // rejects field widths that cannot hold the values
       for (uint32_t n = 0; n < set.nodes; ++n) encode_image(set, n, image_opt);
       if (!out_dir.empty()) write_image_set(set, out_dir, image_opt);
-      const VerifyReport report = verify_plan(plan, topo);
       if (format == "json") {
         nlohmann::json j = tables_json(set);
         j["verification"] = report_json(report);
