@@ -26,8 +26,9 @@ std::string tree(const Plan& plan, const Topology& topo, uint32_t f, double dx, 
   const std::string p = fmt::format("f{}_", f);
   std::string s;
   const bool pinned = grid(topo);
-  s += fmt::format("  label_{} [shape=plaintext, label=\"flow {} (root {})\"{}];\n", f, f,
-                   plan.flows[f].root,
+  const bool wrap_links_hidden = pinned && topo.wraps();
+  s += fmt::format("  label_{} [shape=plaintext, label=\"flow {} (root {}){}\"{}];\n", f, f,
+                   plan.flows[f].root, wrap_links_hidden ? "\\nwrap-around links not drawn" : "",
                    pinned ? fmt::format(", pos=\"{},{}!\"", dx + (topo.width() - 1) * 0.6,
                                         dy + 0.8)
                           : "");
@@ -39,10 +40,16 @@ std::string tree(const Plan& plan, const Topology& topo, uint32_t f, double dx, 
     if (pinned) attrs += fmt::format(", pos=\"{},{}!\"", dx + topo.x_of(v) * 1.2, dy - topo.y_of(v) * 1.2);
     s += fmt::format("  {}{} [{}];\n", p, v, attrs);
   }
-  // Physical links, once per pair.
+  // Physical links, once per pair; a torus's wrap-around links would cross the grid, so only
+  // the tree edges that use them are drawn (curved around the nodes).
   std::set<std::pair<uint32_t, uint32_t>> drawn;
   for (const Link& l : topo.links()) {
     if (!drawn.insert({std::min(l.src, l.dst), std::max(l.src, l.dst)}).second) continue;
+    auto gap = [](uint32_t a, uint32_t b) { return a > b ? a - b : b - a; };
+    if (wrap_links_hidden &&
+        gap(topo.x_of(l.src), topo.x_of(l.dst)) + gap(topo.y_of(l.src), topo.y_of(l.dst)) > 1) {
+      continue;
+    }
     s += fmt::format("  {}{} -> {}{} [dir=none, color=gray80];\n", p, l.src, p, l.dst);
   }
   for (const Transfer& t : plan.transfers) {
@@ -78,11 +85,12 @@ std::string plan_dot(const Plan& plan, const Topology& topo, const std::string& 
       "// {} on {}: all-gather trees (edge labels: all-gather step; reduce-scatter runs them "
       "backwards).\n// Render: {} -Tpng this.dot -o trees.png\n",
       plan.algorithm, plan.topology, grid(topo) ? "neato" : "dot");
-  s += "digraph multitree {\n  node [shape=circle, fontname=Helvetica];\n  edge [fontname=Helvetica];\n";
+  s += "digraph multitree {\n  graph [splines=true];\n  node [shape=circle, fontname=Helvetica];\n"
+       "  edge [fontname=Helvetica];\n";
   const uint32_t cols = static_cast<uint32_t>(std::ceil(std::sqrt(static_cast<double>(flows.size()))));
   for (size_t i = 0; i < flows.size(); ++i) {
     const double dx = static_cast<double>(i % cols) * (topo.width() + 1) * 1.2;
-    const double dy = -static_cast<double>(i / cols) * (topo.height() + 1.5) * 1.2;
+    const double dy = -static_cast<double>(i / cols) * (topo.height() + 1.0) * 1.2;
     if (grid(topo)) {
       s += tree(plan, topo, flows[i], dx, dy);
     } else {
