@@ -2,7 +2,6 @@
 #include "verifier/verifier.hpp"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -14,62 +13,57 @@
 namespace mt {
 namespace {
 
-bool full(const VerifyReport& r, size_t max_errors) { return r.errors.size() >= max_errors; }
-
-void check_structure(const Plan& plan, const Topology& topo, VerifyReport& r, size_t max_errors) {
-  auto err = [&](std::string msg) {
-    if (!full(r, max_errors)) r.errors.push_back(std::move(msg));
-  };
+void check_structure(const Plan& plan, const Topology& topo, ErrorList& errors) {
   if (plan.nodes != topo.nodes()) {
-    err(fmt::format("plan is for {} nodes, topology {} has {}", plan.nodes, topo.spec(), topo.nodes()));
+    errors.add(fmt::format("plan is for {} nodes, topology {} has {}", plan.nodes, topo.spec(), topo.nodes()));
     return;
   }
   if (plan.steps_per_phase == 0 || plan.steps_per_phase >= (1u << 30)) {
-    err(fmt::format("plan has {} steps per phase; 1 to 2^30-1 are supported", plan.steps_per_phase));
+    errors.add(fmt::format("plan has {} steps per phase; 1 to 2^30-1 are supported", plan.steps_per_phase));
   }
   if (plan.bytes == 0 || plan.bytes % kElementBytes != 0) {
-    err(fmt::format("plan buffer of {} bytes is not a positive multiple of {}", plan.bytes,
+    errors.add(fmt::format("plan buffer of {} bytes is not a positive multiple of {}", plan.bytes,
                     kElementBytes));
   }
-  if (plan.flows.empty()) err("plan has no flows");
+  if (plan.flows.empty()) errors.add("plan has no flows");
   for (uint32_t f = 0; f < plan.flows.size(); ++f) {
-    if (plan.flows[f].root >= plan.nodes) err(fmt::format("flow {}: root {} is not a node", f, plan.flows[f].root));
+    if (plan.flows[f].root >= plan.nodes) errors.add(fmt::format("flow {}: root {} is not a node", f, plan.flows[f].root));
   }
   for (uint32_t i = 0; i < plan.ranges.size(); ++i) {
     const ByteRange& b = plan.ranges[i];
     if (b.end() > plan.bytes || b.offset % kElementBytes || b.size % kElementBytes) {
-      err(fmt::format("range {} = bytes [{}, {}) is not element-aligned inside the {}-byte buffer",
+      errors.add(fmt::format("range {} = bytes [{}, {}) is not element-aligned inside the {}-byte buffer",
                       i, b.offset, b.end(), plan.bytes));
     }
   }
   if (!plan.routes.empty() && plan.routes.size() != plan.transfers.size()) {
-    err(fmt::format("plan has {} routes for {} transfers", plan.routes.size(), plan.transfers.size()));
+    errors.add(fmt::format("plan has {} routes for {} transfers", plan.routes.size(), plan.transfers.size()));
     return;
   }
   const uint32_t T = plan.steps_per_phase;
-  for (size_t i = 0; i < plan.transfers.size() && !full(r, max_errors); ++i) {
+  for (size_t i = 0; i < plan.transfers.size() && !errors.full(); ++i) {
     const Transfer& t = plan.transfers[i];
     auto at = [&] {
       return fmt::format("transfer {} (node {} -> {}, flow {}, step {})", i, t.src, t.dst, t.flow,
                          t.step);
     };
     if (t.src >= plan.nodes || t.dst >= plan.nodes || t.src == t.dst) {
-      err(fmt::format("{}: source and destination must be two different nodes of {}", at(), plan.nodes));
+      errors.add(fmt::format("{}: source and destination must be two different nodes of {}", at(), plan.nodes));
       continue;
     }
-    if (t.flow >= plan.flows.size()) err(fmt::format("{}: flow {} does not exist", at(), t.flow));
+    if (t.flow >= plan.flows.size()) errors.add(fmt::format("{}: flow {} does not exist", at(), t.flow));
     if (t.range >= plan.ranges.size() || plan.ranges[t.range].size == 0) {
-      err(fmt::format("{}: carries no bytes (range {})", at(), t.range));
+      errors.add(fmt::format("{}: carries no bytes (range {})", at(), t.range));
     }
     if (t.op == Op::kReduce && (t.step < 1 || t.step > T)) {
-      err(fmt::format("{}: a Reduce must be in reduce-scatter steps 1..{}", at(), T));
+      errors.add(fmt::format("{}: a Reduce must be in reduce-scatter steps 1..{}", at(), T));
     } else if (t.op == Op::kGather && (t.step <= T || t.step > 2 * T)) {
-      err(fmt::format("{}: a Gather must be in all-gather steps {}..{}", at(), T + 1, 2 * T));
+      errors.add(fmt::format("{}: a Gather must be in all-gather steps {}..{}", at(), T + 1, 2 * T));
     } else if (t.op == Op::kNop) {
-      err(fmt::format("{}: a NOP is not a transfer", at()));
+      errors.add(fmt::format("{}: a NOP is not a transfer", at()));
     }
     if (plan.neighbour_only && !(topo.direct() && topo.adjacent(t.src, t.dst))) {
-      err(fmt::format("{}: nodes {} and {} are not neighbours in {}", at(), t.src, t.dst, topo.spec()));
+      errors.add(fmt::format("{}: nodes {} and {} are not neighbours in {}", at(), t.src, t.dst, topo.spec()));
     }
     if (!plan.routes.empty()) {
       const std::vector<uint32_t>& path = plan.routes[i];
@@ -80,7 +74,7 @@ void check_structure(const Plan& plan, const Topology& topo, VerifyReport& r, si
              (h == 0 || topo.forwards(at_vertex));
         if (ok) at_vertex = topo.links()[path[h]].dst;
       }
-      if (!ok || at_vertex != t.dst) err(fmt::format("{}: its route is not a path from {} to {}", at(), t.src, t.dst));
+      if (!ok || at_vertex != t.dst) errors.add(fmt::format("{}: its route is not a path from {} to {}", at(), t.src, t.dst));
     }
   }
 }
@@ -88,8 +82,8 @@ void check_structure(const Plan& plan, const Topology& topo, VerifyReport& r, si
 // Notes link l carrying transfer `id` in step `step`; reports a clash on a promised plan.
 class LinkCounter {
  public:
-  LinkCounter(const Plan& plan, const Topology& topo, VerifyReport& r, size_t max_errors)
-      : plan_(plan), topo_(topo), r_(r), max_errors_(max_errors), count_(topo.links().size(), 0),
+  LinkCounter(const Plan& plan, const Topology& topo, VerifyReport& r, ErrorList& errors)
+      : plan_(plan), topo_(topo), r_(r), errors_(errors), count_(topo.links().size(), 0),
         stamp_(topo.links().size(), 0), first_(topo.links().size(), 0) {
     r_.link_bytes.assign(topo.links().size(), 0);
   }
@@ -105,10 +99,10 @@ class LinkCounter {
     ++count_[l];
     r_.link_bytes[l] += plan_.ranges[t.range].size;
     r_.max_step_link_load = std::max(r_.max_step_link_load, (count_[l] + allowed - 1) / allowed);
-    if (plan_.contention_free && count_[l] == allowed + 1 && !full(r_, max_errors_)) {
+    if (plan_.contention_free && count_[l] == allowed + 1) {
       const Transfer& a = plan_.transfers[first_[l]];
       const Link& link = topo_.links()[l];
-      r_.errors.push_back(fmt::format(
+      errors_.add(fmt::format(
           "step {}: link {} -> {} carries more than {} transfer(s): flow {} ({} -> {}) and flow "
           "{} ({} -> {}) among them", t.step, link.src, link.dst, allowed, a.flow, a.src, a.dst,
           t.flow, t.src, t.dst));
@@ -119,14 +113,14 @@ class LinkCounter {
   const Plan& plan_;
   const Topology& topo_;
   VerifyReport& r_;
-  size_t max_errors_;
+  ErrorList& errors_;
   std::vector<uint32_t> count_, stamp_, first_;
 };
 
 // Per step, how many transfers each directed link carries; bytes per link overall.
 void check_links(const Plan& plan, const Topology& topo, const PlanIndex& index, VerifyReport& r,
-                 size_t max_errors) {
-  LinkCounter counter(plan, topo, r, max_errors);
+                 ErrorList& errors) {
+  LinkCounter counter(plan, topo, r, errors);
   if (plan.neighbour_only && plan.routes.empty()) {
     // One hop: a sender's transfers only use its own links, so count sender by sender (its
     // sends are in step order), which keeps large plans in cache.
@@ -158,7 +152,7 @@ void check_links(const Plan& plan, const Topology& topo, const PlanIndex& index,
 // Symbolic execution: every node's value of every byte segment is the set of nodes whose
 // contributions it holds (a bitset, or "complete"). Reduce adds a disjoint set; Gather passes
 // a complete one. Segments are the pieces of the buffer no transfer boundary cuts.
-void check_sums(const Plan& plan, VerifyReport& r, size_t max_errors) {
+void check_sums(const Plan& plan, ErrorList& errors) {
   std::vector<uint64_t> cuts{0, plan.bytes};
   for (const ByteRange& b : plan.ranges) {
     cuts.push_back(b.offset);
@@ -225,14 +219,11 @@ void check_sums(const Plan& plan, VerifyReport& r, size_t max_errors) {
     else scratch[v / 64] = 1ull << (v % 64);
     return scratch.data();
   };
-  auto err = [&](std::string msg) {
-    if (!full(r, max_errors)) r.errors.push_back(std::move(msg));
-  };
   std::vector<Rec> sorted;
   std::vector<uint32_t> by_step(plan.total_steps() + 2), receiving(n, 0);
   std::vector<uint8_t> sent_kind;
   uint32_t group = 0;
-  for (size_t g = 0; g < segments && !full(r, max_errors); ++g) {
+  for (size_t g = 0; g < segments && !errors.full(); ++g) {
     // Counting sort by step, stable: plan order within a step.
     std::fill(by_step.begin(), by_step.end(), 0);
     for (uint64_t i = start[g]; i < start[g + 1]; ++i) ++by_step[recs[i].step + 1];
@@ -268,7 +259,7 @@ void check_sums(const Plan& plan, VerifyReport& r, size_t max_errors) {
         };
         if (t.reduce) {
           if (kind[t.dst] == kComplete || in_kind == kComplete) {
-            err(fmt::format("{}: the Reduce from node {} adds to a sum that already holds every "
+            errors.add(fmt::format("{}: the Reduce from node {} adds to a sum that already holds every "
                             "contribution", at(), t.src));
             continue;
           }
@@ -281,7 +272,7 @@ void check_sums(const Plan& plan, VerifyReport& r, size_t max_errors) {
           if (in_kind == kSingleton && !overlap) {
             const uint64_t bit = 1ull << (t.src % 64);
             if (to[t.src / 64] & bit) {
-              err(fmt::format("{}: the Reduce from node {} counts node {}'s contribution a second "
+              errors.add(fmt::format("{}: the Reduce from node {} counts node {}'s contribution a second "
                               "time", at(), t.src, t.src));
             }
             to[t.src / 64] |= bit;
@@ -293,7 +284,7 @@ void check_sums(const Plan& plan, VerifyReport& r, size_t max_errors) {
           if (twice) {
             for (size_t w = 0; w < words; ++w) {
               if (const uint64_t both = to[w] & in[w]) {
-                err(fmt::format("{}: the Reduce from node {} counts node {}'s contribution a "
+                errors.add(fmt::format("{}: the Reduce from node {} counts node {}'s contribution a "
                                 "second time", at(), t.src,
                                 w * 64 + static_cast<size_t>(__builtin_ctzll(both))));
                 break;
@@ -305,7 +296,7 @@ void check_sums(const Plan& plan, VerifyReport& r, size_t max_errors) {
           const uint64_t* in = overlap ? sent.data() + (k - i) * words : bits_of(t.src, one);
           const uint32_t u = in_kind == kComplete ? n : missing(in);
           if (u < n) {
-            err(fmt::format("{}: the Gather from node {} carries a partial sum without node {}'s "
+            errors.add(fmt::format("{}: the Gather from node {} carries a partial sum without node {}'s "
                             "contribution", at(), t.src, u));
             std::copy(in, in + words, set_of(t.dst));
             kind[t.dst] = kBits;
@@ -316,7 +307,7 @@ void check_sums(const Plan& plan, VerifyReport& r, size_t max_errors) {
       }
       i = j;
     }
-    for (uint32_t v = 0; v < n && !full(r, max_errors); ++v) {
+    for (uint32_t v = 0; v < n && !errors.full(); ++v) {
       const uint32_t u = kind[v] == kComplete ? n : missing(bits_of(v, one));
       if (u < n) {
         uint32_t flow = 0;
@@ -324,7 +315,7 @@ void check_sums(const Plan& plan, VerifyReport& r, size_t max_errors) {
           const ByteRange& c = plan.flows[f].chunk;
           if (c.offset <= cuts[g] && cuts[g] < c.end()) flow = f;
         }
-        err(fmt::format("node {}, flow {}, bytes [{}, {}): ends the all-reduce without node {}'s "
+        errors.add(fmt::format("node {}, flow {}, bytes [{}, {}): ends the all-reduce without node {}'s "
                         "contribution", v, flow, cuts[g], cuts[g + 1], u));
         break;  // one node per segment says enough
       }
@@ -341,12 +332,13 @@ VerifyReport verify(const Plan& plan, const Topology& topo, size_t max_errors,
   // The node with the fewest links receives N-1 chunks per phase through them.
   const uint32_t degree = std::max(1u, topo.min_node_degree());
   r.step_bound = std::max(r.diameter, (topo.nodes() - 1 + degree - 1) / degree);
-  check_structure(plan, topo, r, max_errors);
+  ErrorList errors(r.errors, max_errors);
+  check_structure(plan, topo, errors);
   if (!r.ok()) return r;  // later checks index by the ids checked here
   const PlanIndex index(plan);
-  check_links(plan, topo, index, r, max_errors);
-  check_wait_rules(plan, index, tables, r.errors, max_errors);
-  check_sums(plan, r, max_errors);
+  check_links(plan, topo, index, r, errors);
+  check_wait_rules(plan, index, tables, errors);
+  check_sums(plan, errors);
   return r;
 }
 

@@ -35,10 +35,7 @@ std::vector<std::vector<uint32_t>> overlapping_ranges(const std::vector<ByteRang
 }  // namespace
 
 void check_wait_rules(const Plan& plan, const PlanIndex& index, const TableSet* tables,
-                      std::vector<std::string>& errors, size_t max_errors) {
-  auto err = [&](std::string msg) {
-    if (errors.size() < max_errors) errors.push_back(std::move(msg));
-  };
+                      ErrorList& errors) {
   const auto overlaps = overlapping_ranges(plan.ranges);
   // Entries name their bytes by address and size; find the plan range that matches.
   auto key = [](uint64_t offset, uint64_t size) { return offset * 0x9E3779B97F4A7C15ull ^ size; };
@@ -67,7 +64,7 @@ void check_wait_rules(const Plan& plan, const PlanIndex& index, const TableSet* 
   bool ranges_are_flows = true;
   for (const Transfer& t : plan.transfers) ranges_are_flows = ranges_are_flows && t.range == t.flow;
 
-  for (uint32_t v = 0; v < plan.nodes && errors.size() < max_errors; ++v) {
+  for (uint32_t v = 0; v < plan.nodes && !errors.full(); ++v) {
     const std::vector<TableEntry>& entries =
         tables ? tables->tables.at(v).entries : compiler.compile(v);
     if (tables) flow_index.load(v);
@@ -88,12 +85,12 @@ void check_wait_rules(const Plan& plan, const PlanIndex& index, const TableSet* 
             covered[t.id] = true;
             found = true;
           } else if (op == Op::kGather) {
-            err(fmt::format("{}: receives the Gather of flow {} from both node {} and node {}", at(),
+            errors.add(fmt::format("{}: receives the Gather of flow {} from both node {} and node {}", at(),
                             e.flow, from, t.src));
           }
         }
         if (!found) {
-          err(fmt::format("{}: table entry {} waits for a {} from node {} that no node sends it "
+          errors.add(fmt::format("{}: table entry {} waits for a {} from node {} that no node sends it "
                           "before step {}", at(), i, op_name(op), from, e.step));
         }
       };
@@ -104,7 +101,7 @@ void check_wait_rules(const Plan& plan, const PlanIndex& index, const TableSet* 
           continue;
         }
         if (flow_state.at(e.flow) == 2) {
-          err(fmt::format("{}: sends its Reduce of flow {} a second time", at(), e.flow));
+          errors.add(fmt::format("{}: sends its Reduce of flow {} a second time", at(), e.flow));
         }
         flow_state.at(e.flow) = 2;
       } else if (e.parent != kNil) {
@@ -119,7 +116,7 @@ void check_wait_rules(const Plan& plan, const PlanIndex& index, const TableSet* 
         for (const ArrivalsBy::Arrival& t : by_range.of(r)) {
           if (t.step >= e.step || covered[t.id]) continue;
           const ByteRange& b = plan.ranges[static_cast<size_t>(rid)];
-          err(fmt::format("{}: sends bytes [{}, {}) before waiting for the {} of flow {} from node "
+          errors.add(fmt::format("{}: sends bytes [{}, {}) before waiting for the {} of flow {} from node "
                           "{} (step {}); no entry up to this one waits for it", at(), b.offset,
                           b.end(), op_name(t.op), t.flow, t.src, t.step));
           break;

@@ -7,6 +7,7 @@
 #include "plan/plan.hpp"
 #include "plan/plan_index.hpp"
 #include "table/schedule_table.hpp"
+#include "verifier/error_list.hpp"
 
 namespace mt {
 
@@ -15,6 +16,6 @@ namespace mt {
 // earlier one, for every earlier arrival that overlaps the bytes it sends (else it could send
 // before its data is complete). `tables` null: check the tables compile_tables would build.
 void check_wait_rules(const Plan& plan, const PlanIndex& index, const TableSet* tables,
-                      std::vector<std::string>& errors, size_t max_errors);
+                      ErrorList& errors);
 
 }  // namespace mt
