@@ -104,9 +104,9 @@ class TreeBuilder {
     while (!queue.empty()) {
       const uint32_t u = queue.front();
       queue.pop_front();
-      if (!in_tree_[t][u] && !topo_.forwards(u)) {
+      if (!topo_.is_switch(u) && !in_tree_[t][u]) {
         h = std::max(h, dist[u]);
-        continue;  // nodes do not forward
+        if (!topo_.forwards(u)) continue;  // a switch network's nodes are end points
       }
       for (uint32_t l : topo_.out_links(u)) {
         const uint32_t v = topo_.links()[l].dst;
