@@ -85,7 +85,7 @@ std::string plan_dot(const Plan& plan, const Topology& topo, const std::string& 
       "// {} on {}: all-gather trees (edge labels: all-gather step; reduce-scatter runs them "
       "backwards).\n// Render: {} -Tpng this.dot -o trees.png\n",
       plan.algorithm, plan.topology, grid(topo) ? "neato" : "dot");
-  s += "digraph multitree {\n  graph [splines=true];\n  node [shape=circle, fontname=Helvetica];\n"
+  s += "digraph multitree {\n  graph [splines=curved];\n  node [shape=circle, fontname=Helvetica];\n"
        "  edge [fontname=Helvetica];\n";
   const uint32_t cols = static_cast<uint32_t>(std::ceil(std::sqrt(static_cast<double>(flows.size()))));
   for (size_t i = 0; i < flows.size(); ++i) {
