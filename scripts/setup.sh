@@ -12,6 +12,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # systemc/, rtl/, tb/
   libsystemc-dev verilator yosys opensta qflow-tech-osu018
+  # plots (noc-sim latency-throughput curves)
+  gnuplot-nox
 )
 
 sudo=""

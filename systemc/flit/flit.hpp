@@ -1,0 +1,65 @@
+// Flits: the 128-bit unit that crosses a link in one cycle (DESIGN.md, paper §IV-B, Table II,
+// Fig. 8). The model keeps the fields unpacked; pack()/unpack() give the wire format.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace mt::noc {
+
+// Table II type codes (3 bits).
+enum class FlitType : uint8_t {
+  kHead = 0b000,          // normal packet
+  kBody = 0b001,
+  kTail = 0b010,
+  kHeadTail = 0b011,
+  kSubHead = 0b100,       // all-reduce message: its only head flit
+  kSubBody = 0b101,
+  kSubTail = 0b110,       // ends a sub-packet (not the message)
+  kSubMessageTail = 0b111,  // ends the last sub-packet and the message (Table II "Tail")
+};
+
+constexpr bool is_head(FlitType t) {
+  return t == FlitType::kHead || t == FlitType::kHeadTail || t == FlitType::kSubHead;
+}
+// The flit that releases the VC: end of a packet or of a whole all-reduce message.
+constexpr bool is_tail(FlitType t) {
+  return t == FlitType::kTail || t == FlitType::kHeadTail || t == FlitType::kSubMessageTail;
+}
+constexpr bool is_subpacket(FlitType t) { return (static_cast<uint8_t>(t) & 0b100) != 0; }
+// The last flit of a buffer reservation under virtual cut-through: a packet's tail, or a
+// sub-packet's sub-tail or the message tail.
+constexpr bool ends_reservation(FlitType t) { return is_tail(t) || t == FlitType::kSubTail; }
+const char* flit_type_name(FlitType t);
+
+// Router ports of a 2D network. The local port is the NI's injection/ejection port.
+enum Port : uint8_t { kPortLocal = 0, kPortYMinus = 1, kPortYPlus = 2, kPortXMinus = 3,
+                      kPortXPlus = 4, kPorts = 5 };
+const char* port_name(uint8_t p);
+
+struct Flit {
+  FlitType type = FlitType::kHeadTail;
+  uint8_t vc = 0;          // virtual channel on the link it travels (2 bits on the wire)
+  // Head flits, normal packets: Route Info = Dest, Src (dimension-order routing).
+  uint32_t dest = 0;
+  uint32_t src = 0;
+  // Head flits, all-reduce messages: Route Info = Next, Eject (source routing; the source
+  // router swaps them after route computation) and Tree Info = Tree ID.
+  uint8_t next = 0;
+  uint8_t eject = 0;
+  uint32_t tree = 0;
+  // Body/tail payload: 16 bytes on the wire minus the 8 header bits; the model carries the
+  // data words the NI puts in.
+  std::array<uint32_t, 4> data{};
+  // Bookkeeping, not on the wire: for statistics, scoreboards and traces.
+  uint64_t packet = 0;     // unique id of the packet or message
+  uint32_t index = 0;      // flit number within it
+  uint32_t length = 0;     // flits in the packet (0: unknown, e.g. an open-ended message)
+  uint64_t injected = 0;   // cycle the head flit was offered to the network
+
+  bool operator==(const Flit& o) const;
+  std::string str() const;
+};
+
+}  // namespace mt::noc

@@ -1,0 +1,33 @@
+#include "noc/noc_config.hpp"
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+
+namespace mt::noc {
+
+void NocConfig::validate() const {
+  auto need = [](bool ok, const std::string& what) {
+    if (!ok) throw InputError("network configuration: " + what);
+  };
+  need(vcs >= 2 && vcs <= 4 && vcs % 2 == 0,
+       fmt::format("vcs = {}: must be 2 or 4 (two dateline classes; the VC field is 2 bits)", vcs));
+  need(vc_depth >= 1, "vc_depth must be at least 1 flit");
+  need(rc_delay >= 1 && va_delay >= 1 && sa_delay >= 1 && st_delay >= 1,
+       "every router pipeline stage takes at least 1 cycle");
+  need(link_latency >= 1 && credit_latency >= 1 && local_latency >= 1,
+       "link, credit and local latencies must be at least 1 cycle");
+  need(subpacket_flits >= 1 && subpacket_flits <= vc_depth,
+       fmt::format("subpacket_flits = {} must be 1..vc_depth ({})", subpacket_flits, vc_depth));
+  need(clock_ps >= 1, "clock period must be at least 1 ps");
+}
+
+std::string NocConfig::str() const {
+  return fmt::format(
+      "{} VCs x {} flits, {}, router stages rc {} va {} sa {} st {}, link {} cycles, credit {} "
+      "cycles, local {} cycles, sub-packet {} flits, clock {} ps",
+      vcs, vc_depth, wormhole ? "wormhole" : "virtual cut-through", rc_delay, va_delay, sa_delay,
+      st_delay, link_latency, credit_latency, local_latency, subpacket_flits, clock_ps);
+}
+
+}  // namespace mt::noc
