@@ -11,6 +11,7 @@
 
 #include "link/flit_protocol.hpp"
 #include "noc/noc_config.hpp"
+#include "router/ring_buffer.hpp"
 
 namespace mt::noc {
 
@@ -23,24 +24,62 @@ class Endpoint : public sc_core::sc_module {
 
   // Queues one packet or message (its flits in order; Flit::vc is ignored: the endpoint picks
   // the injection VC per packet, round robin over VCs with credits). Flits leave at most one
-  // per cycle, from the next cycle on.
+  // per cycle, from the next cycle on. Under virtual cut-through a packet's head waits for a VC
+  // with room for the whole packet (a message: for each sub-packet). Throws mt::InputError if
+  // the types do not continue whole packets/messages (a packet may span several calls).
   void send(std::vector<Flit> flits);
   size_t queued_flits() const;
 
   // Called for every flit that arrives, in its arrival cycle.
   std::function<void(const Flit& flit, uint64_t cycle)> on_receive;
+  // Called for every flit as it goes onto the injection link (with the VC it took).
+  std::function<void(const Flit& flit, uint64_t cycle)> on_send;
 
   uint32_t node() const { return node_; }
   uint64_t flits_sent() const { return sent_; }
   uint64_t flits_received() const { return received_; }
   // The current cycle of the simulation (clock_ps per cycle).
   uint64_t cycle() const;
+  // Credits held for VC vc of the router's local input buffer (vc_depth when all returned).
+  uint32_t credits(uint32_t vc) const { return credits_.at(vc); }
 
  private:
   // (The implementation adds what it needs below.)
+  SC_HAS_PROCESS(Endpoint);
+  struct Timed {
+    Flit flit;
+    uint64_t cycle = 0;  // queued: first cycle it may leave; arrived: cycle it is usable
+  };
+  struct CreditIn {
+    uint8_t vc = 0;
+    uint64_t usable = 0;
+  };
+  enum class Open : uint8_t { kNone, kPacket, kMessage };  // what send() has left open
+
+  void evaluate();
+  bool try_inject(uint64_t now);
+  uint32_t head_need(const Flit& head) const;
+  void wake_at(uint64_t cycle, uint64_t now);
+  tlm::tlm_sync_enum receive_flit(Flit& flit, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum receive_credit(Flit& credit, tlm::tlm_phase& phase,
+                                    sc_core::sc_time& delay);
+
   uint32_t node_;
   NocConfig cfg_;
   uint64_t sent_ = 0, received_ = 0;
+  uint64_t period_;
+  sc_core::sc_time local_delay_;
+  RingBuffer<Timed> queue_;
+  RingBuffer<Timed> arrivals_;
+  RingBuffer<CreditIn> credits_in_;
+  std::vector<uint32_t> credits_;  // free slots per VC of the router's local input
+  int current_vc_ = -1;            // VC of the packet being injected, -1 between packets
+  uint32_t next_vc_ = 0;           // round-robin start for the next packet
+  bool reserve_ = false;           // next flit starts a sub-packet (needs a reservation)
+  Open open_ = Open::kNone;
+  sc_core::sc_event wake_;
+  uint64_t next_wake_ = ~0ull;
+  Flit credit_;
 };
 
 }  // namespace mt::noc

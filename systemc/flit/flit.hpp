@@ -58,6 +58,17 @@ struct Flit {
   uint32_t length = 0;     // flits in the packet (0: unknown, e.g. an open-ended message)
   uint64_t injected = 0;   // cycle the head flit was offered to the network
 
+  // tlm_utils::simple_target_socket always compiles its b_transport -> nb_transport adapter,
+  // which calls the generic payload's memory-manager API. Flits never take that path (no
+  // blocking transport; receivers copy them), so these only make the sockets compile.
+  bool has_mm() const { return false; }
+  void set_mm(void*) {}
+  template <typename Extension>
+  Extension* set_auto_extension(Extension*) { return nullptr; }
+  void acquire() {}
+  void release() {}
+  int get_ref_count() const { return 0; }
+
   bool operator==(const Flit& o) const;
   std::string str() const;
 };

@@ -5,12 +5,14 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <systemc>
 
 #include "link/flit_protocol.hpp"
 #include "noc/noc_config.hpp"
+#include "router/router.hpp"
 #include "topology/topology.hpp"
 
 namespace mt::noc {
@@ -42,10 +44,41 @@ class Network : public sc_core::sc_module {
   // routers are not evaluated).
   uint64_t router_cycles() const;
 
+  Router& router(uint32_t r) { return *routers_.at(r); }
+  const Router& router(uint32_t r) const { return *routers_.at(r); }
+  // Largest input VC fill seen in any router (see Router::max_vc_occupancy); <= vc_depth.
+  uint32_t max_vc_occupancy() const;
+  // Flits inside the routers (input buffers, links into them, switch traversal).
+  uint64_t flits_buffered() const;
+  // Every busy input VC of every router: what it holds and what it waits for.
+  std::string state_report() const;
+
+  // Tests: evaluate every router every cycle once it has seen a flit, to show that idle
+  // skipping changes no cycle count. Call before sc_start.
+  void set_idle_skipping(bool on) { shared_.always_evaluate = !on; }
+
+  // Deadlock watchdog, off by default: while flits are in the network it checks every
+  // `stall_cycles` cycles that some router sent a flit since the last check; if none did it
+  // records stall_report() (with state_report()) and calls sc_stop(). Choose stall_cycles
+  // well above link_latency + credit_latency + the router delay, the longest legitimate quiet
+  // time. 0 turns it off.
+  void set_watchdog(uint64_t stall_cycles);
+  bool stalled() const { return !stall_report_.empty(); }
+  const std::string& stall_report() const { return stall_report_; }
+
  private:
+  SC_HAS_PROCESS(Network);
+  void watchdog_check();
+  uint64_t flits_moved() const;
+
   Topology topo_;
   NocConfig cfg_;
+  RouterShared shared_;
   std::vector<std::unique_ptr<Router>> routers_;
+  sc_core::sc_event watchdog_event_;
+  bool watchdog_fresh_ = true;  // first check after arming only takes a reference count
+  uint64_t watchdog_moved_ = 0;
+  std::string stall_report_;
 };
 
 }  // namespace mt::noc

@@ -1,6 +1,4 @@
 // mtc as a user runs it: output contracts, exit codes, images on disk, Graphviz.
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -8,26 +6,16 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/run_command.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-struct Result {
-  int code;
-  std::string out;  // stdout and stderr together
-};
+using Result = mt::test::CommandResult;
 
-Result run(const std::string& args) {
-  const std::string cmd = std::string(MTC_EXE) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf{};
-  size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+Result run(const std::string& args) { return mt::test::run_command(std::string(MTC_EXE) + " " + args); }
 
 fs::path temp_dir(const std::string& name) {
   const fs::path p = fs::path(::testing::TempDir()) / ("mtc_test_" + name);

@@ -1,0 +1,183 @@
+#include "endpoint/endpoint.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+
+namespace mt::noc {
+namespace {
+
+constexpr uint64_t kNever = ~0ull;
+
+}  // namespace
+
+Endpoint::Endpoint(sc_core::sc_module_name name, uint32_t node, const NocConfig& cfg)
+    : sc_module(name),
+      out("out"),
+      in("in"),
+      node_(node),
+      cfg_(cfg),
+      period_(sc_core::sc_time(static_cast<double>(cfg.clock_ps), sc_core::SC_PS).value()),
+      local_delay_(sc_core::sc_time::from_value(period_ * cfg.local_latency)),
+      queue_(16),
+      arrivals_(8),
+      credits_in_(8),
+      credits_(cfg.vcs, cfg.vc_depth) {
+  cfg.validate();
+  out.register_nb_transport_bw(this, &Endpoint::receive_credit);
+  in.register_nb_transport_fw(this, &Endpoint::receive_flit);
+  SC_METHOD(evaluate);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+uint64_t Endpoint::cycle() const { return sc_core::sc_time_stamp().value() / period_; }
+
+size_t Endpoint::queued_flits() const { return queue_.size(); }
+
+void Endpoint::send(std::vector<Flit> flits) {
+  if (flits.empty()) return;
+  // Check the flit types form whole or continued packets/messages before queueing anything.
+  Open open = open_;
+  for (size_t i = 0; i < flits.size(); ++i) {
+    const FlitType t = flits[i].type;
+    const bool ok = open == Open::kNone     ? is_head(t)
+                    : open == Open::kPacket ? t == FlitType::kBody || t == FlitType::kTail
+                                            : t == FlitType::kSubBody ||
+                                                  t == FlitType::kSubTail ||
+                                                  t == FlitType::kSubMessageTail;
+    if (!ok) {
+      throw InputError(fmt::format(
+          "endpoint {}: flit {} of a send() is a {} flit, which cannot come {}", node_, i,
+          flit_type_name(t),
+          open == Open::kNone     ? "between packets (a head must start one)"
+          : open == Open::kPacket ? "inside a normal packet"
+                                  : "inside an all-reduce message"));
+    }
+    if (is_tail(t)) {
+      open = Open::kNone;
+    } else if (is_head(t)) {
+      open = is_subpacket(t) ? Open::kMessage : Open::kPacket;
+    }
+  }
+  open_ = open;
+  const uint64_t now = cycle();
+  const bool was_empty = queue_.empty();
+  for (const Flit& f : flits) {
+    Timed& q = queue_.push_slot();
+    q.flit = f;
+    q.cycle = now + 1;
+  }
+  // A non-empty queue already has a wake-up pending (or waits for a credit, which wakes it).
+  if (was_empty) wake_at(now + 1, now);
+}
+
+void Endpoint::wake_at(uint64_t at, uint64_t now) {
+  if (at >= next_wake_) return;
+  next_wake_ = at;
+  wake_.notify(sc_core::sc_time::from_value((at - now) * period_));
+}
+
+tlm::tlm_sync_enum Endpoint::receive_flit(Flit& flit, tlm::tlm_phase& phase,
+                                          sc_core::sc_time& delay) {
+  if (phase != tlm::BEGIN_REQ) {
+    SC_REPORT_ERROR("mt/noc/endpoint", "flit link carries only BEGIN_REQ");
+  }
+  const uint64_t now = cycle();
+  Timed& a = arrivals_.push_slot();
+  a.flit = flit;
+  a.cycle = now + delay.value() / period_;
+  wake_at(a.cycle, now);
+  return tlm::TLM_ACCEPTED;
+}
+
+tlm::tlm_sync_enum Endpoint::receive_credit(Flit& credit, tlm::tlm_phase& phase,
+                                            sc_core::sc_time& delay) {
+  if (phase != CREDIT || credit.vc >= cfg_.vcs) {
+    SC_REPORT_ERROR("mt/noc/endpoint", "bad credit from the router");
+  }
+  const uint64_t now = cycle();
+  CreditIn& c = credits_in_.push_slot();
+  c.vc = credit.vc;
+  c.usable = now + delay.value() / period_;
+  wake_at(c.usable, now);
+  return tlm::TLM_ACCEPTED;
+}
+
+// Credits a packet's head needs on its VC: the whole packet (virtual cut-through; at most a
+// buffer), the first sub-packet of a message, or one flit (wormhole).
+uint32_t Endpoint::head_need(const Flit& head) const {
+  if (cfg_.wormhole) return 1;
+  if (is_subpacket(head.type)) return cfg_.subpacket_flits;
+  return std::min(std::max(head.length, 1u), cfg_.vc_depth);
+}
+
+bool Endpoint::try_inject(uint64_t now) {
+  const Flit& front = queue_.front().flit;
+  if (current_vc_ < 0) {
+    const uint32_t need = head_need(front);
+    for (uint32_t k = 0; k < cfg_.vcs; ++k) {
+      const uint32_t v = (next_vc_ + k) % cfg_.vcs;
+      if (credits_[v] >= need) {
+        current_vc_ = static_cast<int>(v);
+        break;
+      }
+    }
+    if (current_vc_ < 0) return false;  // a returning credit wakes us
+  } else {
+    const uint32_t need = reserve_ && !cfg_.wormhole ? cfg_.subpacket_flits : 1;
+    if (credits_[static_cast<size_t>(current_vc_)] < need) return false;
+  }
+  // Callbacks may send() more, so work on a copy and pop first.
+  Flit f = front;
+  queue_.pop_front();
+  const uint32_t vc = static_cast<uint32_t>(current_vc_);
+  f.vc = static_cast<uint8_t>(vc);
+  --credits_[vc];
+  reserve_ = f.type == FlitType::kSubTail;
+  if (is_tail(f.type)) {
+    current_vc_ = -1;
+    next_vc_ = (vc + 1) % cfg_.vcs;
+  }
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time delay = local_delay_;
+  out->nb_transport_fw(f, phase, delay);
+  ++sent_;
+  if (on_send) on_send(f, now);
+  return true;
+}
+
+void Endpoint::evaluate() {
+  const uint64_t now = cycle();
+  next_wake_ = kNever;  // the pending notification has just fired
+  while (!credits_in_.empty() && credits_in_.front().usable <= now) {
+    ++credits_[credits_in_.front().vc];
+    credits_in_.pop_front();
+  }
+  // Sink every usable flit at once and hand its buffer slot back.
+  while (!arrivals_.empty() && arrivals_.front().cycle <= now) {
+    const Flit f = arrivals_.front().flit;
+    arrivals_.pop_front();
+    ++received_;
+    credit_.vc = f.vc;
+    tlm::tlm_phase phase = CREDIT;
+    sc_core::sc_time delay = local_delay_;
+    in->nb_transport_bw(credit_, phase, delay);
+    if (on_receive) on_receive(f, now);
+  }
+  const bool sent = !queue_.empty() && queue_.front().cycle <= now && try_inject(now);
+
+  uint64_t next = kNever;
+  if (!credits_in_.empty()) next = std::min(next, credits_in_.front().usable);
+  if (!arrivals_.empty()) next = std::min(next, arrivals_.front().cycle);
+  if (!queue_.empty()) {
+    const uint64_t t = std::max(queue_.front().cycle, now + 1);
+    // Blocked on credits: only a credit can unblock it, and credits wake us.
+    if (sent || queue_.front().cycle > now) next = std::min(next, t);
+  }
+  if (next != kNever) wake_at(next, now);
+}
+
+}  // namespace mt::noc

@@ -1,0 +1,260 @@
+// Router construction, links (TLM callbacks), the per-cycle evaluation and its wake-ups.
+// Route computation and the two allocators are in router_pipeline.cpp.
+#include "router/router.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace mt::noc {
+
+Router::Router(sc_core::sc_module_name name, uint32_t node, const GridPlace& place,
+               const std::array<uint32_t, kPorts>& neighbour, const NocConfig& cfg,
+               RouterShared* shared)
+    : sc_module(name),
+      node_(node),
+      place_(place),
+      neighbour_(neighbour),
+      cfg_(cfg),
+      shared_(shared),
+      vcs_(cfg.vcs),
+      vc_shift_(cfg.vcs == 4 ? 2u : 1u),
+      subpacket_need_(cfg.wormhole ? 1u : cfg.subpacket_flits),
+      period_(sc_core::sc_time(static_cast<double>(cfg.clock_ps), sc_core::SC_PS).value()) {
+  cfg_.validate();
+  neighbour_[kPortLocal] = node;
+  // Which port leads one step +/- along each dimension (in a dimension of size 2 both steps
+  // reach the same neighbour through its single port).
+  step_port_.fill(kPorts);
+  const uint32_t w = place.width, h = place.height, x = place.x, y = place.y;
+  const uint32_t targets[5] = {node, y * w + (x + 1) % w, y * w + (x + w - 1) % w,
+                               ((y + 1) % h) * w + x, ((y + h - 1) % h) * w + x};
+  const bool along_x[5] = {false, true, true, false, false};
+  step_port_[static_cast<size_t>(Step::kLocal)] = kPortLocal;
+  for (size_t s = 1; s < 5; ++s) {
+    for (uint8_t p = 1; p < kPorts; ++p) {
+      const bool x_port = p == kPortXMinus || p == kPortXPlus;
+      if (x_port == along_x[s] && neighbour_[p] == targets[s] && targets[s] != node) {
+        step_port_[s] = p;
+      }
+    }
+  }
+  for (uint8_t p = 0; p < kPorts; ++p) {
+    const bool local = p == kPortLocal;
+    link_delay_[p] = sc_core::sc_time::from_value(
+        period_ * (local ? cfg.local_latency : cfg.link_latency));
+    credit_delay_[p] = sc_core::sc_time::from_value(
+        period_ * (local ? cfg.local_latency : cfg.credit_latency));
+    if (!has_port(p)) continue;
+    in_[p] = std::make_unique<InSocket>(fmt::format("in_{}", port_name(p)).c_str());
+    out_[p] = std::make_unique<OutSocket>(fmt::format("out_{}", port_name(p)).c_str());
+    in_[p]->register_nb_transport_fw(this, &Router::receive_flit, p);
+    out_[p]->register_nb_transport_bw(this, &Router::receive_credit, p);
+  }
+  ivcs_.resize(static_cast<size_t>(kPorts) * vcs_);
+  ovcs_.resize(static_cast<size_t>(kPorts) * vcs_);
+  for (OutputVc& o : ovcs_) o.credits = cfg.vc_depth;
+  flits_in_.assign(ivcs_.size(), 0);
+  va_in_ptr_.assign(ivcs_.size(), 0);
+  va_out_ptr_.assign(ovcs_.size(), 0);
+  credit_.type = FlitType::kHeadTail;
+
+  SC_METHOD(evaluate);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+Router::~Router() = default;
+
+Router::InSocket& Router::in(uint8_t p) {
+  if (!has_port(p)) fail(fmt::format("has no port {}", port_name(p)));
+  return *in_[p];
+}
+
+Router::OutSocket& Router::out(uint8_t p) {
+  if (!has_port(p)) fail(fmt::format("has no port {}", port_name(p)));
+  return *out_[p];
+}
+
+uint64_t Router::flits_out_total() const {
+  uint64_t n = 0;
+  for (uint64_t f : flits_out_) n += f;
+  return n;
+}
+
+uint64_t Router::buffered_flits() const {
+  uint64_t n = 0;
+  for (const InputVc& v : ivcs_) n += v.fifo.size();
+  for (const auto& s : st_) n += s.size();
+  return n;
+}
+
+uint64_t Router::now_cycle() const { return sc_core::sc_time_stamp().value() / period_; }
+
+void Router::fail(const std::string& what) const {
+  SC_REPORT_ERROR("mt/noc/router", fmt::format("{}: {}", name(), what).c_str());
+  throw std::logic_error(what);  // not reached: SC_REPORT_ERROR throws
+}
+
+// Keeps only the earliest pending wake-up (sc_event keeps the earliest notification too; the
+// check just avoids redundant notify calls). The evaluation recomputes its next wake-up from
+// its whole state, so a skipped later request is never lost.
+void Router::wake_at(uint64_t cycle, uint64_t now) {
+  if (cycle >= next_wake_) return;
+  next_wake_ = cycle;
+  wake_.notify(sc_core::sc_time::from_value((cycle - now) * period_));
+}
+
+tlm::tlm_sync_enum Router::receive_flit(int port, Flit& flit, tlm::tlm_phase& phase,
+                                        sc_core::sc_time& delay) {
+  if (phase != tlm::BEGIN_REQ) fail("flit link carries only BEGIN_REQ");
+  if (flit.vc >= vcs_) fail(fmt::format("flit on VC {} >= {} VCs: {}", flit.vc, vcs_, flit.str()));
+  const uint64_t now = now_cycle();
+  const uint64_t usable = now + delay.value() / period_;
+  const unsigned i = (static_cast<unsigned>(port) << vc_shift_) | flit.vc;
+  InputVc& ivc = ivcs_[i];
+  Arrival& a = ivc.fifo.push_slot();
+  a.flit = flit;
+  a.usable = usable;
+  nonempty_ |= 1u << i;
+  ++flits_in_[i];
+  max_occupancy_ = std::max(max_occupancy_, static_cast<uint32_t>(ivc.fifo.size()));
+  if (port == kPortLocal && shared_->watchdog_cycles != 0 && !shared_->watchdog_armed) {
+    // Checks fall half a cycle after a cycle boundary, when every router is done with it.
+    shared_->watchdog_armed = true;
+    shared_->watchdog_event->notify(
+        sc_core::sc_time::from_value(period_ * shared_->watchdog_cycles + period_ / 2));
+  }
+  wake_at(usable, now);
+  return tlm::TLM_ACCEPTED;
+}
+
+tlm::tlm_sync_enum Router::receive_credit(int port, Flit& credit, tlm::tlm_phase& phase,
+                                          sc_core::sc_time& delay) {
+  if (phase != CREDIT) fail("credit link carries only CREDIT");
+  if (credit.vc >= vcs_) fail(fmt::format("credit for VC {} >= {} VCs", credit.vc, vcs_));
+  const uint64_t now = now_cycle();
+  CreditIn& c = credits_in_[static_cast<size_t>(port)].push_slot();
+  c.vc = credit.vc;
+  c.usable = now + delay.value() / period_;
+  credit_ports_ |= 1u << port;
+  wake_at(c.usable, now);
+  return tlm::TLM_ACCEPTED;
+}
+
+void Router::evaluate() {
+  ++evaluations_;
+  const uint64_t now = now_cycle();
+  next_wake_ = kNever;  // the pending notification has just fired
+  uint64_t next = kNever;
+  bool progress = false;
+
+  send_traversals(now, next);
+  take_credits(now, next);
+  // RC for idle VCs whose front (a head) is usable and whose previous packet has left.
+  for (uint32_t m = nonempty_ & ~(vc_alloc_ | active_); m != 0; m &= m - 1) {
+    const unsigned i = static_cast<unsigned>(__builtin_ctz(m));
+    const uint64_t t = std::max(ivcs_[i].fifo.front().usable, ivcs_[i].ready);
+    if (t <= now) {
+      route(i, now);
+    } else {
+      next = std::min(next, t);
+    }
+  }
+  allocate_vcs(now, progress, next);
+  allocate_switch(now, progress, next);
+
+  // A grant changes what the next cycle can do; without one, this cycle's outcome repeats
+  // until a stage delay ends or a flit or credit arrives, all of which are in `next`.
+  if (progress || shared_->always_evaluate) next = now + 1;
+  if (next != kNever) wake_at(next, now);
+}
+
+void Router::send_traversals(uint64_t now, uint64_t& next) {
+  for (uint32_t m = st_ports_; m != 0; m &= m - 1) {
+    const unsigned p = static_cast<unsigned>(__builtin_ctz(m));
+    RingBuffer<Traversal>& q = st_[p];
+    while (!q.empty() && q.front().send <= now) {
+      tlm::tlm_phase phase = tlm::BEGIN_REQ;
+      sc_core::sc_time delay = link_delay_[p];
+      (*out_[p])->nb_transport_fw(q.front().flit, phase, delay);
+      ++flits_out_[p];
+      q.pop_front();
+    }
+    if (q.empty()) {
+      st_ports_ &= ~(1u << p);
+    } else {
+      next = std::min(next, q.front().send);
+    }
+  }
+}
+
+void Router::take_credits(uint64_t now, uint64_t& next) {
+  for (uint32_t m = credit_ports_; m != 0; m &= m - 1) {
+    const unsigned p = static_cast<unsigned>(__builtin_ctz(m));
+    RingBuffer<CreditIn>& q = credits_in_[p];
+    while (!q.empty() && q.front().usable <= now) {
+      ++ovcs_[(p << vc_shift_) | q.front().vc].credits;
+      q.pop_front();
+    }
+    if (q.empty()) {
+      credit_ports_ &= ~(1u << p);
+    } else {
+      next = std::min(next, q.front().usable);
+    }
+  }
+}
+
+std::string Router::vc_report(unsigned i) const {
+  const InputVc& v = ivcs_[i];
+  const unsigned port = i >> vc_shift_, vc = i & (vcs_ - 1);
+  std::string s = fmt::format("router {} ({},{}) in {} vc {}: {} flit(s)", node_, place_.x,
+                              place_.y, port_name(static_cast<uint8_t>(port)), vc,
+                              v.fifo.size());
+  if (!v.fifo.empty()) {
+    s += fmt::format(", front [{}] usable at {}", v.fifo.front().flit.str(),
+                     v.fifo.front().usable);
+  }
+  switch (v.state) {
+    case VcState::kIdle:
+      s += ", idle (waiting for its head to become usable)";
+      break;
+    case VcState::kVcAlloc: {
+      s += fmt::format(", waiting for an output VC on {} in [{}, {})", port_name(v.out_port),
+                       v.vc_lo, v.vc_hi);
+      for (unsigned o = v.vc_lo; o < v.vc_hi; ++o) {
+        const OutputVc& ov = ovcs_[(static_cast<unsigned>(v.out_port) << vc_shift_) | o];
+        s += fmt::format(" [vc {} {} credits {}/{}]", o, ov.busy ? "busy" : "free", ov.credits,
+                         v.need);
+      }
+      break;
+    }
+    case VcState::kActive: {
+      const OutputVc& ov = ovcs_[(static_cast<unsigned>(v.out_port) << vc_shift_) | v.out_vc];
+      s += fmt::format(", holds output {} vc {} with {} credit(s), needs {}",
+                       port_name(v.out_port), v.out_vc, ov.credits,
+                       v.reserve ? subpacket_need_ : 1u);
+      break;
+    }
+  }
+  return s;
+}
+
+std::string Router::state_report() const {
+  std::string s;
+  for (unsigned i = 0; i < ivcs_.size(); ++i) {
+    if (ivcs_[i].fifo.empty() && ivcs_[i].state == VcState::kIdle) continue;
+    s += vc_report(i);
+    s += '\n';
+  }
+  for (uint8_t p = 0; p < kPorts; ++p) {
+    if (!st_[p].empty()) {
+      s += fmt::format("router {} out {}: {} flit(s) in switch traversal\n", node_,
+                       port_name(p), st_[p].size());
+    }
+  }
+  return s;
+}
+
+}  // namespace mt::noc

@@ -1,0 +1,195 @@
+// The input-queued virtual-channel router (systemc/README.md "Router" and "Timing contract").
+//
+// Pipeline of a head flit usable at an input in cycle a, without contention:
+//   cycles a .. a+rc-1            route computation (RC)
+//   cycle  a+rc+va-1              VC allocation decides (VA occupies the va cycles before)
+//   cycle  a+rc+va+sa-1           switch allocation decides (SA), the flit leaves its buffer
+//   cycles a+rc+va+sa .. a+R-1    switch traversal (ST)
+//   cycle  a+R                    the flit goes onto the output link
+// A failed allocation retries the next cycle. Body and tail flits skip RC and VA: a flit usable
+// in cycle b can win SA in cycle b+sa-1 at the earliest, and one cycle after the flit ahead of
+// it in its VC, so a packet's flits leave one per cycle. The credit for a buffer slot goes
+// upstream in the cycle its flit wins SA. A packet's output VC is released in the cycle its
+// tail wins SA (VA may hand it out again from the next cycle), and the next head in the same
+// input VC starts RC in the next cycle.
+//
+// Output VCs: normal packets take their dateline class (dor_route.hpp) on a torus or ring,
+// any VC on a mesh and at ejection; all-reduce messages any VC. Virtual cut-through: VA
+// grants a free output VC to a normal packet only with credits >= its length (length 0
+// counts 1; at most vc_depth); a message's head and the first flit after every SubTail need
+// subpacket_flits credits before SA. Wormhole: a free VC, then one credit per flit.
+//
+// One SC_METHOD evaluates the whole pipeline for one cycle. It runs only in cycles in which
+// something can happen (a flit or credit becomes usable, a stage delay ends, or the previous
+// cycle granted something); a blocked allocation sleeps until a credit arrives. Arrivals are
+// queued with the cycle they become usable and only read from then on, and everything sent in
+// cycle t is usable at t+1 or later, so the order in which SystemC runs routers within a cycle
+// never matters.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "flit/flit.hpp"
+#include "link/flit_protocol.hpp"
+#include "noc/noc_config.hpp"
+#include "router/dor_route.hpp"
+#include "router/ring_buffer.hpp"
+
+namespace mt::noc {
+
+// What a network shares with all its routers (owned by Network).
+struct RouterShared {
+  // Allocation priority of a packet, from its head flit; empty: round robin only.
+  std::function<uint32_t(const Flit&)> priority;
+  // Tests: evaluate every cycle from the first arrival on (idle skipping off).
+  bool always_evaluate = false;
+  // Deadlock watchdog (Network::set_watchdog): a flit entering from an NI arms it.
+  uint64_t watchdog_cycles = 0;  // 0: off
+  bool watchdog_armed = false;
+  sc_core::sc_event* watchdog_event = nullptr;
+};
+
+class Router : public sc_core::sc_module {
+ public:
+  using InSocket = tlm_utils::simple_target_socket_tagged<Router, kFlitBits, FlitProtocol>;
+  using OutSocket = tlm_utils::simple_initiator_socket_tagged<Router, kFlitBits, FlitProtocol>;
+  static constexpr uint32_t kNoNeighbour = std::numeric_limits<uint32_t>::max();
+
+  // `neighbour[p]`: the node port p leads to (kNoNeighbour: no such port; the local port
+  // always exists). Sockets exist only for present ports. `shared` outlives the router.
+  Router(sc_core::sc_module_name name, uint32_t node, const GridPlace& place,
+         const std::array<uint32_t, kPorts>& neighbour, const NocConfig& cfg,
+         RouterShared* shared);
+  ~Router() override;
+
+  uint32_t node() const { return node_; }
+  bool has_port(uint8_t p) const { return p < kPorts && neighbour_[p] != kNoNeighbour; }
+  uint32_t neighbour(uint8_t p) const { return neighbour_[p]; }
+  // Port p's input (flits in, credits back) and output (flits out, credits in).
+  InSocket& in(uint8_t p);
+  OutSocket& out(uint8_t p);
+
+  // Flits sent on port p's output link so far.
+  uint64_t flits_out(uint8_t p) const { return flits_out_[p]; }
+  uint64_t flits_out_total() const;
+  // Flits that arrived on port p's input on VC vc so far (shows the dateline classes).
+  uint64_t flits_in(uint8_t p, uint8_t vc) const { return flits_in_[(p << vc_shift_) | vc]; }
+  // Credits this router holds for the downstream buffer of output port p, VC vc, and whether
+  // a packet holds that VC. After a drain every output VC is free with vc_depth credits.
+  uint32_t output_credits(uint8_t p, uint8_t vc) const {
+    return ovcs_[(p << vc_shift_) | vc].credits;
+  }
+  bool output_busy(uint8_t p, uint8_t vc) const { return ovcs_[(p << vc_shift_) | vc].busy; }
+  // Pipeline evaluations so far (router-cycles actually simulated).
+  uint64_t evaluations() const { return evaluations_; }
+  // Largest number of flits any input VC has held. A flit counts from the cycle it is put on
+  // the link toward the buffer (its slot is reserved by the credit the sender spent), so this
+  // bounds the true occupancy from above; credit flow control keeps it <= vc_depth.
+  uint32_t max_vc_occupancy() const { return max_occupancy_; }
+  // Flits in input buffers (or on the links into them) and in switch traversal.
+  uint64_t buffered_flits() const;
+  // One line per busy input VC: what it holds and what it waits for (deadlock reports).
+  std::string state_report() const;
+
+ private:
+  SC_HAS_PROCESS(Router);
+  static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+
+  struct Arrival {
+    Flit flit;
+    uint64_t usable = 0;  // first cycle the router may use it
+  };
+  struct CreditIn {
+    uint8_t vc = 0;
+    uint64_t usable = 0;
+  };
+  struct Traversal {
+    Flit flit;
+    uint64_t send = 0;  // cycle it goes onto the output link
+  };
+  enum class VcState : uint8_t { kIdle, kVcAlloc, kActive };
+  struct InputVc {
+    RingBuffer<Arrival> fifo{8};
+    VcState state = VcState::kIdle;
+    bool message = false;   // the packet at the front is an all-reduce message
+    bool reserve = false;   // the next flit starts a sub-packet: needs a reservation
+    uint8_t out_port = 0, out_vc = 0;
+    uint8_t vc_lo = 0, vc_hi = 0;  // output VCs the route may take
+    uint32_t need = 0;      // credits a free output VC needs before VA grants it
+    uint32_t priority = 0;
+    uint64_t ready = 0;     // first cycle the next stage may act
+  };
+  struct OutputVc {
+    bool busy = false;      // held by a packet until its tail leaves
+    uint32_t credits = 0;
+  };
+
+  // The clocked pipeline (one call per evaluated cycle).
+  void evaluate();
+  void route(unsigned ivc_index, uint64_t now);                              // RC
+  void allocate_vcs(uint64_t now, bool& progress, uint64_t& next);          // VA
+  void allocate_switch(uint64_t now, bool& progress, uint64_t& next);       // SA
+  void grant_switch(unsigned ivc_index, uint64_t now);
+  void send_traversals(uint64_t now, uint64_t& next);                       // ST -> link
+  void take_credits(uint64_t now, uint64_t& next);
+
+  // TLM callbacks, tagged with the port.
+  tlm::tlm_sync_enum receive_flit(int port, Flit& flit, tlm::tlm_phase& phase,
+                                  sc_core::sc_time& delay);
+  tlm::tlm_sync_enum receive_credit(int port, Flit& credit, tlm::tlm_phase& phase,
+                                    sc_core::sc_time& delay);
+
+  uint64_t now_cycle() const;
+  void wake_at(uint64_t cycle, uint64_t now);
+  [[noreturn]] void fail(const std::string& what) const;
+  std::string vc_report(unsigned i) const;
+
+  uint32_t node_;
+  GridPlace place_;
+  std::array<uint32_t, kPorts> neighbour_;
+  std::array<uint8_t, 5> step_port_{};  // Step -> port (kPorts: none)
+  NocConfig cfg_;
+  RouterShared* shared_;
+  uint32_t vcs_;
+  unsigned vc_shift_;           // log2(vcs)
+  uint32_t subpacket_need_;     // credits a sub-packet reserves (1 under wormhole)
+  uint64_t period_;             // clock period in sc_time units
+  std::array<sc_core::sc_time, kPorts> link_delay_;    // flit latency of each output
+  std::array<sc_core::sc_time, kPorts> credit_delay_;  // credit latency of each input
+
+  std::array<std::unique_ptr<InSocket>, kPorts> in_;
+  std::array<std::unique_ptr<OutSocket>, kPorts> out_;
+
+  std::vector<InputVc> ivcs_;     // index port * vcs + vc
+  std::vector<OutputVc> ovcs_;    // index port * vcs + vc
+  std::array<RingBuffer<Traversal>, kPorts> st_;
+  std::array<RingBuffer<CreditIn>, kPorts> credits_in_;
+  // Bit masks over input VC indices, so a cycle touches only busy VCs.
+  uint32_t nonempty_ = 0, vc_alloc_ = 0, active_ = 0;
+  uint32_t st_ports_ = 0, credit_ports_ = 0;  // bit masks over ports
+  // Round-robin pointers of the separable allocators.
+  std::vector<uint8_t> va_in_ptr_;    // per input VC, over output VCs of its port
+  std::vector<uint8_t> va_out_ptr_;   // per output VC, over input VC indices
+  std::array<uint8_t, kPorts> sa_in_ptr_{};   // per input port, over its VCs
+  std::array<uint8_t, kPorts> sa_out_ptr_{};  // per output port, over input ports
+
+  sc_core::sc_event wake_;
+  uint64_t next_wake_ = kNever;  // cycle of the pending wake notification
+  uint64_t evaluations_ = 0;
+  uint32_t max_occupancy_ = 0;
+  std::array<uint64_t, kPorts> flits_out_{};
+  std::vector<uint64_t> flits_in_;  // per input VC
+  Flit credit_;  // scratch payload for credits
+};
+
+}  // namespace mt::noc

@@ -1,0 +1,191 @@
+// The router's pipeline stages: route computation (RC), VC allocation (VA) and switch
+// allocation (SA), both allocators separable, input first, round robin with an optional
+// priority ahead of round robin.
+#include <algorithm>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "router/arbiter.hpp"
+#include "router/router.hpp"
+
+namespace mt::noc {
+
+void Router::route(unsigned i, uint64_t now) {
+  InputVc& v = ivcs_[i];
+  const unsigned in_port = i >> vc_shift_;
+  const unsigned in_vc = i & (vcs_ - 1);
+  Flit& head = v.fifo.front().flit;
+  if (!is_head(head.type)) {
+    fail(fmt::format("in {} vc {}: a {} flit starts a packet: {}",
+                     port_name(static_cast<uint8_t>(in_port)), in_vc,
+                     flit_type_name(head.type), head.str()));
+  }
+  v.priority = shared_->priority ? shared_->priority(head) : 0;
+  if (is_subpacket(head.type)) {
+    // Source routing (paper §IV-B): `next` is the output port; the source router swaps next
+    // and eject so that the neighbour ejects it and its NI sees where it came from.
+    const uint8_t port = head.next;
+    if (!has_port(port)) {
+      fail(fmt::format("message asks for port {} ({}), which this router lacks: {}", head.next,
+                       port_name(port), head.str()));
+    }
+    if (in_port == kPortLocal) std::swap(head.next, head.eject);
+    v.message = true;
+    v.out_port = port;
+    v.vc_lo = 0;
+    v.vc_hi = static_cast<uint8_t>(vcs_);
+    v.need = 0;  // sub-packets reserve before SA instead
+  } else {
+    if (head.dest >= place_.width * place_.height) {
+      fail(fmt::format("destination {} is not a node: {}", head.dest, head.str()));
+    }
+    const Dim in_dim = in_port == kPortXMinus || in_port == kPortXPlus ? Dim::kX
+                       : in_port == kPortLocal                        ? Dim::kNone
+                                                                      : Dim::kY;
+    const int in_class = in_vc < vcs_ / 2 ? 0 : 1;
+    const Hop hop = dimension_order_hop(place_, head.dest, in_dim, in_class);
+    const uint8_t port = step_port_[static_cast<size_t>(hop.step)];
+    if (port >= kPorts) fail(fmt::format("no port toward {}: {}", head.dest, head.str()));
+    v.message = false;
+    v.out_port = port;
+    if (hop.vc_class < 0) {
+      v.vc_lo = 0;
+      v.vc_hi = static_cast<uint8_t>(vcs_);
+    } else {
+      const uint32_t half = vcs_ / 2;
+      v.vc_lo = static_cast<uint8_t>(static_cast<uint32_t>(hop.vc_class) * half);
+      v.vc_hi = static_cast<uint8_t>(v.vc_lo + half);
+    }
+    // Virtual cut-through: room for the whole packet (length 0 counts as 1; a packet longer
+    // than a buffer can only reserve the whole buffer).
+    v.need = cfg_.wormhole ? 0 : std::min(std::max(head.length, 1u), cfg_.vc_depth);
+  }
+  v.state = VcState::kVcAlloc;
+  vc_alloc_ |= 1u << i;
+  v.ready = now + cfg_.rc_delay + cfg_.va_delay - 1;  // VA decides in its last cycle
+}
+
+void Router::allocate_vcs(uint64_t now, bool& progress, uint64_t& next) {
+  // Stage 1: every requesting input VC picks one free output VC it may take (round robin).
+  std::array<uint32_t, kPorts * 4> requests{};  // per output VC: requesting input VCs
+  uint32_t requested = 0;                       // output VCs with a request
+  for (uint32_t m = vc_alloc_; m != 0; m &= m - 1) {
+    const unsigned i = static_cast<unsigned>(__builtin_ctz(m));
+    const InputVc& v = ivcs_[i];
+    if (v.ready > now) {
+      next = std::min(next, v.ready);
+      continue;
+    }
+    const unsigned base = static_cast<unsigned>(v.out_port) << vc_shift_;
+    uint32_t free = 0;
+    for (unsigned o = v.vc_lo; o < v.vc_hi; ++o) {
+      const OutputVc& ov = ovcs_[base | o];
+      if (!ov.busy && ov.credits >= v.need) free |= 1u << o;
+    }
+    if (free == 0) continue;  // retried when a VC frees (own grant) or a credit arrives
+    const unsigned o = base | round_robin_pick(free, va_in_ptr_[i]);
+    requests[o] |= 1u << i;
+    requested |= 1u << o;
+  }
+  // Stage 2: every requested output VC grants one input VC (priority, then round robin).
+  const bool use_priority = static_cast<bool>(shared_->priority);
+  for (uint32_t m = requested; m != 0; m &= m - 1) {
+    const unsigned o = static_cast<unsigned>(__builtin_ctz(m));
+    const unsigned i = arbitrate(requests[o], va_out_ptr_[o], use_priority,
+                                 [this](unsigned k) { return ivcs_[k].priority; });
+    InputVc& v = ivcs_[i];
+    v.out_vc = static_cast<uint8_t>(o & (vcs_ - 1));
+    v.state = VcState::kActive;
+    v.reserve = v.message;  // a message reserves room for its first sub-packet
+    v.ready = now + cfg_.sa_delay;
+    ovcs_[o].busy = true;
+    vc_alloc_ &= ~(1u << i);
+    active_ |= 1u << i;
+    va_in_ptr_[i] = static_cast<uint8_t>(v.out_vc + 1);
+    va_out_ptr_[o] = static_cast<uint8_t>(i + 1);
+    progress = true;
+  }
+}
+
+void Router::allocate_switch(uint64_t now, bool& progress, uint64_t& next) {
+  // Stage 1: every input port picks one of its VCs that has a flit ready and the credits it
+  // needs downstream.
+  std::array<uint32_t, kPorts> candidates{};  // per input port: its eligible VCs
+  uint32_t inputs = 0;
+  for (uint32_t m = active_ & nonempty_; m != 0; m &= m - 1) {
+    const unsigned i = static_cast<unsigned>(__builtin_ctz(m));
+    const InputVc& v = ivcs_[i];
+    const uint64_t t = std::max(v.ready, v.fifo.front().usable + cfg_.sa_delay - 1);
+    if (t > now) {
+      next = std::min(next, t);
+      continue;
+    }
+    const OutputVc& ov = ovcs_[(static_cast<unsigned>(v.out_port) << vc_shift_) | v.out_vc];
+    if (ov.credits < (v.reserve ? subpacket_need_ : 1u)) continue;  // a credit will wake us
+    const unsigned port = i >> vc_shift_;
+    candidates[port] |= 1u << (i & (vcs_ - 1));
+    inputs |= 1u << port;
+  }
+  if (inputs == 0) return;
+  const bool use_priority = static_cast<bool>(shared_->priority);
+  std::array<uint32_t, kPorts> requests{};  // per output port: requesting input ports
+  std::array<uint8_t, kPorts> chosen{};     // per input port: its chosen input VC index
+  uint32_t outputs = 0;
+  for (uint32_t m = inputs; m != 0; m &= m - 1) {
+    const unsigned port = static_cast<unsigned>(__builtin_ctz(m));
+    const unsigned base = port << vc_shift_;
+    const unsigned vc = arbitrate(candidates[port], sa_in_ptr_[port], use_priority,
+                                  [this, base](unsigned k) { return ivcs_[base | k].priority; });
+    chosen[port] = static_cast<uint8_t>(base | vc);
+    const unsigned out = ivcs_[base | vc].out_port;
+    requests[out] |= 1u << port;
+    outputs |= 1u << out;
+  }
+  // Stage 2: every requested output port grants one input port.
+  for (uint32_t m = outputs; m != 0; m &= m - 1) {
+    const unsigned out = static_cast<unsigned>(__builtin_ctz(m));
+    const unsigned port = arbitrate(requests[out], sa_out_ptr_[out], use_priority,
+                                    [this, &chosen](unsigned k) {
+                                      return ivcs_[chosen[k]].priority;
+                                    });
+    sa_in_ptr_[port] = static_cast<uint8_t>((chosen[port] & (vcs_ - 1)) + 1);
+    sa_out_ptr_[out] = static_cast<uint8_t>(port + 1);
+    grant_switch(chosen[port], now);
+    progress = true;
+  }
+}
+
+// The flit leaves its input buffer: its credit goes upstream now, it enters switch traversal
+// and goes onto the output link st_delay + 1 cycles later.
+void Router::grant_switch(unsigned i, uint64_t now) {
+  InputVc& v = ivcs_[i];
+  const unsigned in_port = i >> vc_shift_;
+  const unsigned out = v.out_port;
+  OutputVc& ov = ovcs_[(out << vc_shift_) | v.out_vc];
+  const FlitType type = v.fifo.front().flit.type;
+  --ov.credits;
+  Traversal& t = st_[out].push_slot();
+  t.flit = v.fifo.front().flit;
+  t.flit.vc = v.out_vc;
+  t.send = now + cfg_.st_delay + 1;
+  st_ports_ |= 1u << out;
+  v.fifo.pop_front();
+  if (v.fifo.empty()) nonempty_ &= ~(1u << i);
+
+  credit_.vc = static_cast<uint8_t>(i & (vcs_ - 1));
+  tlm::tlm_phase phase = CREDIT;
+  sc_core::sc_time delay = credit_delay_[in_port];
+  (*in_[in_port])->nb_transport_bw(credit_, phase, delay);
+
+  v.reserve = type == FlitType::kSubTail;  // the next flit starts a new sub-packet
+  v.ready = now + 1;
+  if (is_tail(type)) {
+    ov.busy = false;
+    v.state = VcState::kIdle;
+    v.message = false;
+    active_ &= ~(1u << i);
+  }
+}
+
+}  // namespace mt::noc

@@ -1,0 +1,140 @@
+#include "traffic/child_process.hpp"
+
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+
+namespace mt::noc {
+namespace {
+
+// First byte of a child's message: how the job ended.
+constexpr char kOk = 'o', kInput = 'i', kInternal = 'x';
+
+void write_all(int fd, const std::string& s) {
+  size_t done = 0;
+  while (done < s.size()) {
+    const ssize_t n = ::write(fd, s.data() + done, s.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;  // the parent went away; nothing left to tell
+    done += static_cast<size_t>(n);
+  }
+}
+
+[[noreturn]] void child_main(const std::function<std::string()>& job, int fd) {
+  ::dup2(STDERR_FILENO, STDOUT_FILENO);
+  char status = kOk;
+  std::string text;
+  try {
+    text = job();
+  } catch (const InputError& e) {
+    status = kInput;
+    text = e.what();
+  } catch (const std::exception& e) {
+    status = kInternal;
+    text = e.what();
+  } catch (...) {
+    status = kInternal;
+    text = "unknown exception";
+  }
+  write_all(fd, std::string(1, status) + text);
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  // _exit: the parent's atexit handlers and static destructors (SystemC's included) belong to
+  // the parent.
+  ::_exit(status == kOk ? 0 : status == kInput ? 1 : 2);
+}
+
+struct Running {
+  pid_t pid;
+  int fd;
+  size_t job;
+  std::string data;
+};
+
+ChildResult finish(Running& r) {
+  ::close(r.fd);
+  int wstatus = 0;
+  while (::waitpid(r.pid, &wstatus, 0) < 0 && errno == EINTR) {
+  }
+  ChildResult res;
+  if (WIFSIGNALED(wstatus)) {
+    res.text = fmt::format("simulation process killed by signal {} ({})", WTERMSIG(wstatus),
+                           ::strsignal(WTERMSIG(wstatus)));
+    return res;
+  }
+  if (r.data.empty()) {
+    res.text = fmt::format("simulation process exited with status {} without a result",
+                           WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
+    return res;
+  }
+  res.status = r.data[0] == kOk      ? ChildResult::Status::kOk
+               : r.data[0] == kInput ? ChildResult::Status::kInputError
+                                     : ChildResult::Status::kInternalError;
+  res.text = r.data.substr(1);
+  if (res.ok() && !(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0)) {
+    res.status = ChildResult::Status::kInternalError;
+    res.text = "simulation process failed after reporting its result";
+  }
+  return res;
+}
+
+}  // namespace
+
+std::vector<ChildResult> run_in_children(const std::vector<std::function<std::string()>>& jobs,
+                                         unsigned parallel) {
+  if (parallel < 1) parallel = 1;
+  std::vector<ChildResult> results(jobs.size());
+  std::vector<Running> running;
+  size_t next = 0;
+  while (next < jobs.size() || !running.empty()) {
+    while (running.size() < parallel && next < jobs.size()) {
+      int fds[2];
+      if (::pipe(fds) != 0) throw std::runtime_error(fmt::format("pipe: {}", std::strerror(errno)));
+      std::cout.flush();
+      std::cerr.flush();
+      std::fflush(nullptr);  // or the child would print the parent's buffered output again
+      const pid_t pid = ::fork();
+      if (pid < 0) throw std::runtime_error(fmt::format("fork: {}", std::strerror(errno)));
+      if (pid == 0) {
+        ::close(fds[0]);
+        for (const Running& r : running) ::close(r.fd);
+        child_main(jobs[next], fds[1]);
+      }
+      ::close(fds[1]);
+      running.push_back({pid, fds[0], next++, {}});
+    }
+    // Read every child's pipe as data comes, so none blocks on a full pipe.
+    std::vector<pollfd> pfds;
+    for (const Running& r : running) pfds.push_back({r.fd, POLLIN, 0});
+    if (::poll(pfds.data(), pfds.size(), -1) < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(fmt::format("poll: {}", std::strerror(errno)));
+    }
+    for (size_t i = running.size(); i-- > 0;) {
+      if (pfds[i].revents == 0) continue;
+      char buf[65536];
+      const ssize_t n = ::read(running[i].fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n > 0) {
+        running[i].data.append(buf, static_cast<size_t>(n));
+        continue;
+      }
+      results[running[i].job] = finish(running[i]);
+      running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+  }
+  return results;
+}
+
+}  // namespace mt::noc

@@ -1,0 +1,152 @@
+// Shared helpers of the router/network simulation tests.
+//
+// One SystemC kernel elaborates once, so every test that builds modules and calls sc_start
+// derives from SimTest: its constructor gives the test a fresh simulation context,
+//
+//   sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
+//   sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
+//
+// (both are public globals of SystemC 2.3.4; sc_get_curr_simcontext() returns the new one).
+// The modules of a test are locals of its body, destroyed before the next test switches
+// context; old contexts are kept, never deleted (deleting a context that has simulated is not
+// supported). With this, running a whole test binary in one process works, as does ctest,
+// which runs each case in a process of its own anyway.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <systemc>
+
+#include "endpoint/endpoint.hpp"
+#include "flit/flit.hpp"
+#include "network/network.hpp"
+#include "noc/noc_config.hpp"
+#include "topology/topology.hpp"
+#include "traffic/packet.hpp"
+
+namespace mt::noc::test {
+
+inline void fresh_simcontext() {
+  // Retired contexts stay reachable, so leak checkers (MT_SANITIZE) do not flag them.
+  static auto* retired = new std::vector<sc_core::sc_simcontext*>();  // outlives exit checks
+  if (sc_core::sc_curr_simcontext != nullptr) retired->push_back(sc_core::sc_curr_simcontext);
+  sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
+  sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
+}
+
+class SimTest : public ::testing::Test {
+ protected:
+  SimTest() { fresh_simcontext(); }
+};
+
+// A normal packet of n flits (Head, Body..., Tail, or HeadTail when n == 1): the traffic
+// generator's own builder, offered at cycle 0.
+inline std::vector<Flit> make_packet(uint64_t id, uint32_t src, uint32_t dest, uint32_t n) {
+  return mt::noc::make_packet(id, src, dest, n, 0);
+}
+
+// An all-reduce message (at least 2 flits) of `subpackets` sub-packets of `sp` flits each, sent out of the source
+// router's port `next` (paper §IV-B): one SubHead; sub-packets end with SubTail, the last with
+// SubMessageTail; later sub-packets start with a SubBody. `eject` is the ejection port at the
+// neighbour (the local port).
+inline std::vector<Flit> make_message(uint64_t id, uint8_t next, uint32_t subpackets,
+                                      uint32_t sp, uint32_t tree = 7) {
+  const uint32_t n = subpackets * sp;
+  std::vector<Flit> flits(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    Flit& f = flits[i];
+    const bool last_of_sub = (i + 1) % sp == 0;
+    f.type = i == 0            ? FlitType::kSubHead
+             : i + 1 == n      ? FlitType::kSubMessageTail
+             : last_of_sub     ? FlitType::kSubTail
+                               : FlitType::kSubBody;
+    f.next = next;
+    f.eject = kPortLocal;
+    f.tree = tree;
+    f.packet = id;
+    f.index = i;
+    f.length = n;
+    f.data = {static_cast<uint32_t>(id), i, 0, 0};
+  }
+  return flits;
+}
+
+struct Seen {
+  Flit flit;
+  uint64_t cycle;
+};
+
+// A network with an Endpoint on every node that logs every flit sent and received.
+class Harness {
+ public:
+  Harness(const std::string& spec, const NocConfig& cfg)
+      : topo_(parse_topology(spec)), cfg_(cfg), net("network", topo_, cfg) {
+    sent.resize(topo_.nodes());
+    received.resize(topo_.nodes());
+    for (uint32_t n = 0; n < topo_.nodes(); ++n) {
+      eps.push_back(std::make_unique<Endpoint>(fmt::format("endpoint_{}", n).c_str(), n, cfg));
+      Endpoint& e = *eps.back();
+      e.out.bind(net.inject(n));
+      net.eject(n).bind(e.in);
+      e.on_send = [this, n](const Flit& f, uint64_t c) { sent[n].push_back({f, c}); };
+      e.on_receive = [this, n](const Flit& f, uint64_t c) { received[n].push_back({f, c}); };
+    }
+  }
+  const Topology& topology() const { return topo_; }
+  uint32_t nodes() const { return topo_.nodes(); }
+  // Runs the simulation for `cycles` more cycles.
+  void run(uint64_t cycles) {
+    sc_core::sc_start(sc_core::sc_time(static_cast<double>(cycles * cfg_.clock_ps),
+                                       sc_core::SC_PS));
+  }
+  uint64_t now() const { return eps.front()->cycle(); }
+  uint64_t total_sent() const {
+    uint64_t s = 0;
+    for (const auto& e : eps) s += e->flits_sent();
+    return s;
+  }
+  uint64_t total_received() const {
+    uint64_t s = 0;
+    for (const auto& e : eps) s += e->flits_received();
+    return s;
+  }
+  size_t total_queued() const {
+    size_t s = 0;
+    for (const auto& e : eps) s += e->queued_flits();
+    return s;
+  }
+
+ private:
+  Topology topo_;
+  NocConfig cfg_;
+
+ public:
+  Network net;
+  std::vector<std::unique_ptr<Endpoint>> eps;
+  std::vector<std::vector<Seen>> sent, received;
+};
+
+// Router-to-router hops of the dimension-order route, from coordinates alone (the shorter way
+// round a wrapped dimension).
+inline uint32_t grid_hops(uint32_t w, uint32_t h, bool wraps, uint32_t a, uint32_t b) {
+  auto dim = [wraps](uint32_t p, uint32_t q, uint32_t size) {
+    const uint32_t d = p > q ? p - q : q - p;
+    return wraps ? std::min(d, size - d) : d;
+  };
+  return dim(a % w, b % w, w) + dim(a / w, b / w, h);
+}
+
+// The README's zero-load latency: head sent by the source endpoint -> tail usable at the
+// destination endpoint.
+inline uint64_t zero_load_latency(const NocConfig& c, uint32_t hops, uint32_t flits) {
+  const uint64_t r = c.rc_delay + c.va_delay + c.sa_delay + c.st_delay;
+  return 2ull * c.local_latency + (hops + 1ull) * r + uint64_t{hops} * c.link_latency +
+         (flits - 1ull);
+}
+
+}  // namespace mt::noc::test
