@@ -198,8 +198,3 @@ TEST_F(EndpointSim, SinksArrivalsAndReturnsCredits) {
 
 }  // namespace
 }  // namespace mt::noc
-
-int sc_main(int argc, char* argv[]) {
-  ::testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}

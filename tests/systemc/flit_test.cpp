@@ -59,8 +59,3 @@ TEST(NocConfig, DefaultsAreTableIIIAndBadValuesAreNamed) {
 
 }  // namespace
 }  // namespace mt::noc
-
-int sc_main(int argc, char* argv[]) {
-  ::testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}

@@ -69,8 +69,3 @@ TEST_F(NetworkSlow, IdleSkippingChangesNoCycleUnderLongMixedLoad) {
 
 }  // namespace
 }  // namespace mt::noc
-
-int sc_main(int argc, char* argv[]) {
-  ::testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}

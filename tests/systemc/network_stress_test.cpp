@@ -141,8 +141,3 @@ TEST_F(NetworkStress, WatchdogStaysQuietWhileTrafficFlows) {
 
 }  // namespace
 }  // namespace mt::noc
-
-int sc_main(int argc, char* argv[]) {
-  ::testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}

@@ -423,8 +423,3 @@ TEST_F(NetworkSim, MessageToAMissingPortIsReported) {
 
 }  // namespace
 }  // namespace mt::noc
-
-int sc_main(int argc, char* argv[]) {
-  ::testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}

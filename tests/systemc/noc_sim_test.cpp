@@ -215,8 +215,3 @@ TEST_F(NocSim, PlotWithoutGnuplotIsAnInputError) {
 }
 
 }  // namespace
-
-int sc_main(int argc, char* argv[]) {
-  ::testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}

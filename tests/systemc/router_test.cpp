@@ -185,8 +185,3 @@ TEST_F(RouterSim, VirtualCutThroughWaitsForRoomForTheWholePacket) {
 
 }  // namespace
 }  // namespace mt::noc
-
-int sc_main(int argc, char* argv[]) {
-  ::testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}

@@ -240,8 +240,3 @@ TEST(ChildProcess, ResultsInJobOrderWithStatuses) {
 
 }  // namespace
 }  // namespace mt::noc
-
-int sc_main(int argc, char* argv[]) {
-  ::testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}

@@ -144,8 +144,3 @@ TEST(TrafficRun, BadConfigurationIsAnInputErrorFromTheChild) {
 
 }  // namespace
 }  // namespace mt::noc
-
-int sc_main(int argc, char* argv[]) {
-  ::testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}
