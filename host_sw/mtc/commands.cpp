@@ -48,12 +48,7 @@ Plan build_verified(const PlanArgs& a, const Topology& topo, VerifyReport* repor
   opt.dtype = parse_dtype(a.dtype);
   opt.prioritize_height = a.prioritize_height;
   Plan plan = build_plan(topo, a.algorithm, opt);
-  VerifyReport r = verify_plan(plan, topo, 5);
-  if (!r.ok()) {
-    std::string msg = fmt::format("plan {} on {} does not verify:", plan.algorithm, plan.topology);
-    for (const std::string& e : r.errors) msg += "\n  " + e;
-    throw InputError(msg);
-  }
+  VerifyReport r = require_valid(plan, topo);
   if (report) *report = std::move(r);
   return plan;
 }

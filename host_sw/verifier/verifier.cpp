@@ -360,9 +360,9 @@ VerifyReport verify_tables(const TableSet& tables, const Topology& topo, size_t 
   return verify(plan, topo, max_errors, &tables);
 }
 
-void require_valid(const Plan& plan, const Topology& topo) {
-  const VerifyReport r = verify_plan(plan, topo, 5);
-  if (r.ok()) return;
+VerifyReport require_valid(const Plan& plan, const Topology& topo) {
+  VerifyReport r = verify_plan(plan, topo, 5);
+  if (r.ok()) return r;
   std::string msg = fmt::format("plan {} on {} does not verify:", plan.algorithm, plan.topology);
   for (const std::string& e : r.errors) msg += "\n  " + e;
   throw InputError(msg);

@@ -34,7 +34,8 @@ VerifyReport verify_plan(const Plan& plan, const Topology& topo, size_t max_erro
 // make every send wait for all the data it carries.
 VerifyReport verify_tables(const TableSet& tables, const Topology& topo, size_t max_errors = 20);
 
-// Throws InputError with the first error(s) when the plan does not verify.
-void require_valid(const Plan& plan, const Topology& topo);
+// Throws InputError with the first error(s) when the plan does not verify; the report when
+// it does.
+VerifyReport require_valid(const Plan& plan, const Topology& topo);
 
 }  // namespace mt

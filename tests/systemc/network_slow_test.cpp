@@ -31,8 +31,7 @@ TEST_F(NetworkSlow, Torus8x8TwoVcsCutThroughLongRun) {
   run_and_drain({"torus:8x8", small_buffers(2, false), 0.2, 1, 8, 20000, 200000, true, 0.1});
 }
 
-// Every flit's send and arrival cycle at every node.
-using Trace = std::vector<std::vector<std::pair<uint64_t, uint64_t>>>;
+using test::Trace;
 
 Trace traced_run(const NocConfig& cfg, bool skipping, uint64_t* router_cycles) {
   test::fresh_simcontext();
@@ -43,14 +42,7 @@ Trace traced_run(const NocConfig& cfg, bool skipping, uint64_t* router_cycles) {
   EXPECT_EQ(h.total_queued(), 0u);
   EXPECT_EQ(h.total_received(), h.total_sent());
   *router_cycles = h.net.router_cycles();
-  Trace t(2 * h.nodes());
-  for (uint32_t n = 0; n < h.nodes(); ++n) {
-    for (const auto& s : h.sent[n]) t[n].push_back({s.flit.packet * 64 + s.flit.index, s.cycle});
-    for (const auto& s : h.received[n]) {
-      t[h.nodes() + n].push_back({s.flit.packet * 64 + s.flit.index, s.cycle});
-    }
-  }
-  return t;
+  return test::trace_of(h);
 }
 
 TEST_F(NetworkSlow, IdleSkippingChangesNoCycleUnderLongMixedLoad) {

@@ -300,19 +300,8 @@ TEST_F(NetworkSim, IdleRoutersAreNotEvaluated) {
   EXPECT_GT(h.net.router(28).evaluations(), 0u);
 }
 
-// Everything a run observes: every flit's send and arrival cycle at every node.
-using Trace = std::vector<std::vector<std::pair<uint64_t, uint64_t>>>;  // (packet*64+index, cycle)
-
-Trace trace_of(const Harness& h) {
-  Trace t(2 * h.nodes());
-  for (uint32_t n = 0; n < h.nodes(); ++n) {
-    for (const auto& s : h.sent[n]) t[n].push_back({s.flit.packet * 64 + s.flit.index, s.cycle});
-    for (const auto& s : h.received[n]) {
-      t[h.nodes() + n].push_back({s.flit.packet * 64 + s.flit.index, s.cycle});
-    }
-  }
-  return t;
-}
+using test::Trace;
+using test::trace_of;
 
 // Random traffic, all offered up front from a seeded generator: packet k of node n is queued
 // at cycle `start`; `reverse` builds the same traffic in the opposite order of calls.

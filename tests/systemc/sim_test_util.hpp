@@ -149,4 +149,19 @@ inline uint64_t zero_load_latency(const NocConfig& c, uint32_t hops, uint32_t fl
          (flits - 1ull);
 }
 
+// Everything a run observes: every flit's send and arrival cycle at every node, as
+// (packet * 64 + flit index, cycle); rows [0, N) are sends, [N, 2N) arrivals.
+using Trace = std::vector<std::vector<std::pair<uint64_t, uint64_t>>>;
+
+inline Trace trace_of(const Harness& h) {
+  Trace t(2 * h.nodes());
+  for (uint32_t n = 0; n < h.nodes(); ++n) {
+    for (const auto& s : h.sent[n]) t[n].push_back({s.flit.packet * 64 + s.flit.index, s.cycle});
+    for (const auto& s : h.received[n]) {
+      t[h.nodes() + n].push_back({s.flit.packet * 64 + s.flit.index, s.cycle});
+    }
+  }
+  return t;
+}
+
 }  // namespace mt::noc::test
