@@ -19,8 +19,9 @@ class Endpoint : public sc_core::sc_module {
  public:
   Endpoint(sc_core::sc_module_name name, uint32_t node, const NocConfig& cfg);
 
-  FlitInitiatorSocket<Endpoint> out;  // bind to Network::inject(node)
-  FlitTargetSocket<Endpoint> in;      // Network::eject(node) binds to this
+  // One local port pair of the node's router: port i's two sockets, any i.
+  FlitInitiatorSocket<Endpoint> out;  // bind to Network::inject(node, i)
+  FlitTargetSocket<Endpoint> in;      // Network::eject(node, i) binds to this
 
   // Queues one packet or message (its flits in order; Flit::vc is ignored: the endpoint picks
   // the injection VC per packet, round robin over VCs with credits). Flits leave at most one

@@ -19,13 +19,14 @@ const char* flit_type_name(FlitType t) {
 }
 
 const char* port_name(uint8_t p) {
-  static const char* names[] = {"local", "y-", "y+", "x-", "x+"};
-  return p < kPorts ? names[p] : "?";
+  static const char* names[] = {"local", "y-", "y+", "x-", "x+", "local1", "local2", "local3"};
+  return p < kMaxPorts ? names[p] : "?";
 }
 
 bool Flit::operator==(const Flit& o) const {
   return type == o.type && vc == o.vc && dest == o.dest && src == o.src && next == o.next &&
-         eject == o.eject && tree == o.tree && data == o.data && packet == o.packet &&
+         eject == o.eject && tree == o.tree && op == o.op && addr == o.addr &&
+         message_bytes == o.message_bytes && offset == o.offset && data == o.data && packet == o.packet &&
          index == o.index && length == o.length && injected == o.injected;
 }
 

@@ -33,9 +33,25 @@ constexpr bool is_subpacket(FlitType t) { return (static_cast<uint8_t>(t) & 0b10
 constexpr bool ends_reservation(FlitType t) { return is_tail(t) || t == FlitType::kSubTail; }
 const char* flit_type_name(FlitType t);
 
-// Router ports of a 2D network. The local port is the NI's injection/ejection port.
+// Router port codes of a 2D network (the 3-bit Next/Eject fields). A router has NI ports
+// (injection/ejection pairs) 0..ni_ports-1 (NocConfig) and a direction port per neighbour.
+// Local port 0 keeps code 0 and local ports 1..3 take the spare codes 5..7, so a network with
+// one NI port per router uses only codes 0..4.
 enum Port : uint8_t { kPortLocal = 0, kPortYMinus = 1, kPortYPlus = 2, kPortXMinus = 3,
-                      kPortXPlus = 4, kPorts = 5 };
+                      kPortXPlus = 4,
+                      kPorts = 5 };  // codes of local port 0 and the directions (1..kPorts-1)
+constexpr uint8_t kMaxPorts = 8;     // every code: size of arrays indexed by port
+constexpr uint32_t kMaxLocalPorts = 4;
+// The code of local port i (0..3).
+constexpr uint8_t local_port(uint32_t i) {
+  return static_cast<uint8_t>(i == 0 ? 0u : 4u + i);
+}
+constexpr bool is_local_port(uint8_t p) {
+  return p == kPortLocal || (p >= kPorts && p < kMaxPorts);
+}
+// Which local port code p is (p must be one).
+constexpr uint32_t local_index(uint8_t p) { return p == kPortLocal ? 0u : p - 4u; }
+// "local", "y-", "y+", "x-", "x+", "local1", "local2", "local3"; "?" for other codes.
 const char* port_name(uint8_t p);
 
 struct Flit {
@@ -49,6 +65,14 @@ struct Flit {
   uint8_t next = 0;
   uint8_t eject = 0;
   uint32_t tree = 0;
+  // Head flits of both kinds, all-reduce data (this model's use of the spare Packet Info
+  // bits, systemc/ni/README.md): which operation, the byte address of the payload that
+  // follows (a message's or a packet's), the bytes of the whole gradient message it belongs
+  // to, and where in that message a packet's payload starts (0 for a message).
+  uint8_t op = 0;          // mt::Op of the message (0: not all-reduce data)
+  uint64_t addr = 0;
+  uint64_t message_bytes = 0;
+  uint64_t offset = 0;
   // Body/tail payload: 16 bytes on the wire minus the 8 header bits; the model carries the
   // data words the NI puts in.
   std::array<uint32_t, 4> data{};

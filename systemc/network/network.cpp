@@ -106,12 +106,22 @@ Network::Network(sc_core::sc_module_name name, const Topology& topo, const NocCo
 
 Network::~Network() = default;
 
-tlm::tlm_target_socket<kFlitBits, FlitProtocol>& Network::inject(uint32_t node) {
-  return routers_.at(node)->in(kPortLocal);
+uint8_t Network::local_port_code(const char* what, uint32_t node, uint32_t port_index) const {
+  if (port_index >= cfg_.ni_ports) {
+    throw InputError(fmt::format("network: {}({}, {}): port index must be below ni_ports = {}",
+                                 what, node, port_index, cfg_.ni_ports));
+  }
+  return local_port(port_index);
 }
 
-tlm::tlm_initiator_socket<kFlitBits, FlitProtocol>& Network::eject(uint32_t node) {
-  return routers_.at(node)->out(kPortLocal);
+tlm::tlm_target_socket<kFlitBits, FlitProtocol>& Network::inject(uint32_t node,
+                                                                 uint32_t port_index) {
+  return routers_.at(node)->in(local_port_code("inject", node, port_index));
+}
+
+tlm::tlm_initiator_socket<kFlitBits, FlitProtocol>& Network::eject(uint32_t node,
+                                                                   uint32_t port_index) {
+  return routers_.at(node)->out(local_port_code("eject", node, port_index));
 }
 
 void Network::set_priority(std::function<uint32_t(const Flit&)> priority) {
@@ -121,7 +131,7 @@ void Network::set_priority(std::function<uint32_t(const Flit&)> priority) {
 uint32_t Network::routers() const { return static_cast<uint32_t>(routers_.size()); }
 
 uint64_t Network::flits_out(uint32_t router, uint8_t port) const {
-  if (port >= kPorts) throw std::out_of_range(fmt::format("flits_out: port {}", port));
+  if (port >= kMaxPorts) throw std::out_of_range(fmt::format("flits_out: port {}", port));
   return routers_.at(router)->flits_out(port);
 }
 

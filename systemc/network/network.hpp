@@ -1,5 +1,6 @@
 // A 2D torus, mesh or ring of virtual-channel routers built from a host_sw Topology. Router r
-// serves node r; its local port is a pair of sockets an NI (or a test endpoint) binds to.
+// serves node r; each of its NocConfig::ni_ports local ports is a pair of sockets an NI (or a
+// test endpoint) binds to.
 #pragma once
 
 #include <cstdint>
@@ -26,10 +27,18 @@ class Network : public sc_core::sc_module {
   Network(sc_core::sc_module_name name, const Topology& topo, const NocConfig& cfg);
   ~Network() override;
 
-  // Node n's injection port: the NI's initiator socket binds here (flits in, credits out).
-  tlm::tlm_target_socket<kFlitBits, FlitProtocol>& inject(uint32_t node);
-  // Node n's ejection port: binds to the NI's target socket (flits out, credits in).
-  tlm::tlm_initiator_socket<kFlitBits, FlitProtocol>& eject(uint32_t node);
+  // Node n's injection port `port_index` (0..ni_ports-1, local port code
+  // local_port(port_index)): the NI's initiator socket binds here (flits in, credits out).
+  // Throws mt::InputError for a port index >= ni_ports.
+  tlm::tlm_target_socket<kFlitBits, FlitProtocol>& inject(uint32_t node,
+                                                          uint32_t port_index = 0);
+  // Node n's ejection port `port_index`: binds to the NI's target socket (flits out, credits
+  // in). Normal packets arriving over link port p leave by port index (p - 1) % ni_ports;
+  // messages by the port their head names (router/router.hpp).
+  tlm::tlm_initiator_socket<kFlitBits, FlitProtocol>& eject(uint32_t node,
+                                                            uint32_t port_index = 0);
+  // SystemC requires every socket to be bound, so every local port pair of every router
+  // (ni_ports per router) must be; elaboration fails naming the socket otherwise.
 
   // Optional allocation priority of a head flit (higher wins; the authors used the schedule
   // step). Ties, and the default, fall back to round robin.
@@ -38,7 +47,8 @@ class Network : public sc_core::sc_module {
   const Topology& topology() const { return topo_; }
   const NocConfig& config() const { return cfg_; }
   uint32_t routers() const;
-  // Flits that left router r through port p so far (link utilisation = flits / cycles).
+  // Flits that left router r through port p so far (link utilisation = flits / cycles); for a
+  // local port, the flits it ejected. Throws std::out_of_range for codes >= kMaxPorts.
   uint64_t flits_out(uint32_t router, uint8_t port) const;
   // Router-cycles simulated so far: how many times a router evaluated its pipeline (idle
   // routers are not evaluated).
@@ -68,6 +78,8 @@ class Network : public sc_core::sc_module {
 
  private:
   SC_HAS_PROCESS(Network);
+  // The code of node's local port `port_index`; InputError naming `what` if out of range.
+  uint8_t local_port_code(const char* what, uint32_t node, uint32_t port_index) const;
   void watchdog_check();
   uint64_t flits_moved() const;
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "flit/flit.hpp"
 
 namespace mt::noc {
 
@@ -20,14 +21,22 @@ void NocConfig::validate() const {
   need(subpacket_flits >= 1 && subpacket_flits <= vc_depth,
        fmt::format("subpacket_flits = {} must be 1..vc_depth ({})", subpacket_flits, vc_depth));
   need(clock_ps >= 1, "clock period must be at least 1 ps");
+  need(ni_ports >= 1 && ni_ports <= kMaxLocalPorts,
+       fmt::format("ni_ports = {}: must be 1..{} (NI port pairs per router)", ni_ports,
+                   kMaxLocalPorts));
+  // The router keeps bit masks over its input VCs, indexed port code * vcs + vc.
+  need(vcs * (kPorts - 1 + ni_ports) <= 64,
+       fmt::format("vcs = {} with ni_ports = {}: more than 64 input VCs per router", vcs,
+                   ni_ports));
 }
 
 std::string NocConfig::str() const {
   return fmt::format(
       "{} VCs x {} flits, {}, router stages rc {} va {} sa {} st {}, link {} cycles, credit {} "
-      "cycles, local {} cycles, sub-packet {} flits, clock {} ps",
+      "cycles, local {} cycles, sub-packet {} flits, {} NI port pair(s), clock {} ps",
       vcs, vc_depth, wormhole ? "wormhole" : "virtual cut-through", rc_delay, va_delay, sa_delay,
-      st_delay, link_latency, credit_latency, local_latency, subpacket_flits, clock_ps);
+      st_delay, link_latency, credit_latency, local_latency, subpacket_flits, ni_ports,
+      clock_ps);
 }
 
 }  // namespace mt::noc

@@ -19,6 +19,7 @@ struct NocConfig {
   uint32_t credit_latency = 150;  // credits back over a router-to-router link
   uint32_t local_latency = 1;     // NI <-> router injection and ejection links
   uint32_t subpacket_flits = 16;  // VCT reservation unit of all-reduce messages
+  uint32_t ni_ports = 1;          // NI injection/ejection port pairs per router (K)
   uint64_t clock_ps = 1000;       // 1 GHz
 
   // Checks ranges; throws mt::InputError naming the bad parameter.

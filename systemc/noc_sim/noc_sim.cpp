@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "common/output_file.hpp"
 #include "noc_sim/plot.hpp"
 #include "stats/run_stats.hpp"
 #include "traffic/child_process.hpp"
@@ -65,37 +66,6 @@ nlohmann::json config_json(const TrafficConfig& t, const Topology& topo, const Z
   c["units"] = {{"rates", "flits/node/cycle"}, {"latencies", "cycles"},
                 {"utilisation", "flits/cycle per link"}};
   return c;
-}
-
-// Writes through a temporary file renamed into place, so a reader never sees half a file.
-void write_file(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp);
-    if (!(f << text) || !f.flush()) {
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw InputError(fmt::format("cannot write {}", path));
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw InputError(fmt::format("cannot write {}: {}", path, ec.message()));
-  }
-}
-
-// Fails early (before minutes of simulation) when an output cannot be created.
-void check_writable(const std::string& path, const char* what) {
-  const fs::path dir = fs::absolute(path).parent_path();
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
-    throw InputError(fmt::format("{} {}: directory {} does not exist", what, path, dir.string()));
-  }
-  if (::access(dir.c_str(), W_OK) != 0) {
-    throw InputError(fmt::format("{} {}: cannot write in {}", what, path, dir.string()));
-  }
 }
 
 }  // namespace

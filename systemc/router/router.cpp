@@ -15,7 +15,6 @@ Router::Router(sc_core::sc_module_name name, uint32_t node, const GridPlace& pla
     : sc_module(name),
       node_(node),
       place_(place),
-      neighbour_(neighbour),
       cfg_(cfg),
       shared_(shared),
       vcs_(cfg.vcs),
@@ -23,15 +22,16 @@ Router::Router(sc_core::sc_module_name name, uint32_t node, const GridPlace& pla
       subpacket_need_(cfg.wormhole ? 1u : cfg.subpacket_flits),
       period_(sc_core::sc_time(static_cast<double>(cfg.clock_ps), sc_core::SC_PS).value()) {
   cfg_.validate();
-  neighbour_[kPortLocal] = node;
+  neighbour_.fill(kNoNeighbour);
+  for (uint8_t p = 1; p < kPorts; ++p) neighbour_[p] = neighbour[p];
+  for (uint32_t k = 0; k < cfg.ni_ports; ++k) neighbour_[local_port(k)] = node;
   // Which port leads one step +/- along each dimension (in a dimension of size 2 both steps
-  // reach the same neighbour through its single port).
-  step_port_.fill(kPorts);
+  // reach the same neighbour through its single port). Step::kLocal goes by eject_port_.
+  step_port_.fill(kMaxPorts);
   const uint32_t w = place.width, h = place.height, x = place.x, y = place.y;
   const uint32_t targets[5] = {node, y * w + (x + 1) % w, y * w + (x + w - 1) % w,
                                ((y + 1) % h) * w + x, ((y + h - 1) % h) * w + x};
   const bool along_x[5] = {false, true, true, false, false};
-  step_port_[static_cast<size_t>(Step::kLocal)] = kPortLocal;
   for (size_t s = 1; s < 5; ++s) {
     for (uint8_t p = 1; p < kPorts; ++p) {
       const bool x_port = p == kPortXMinus || p == kPortXPlus;
@@ -40,8 +40,12 @@ Router::Router(sc_core::sc_module_name name, uint32_t node, const GridPlace& pla
       }
     }
   }
-  for (uint8_t p = 0; p < kPorts; ++p) {
-    const bool local = p == kPortLocal;
+  // A normal packet at its destination: links spread over the NI ports, local ports loop back.
+  for (uint8_t p = 0; p < kMaxPorts; ++p) {
+    eject_port_[p] = is_local_port(p) ? p : local_port((p - 1u) % cfg.ni_ports);
+  }
+  for (uint8_t p = 0; p < kMaxPorts; ++p) {
+    const bool local = is_local_port(p);
     link_delay_[p] = sc_core::sc_time::from_value(
         period_ * (local ? cfg.local_latency : cfg.link_latency));
     credit_delay_[p] = sc_core::sc_time::from_value(
@@ -52,8 +56,9 @@ Router::Router(sc_core::sc_module_name name, uint32_t node, const GridPlace& pla
     in_[p]->register_nb_transport_fw(this, &Router::receive_flit, p);
     out_[p]->register_nb_transport_bw(this, &Router::receive_credit, p);
   }
-  ivcs_.resize(static_cast<size_t>(kPorts) * vcs_);
-  ovcs_.resize(static_cast<size_t>(kPorts) * vcs_);
+  const size_t port_codes = kPorts - 1u + cfg.ni_ports;  // the highest present code + 1
+  ivcs_.resize(port_codes * vcs_);
+  ovcs_.resize(port_codes * vcs_);
   for (OutputVc& o : ovcs_) o.credits = cfg.vc_depth;
   flits_in_.assign(ivcs_.size(), 0);
   va_in_ptr_.assign(ivcs_.size(), 0);
@@ -117,10 +122,11 @@ tlm::tlm_sync_enum Router::receive_flit(int port, Flit& flit, tlm::tlm_phase& ph
   Arrival& a = ivc.fifo.push_slot();
   a.flit = flit;
   a.usable = usable;
-  nonempty_ |= 1u << i;
+  nonempty_ |= uint64_t{1} << i;
   ++flits_in_[i];
   max_occupancy_ = std::max(max_occupancy_, static_cast<uint32_t>(ivc.fifo.size()));
-  if (port == kPortLocal && shared_->watchdog_cycles != 0 && !shared_->watchdog_armed) {
+  if (is_local_port(static_cast<uint8_t>(port)) && shared_->watchdog_cycles != 0 &&
+      !shared_->watchdog_armed) {
     // Checks fall half a cycle after a cycle boundary, when every router is done with it.
     shared_->watchdog_armed = true;
     shared_->watchdog_event->notify(
@@ -153,8 +159,8 @@ void Router::evaluate() {
   send_traversals(now, next);
   take_credits(now, next);
   // RC for idle VCs whose front (a head) is usable and whose previous packet has left.
-  for (uint32_t m = nonempty_ & ~(vc_alloc_ | active_); m != 0; m &= m - 1) {
-    const unsigned i = static_cast<unsigned>(__builtin_ctz(m));
+  for (uint64_t m = nonempty_ & ~(vc_alloc_ | active_); m != 0; m &= m - 1) {
+    const unsigned i = static_cast<unsigned>(__builtin_ctzll(m));
     const uint64_t t = std::max(ivcs_[i].fifo.front().usable, ivcs_[i].ready);
     if (t <= now) {
       route(i, now);
@@ -248,7 +254,7 @@ std::string Router::state_report() const {
     s += vc_report(i);
     s += '\n';
   }
-  for (uint8_t p = 0; p < kPorts; ++p) {
+  for (uint8_t p = 0; p < kMaxPorts; ++p) {
     if (!st_[p].empty()) {
       s += fmt::format("router {} out {}: {} flit(s) in switch traversal\n", node_,
                        port_name(p), st_[p].size());

@@ -1,5 +1,16 @@
 // The input-queued virtual-channel router (systemc/README.md "Router" and "Timing contract").
 //
+// Ports: K = ni_ports local ports (codes 0, 5, 6, 7 in order; flit.hpp), all present, and a
+// direction port per neighbour. Each local port is an injection/ejection pair with the local
+// latency, so the NI has the bandwidth of K links (the paper's K = 4 on a torus: all links
+// together). Every local port injects alike. A normal packet at its destination leaves by
+// local port index
+//   in_port local ? local_index(in_port) : (in_port - 1) % K,
+// so the links share the ejection ports evenly and with K = 4 each link has one of its own:
+// the four links can all eject at full rate. An all-reduce message names its ejection port
+// instead: after the swap at the source router, `next` must be a local port of the
+// neighbour, which fails otherwise (a message never travels two hops).
+//
 // Pipeline of a head flit usable at an input in cycle a, without contention:
 //   cycles a .. a+rc-1            route computation (RC)
 //   cycle  a+rc+va-1              VC allocation decides (VA occupies the va cycles before)
@@ -65,31 +76,33 @@ class Router : public sc_core::sc_module {
   using OutSocket = tlm_utils::simple_initiator_socket_tagged<Router, kFlitBits, FlitProtocol>;
   static constexpr uint32_t kNoNeighbour = std::numeric_limits<uint32_t>::max();
 
-  // `neighbour[p]`: the node port p leads to (kNoNeighbour: no such port; the local port
-  // always exists). Sockets exist only for present ports. `shared` outlives the router.
+  // `neighbour[p]`: the node direction port p leads to (kNoNeighbour: no such port; entry
+  // kPortLocal is ignored). The local ports 0..cfg.ni_ports-1 always exist. Sockets exist only
+  // for present ports. `shared` outlives the router.
   Router(sc_core::sc_module_name name, uint32_t node, const GridPlace& place,
          const std::array<uint32_t, kPorts>& neighbour, const NocConfig& cfg,
          RouterShared* shared);
   ~Router() override;
 
   uint32_t node() const { return node_; }
-  bool has_port(uint8_t p) const { return p < kPorts && neighbour_[p] != kNoNeighbour; }
-  uint32_t neighbour(uint8_t p) const { return neighbour_[p]; }
+  bool has_port(uint8_t p) const { return p < kMaxPorts && neighbour_[p] != kNoNeighbour; }
+  // The node port p leads to (this node for a local port; kNoNeighbour if absent).
+  uint32_t neighbour(uint8_t p) const { return p < kMaxPorts ? neighbour_[p] : kNoNeighbour; }
   // Port p's input (flits in, credits back) and output (flits out, credits in).
   InSocket& in(uint8_t p);
   OutSocket& out(uint8_t p);
 
-  // Flits sent on port p's output link so far.
-  uint64_t flits_out(uint8_t p) const { return flits_out_[p]; }
+  // Flits sent on port p's output link so far (0 for an absent port).
+  uint64_t flits_out(uint8_t p) const { return p < kMaxPorts ? flits_out_[p] : 0; }
   uint64_t flits_out_total() const;
   // Flits that arrived on port p's input on VC vc so far (shows the dateline classes).
-  uint64_t flits_in(uint8_t p, uint8_t vc) const { return flits_in_[(p << vc_shift_) | vc]; }
+  uint64_t flits_in(uint8_t p, uint8_t vc) const { return flits_in_.at((p << vc_shift_) | vc); }
   // Credits this router holds for the downstream buffer of output port p, VC vc, and whether
   // a packet holds that VC. After a drain every output VC is free with vc_depth credits.
   uint32_t output_credits(uint8_t p, uint8_t vc) const {
-    return ovcs_[(p << vc_shift_) | vc].credits;
+    return ovcs_.at((p << vc_shift_) | vc).credits;
   }
-  bool output_busy(uint8_t p, uint8_t vc) const { return ovcs_[(p << vc_shift_) | vc].busy; }
+  bool output_busy(uint8_t p, uint8_t vc) const { return ovcs_.at((p << vc_shift_) | vc).busy; }
   // Pipeline evaluations so far (router-cycles actually simulated).
   uint64_t evaluations() const { return evaluations_; }
   // Largest number of flits any input VC has held. A flit counts from the cycle it is put on
@@ -156,38 +169,40 @@ class Router : public sc_core::sc_module {
 
   uint32_t node_;
   GridPlace place_;
-  std::array<uint32_t, kPorts> neighbour_;
-  std::array<uint8_t, 5> step_port_{};  // Step -> port (kPorts: none)
+  std::array<uint32_t, kMaxPorts> neighbour_;  // this node for the local ports
+  std::array<uint8_t, 5> step_port_{};  // Step -> direction port (kMaxPorts: none)
+  std::array<uint8_t, kMaxPorts> eject_port_{};  // input port -> local port of a packet's exit
   NocConfig cfg_;
   RouterShared* shared_;
   uint32_t vcs_;
   unsigned vc_shift_;           // log2(vcs)
   uint32_t subpacket_need_;     // credits a sub-packet reserves (1 under wormhole)
   uint64_t period_;             // clock period in sc_time units
-  std::array<sc_core::sc_time, kPorts> link_delay_;    // flit latency of each output
-  std::array<sc_core::sc_time, kPorts> credit_delay_;  // credit latency of each input
+  std::array<sc_core::sc_time, kMaxPorts> link_delay_;    // flit latency of each output
+  std::array<sc_core::sc_time, kMaxPorts> credit_delay_;  // credit latency of each input
 
-  std::array<std::unique_ptr<InSocket>, kPorts> in_;
-  std::array<std::unique_ptr<OutSocket>, kPorts> out_;
+  std::array<std::unique_ptr<InSocket>, kMaxPorts> in_;
+  std::array<std::unique_ptr<OutSocket>, kMaxPorts> out_;
 
+  // Only port codes below kPorts - 1 + ni_ports have VCs (codes of absent local ports above).
   std::vector<InputVc> ivcs_;     // index port * vcs + vc
   std::vector<OutputVc> ovcs_;    // index port * vcs + vc
-  std::array<RingBuffer<Traversal>, kPorts> st_;
-  std::array<RingBuffer<CreditIn>, kPorts> credits_in_;
+  std::array<RingBuffer<Traversal>, kMaxPorts> st_;
+  std::array<RingBuffer<CreditIn>, kMaxPorts> credits_in_;
   // Bit masks over input VC indices, so a cycle touches only busy VCs.
-  uint32_t nonempty_ = 0, vc_alloc_ = 0, active_ = 0;
+  uint64_t nonempty_ = 0, vc_alloc_ = 0, active_ = 0;
   uint32_t st_ports_ = 0, credit_ports_ = 0;  // bit masks over ports
   // Round-robin pointers of the separable allocators.
   std::vector<uint8_t> va_in_ptr_;    // per input VC, over output VCs of its port
   std::vector<uint8_t> va_out_ptr_;   // per output VC, over input VC indices
-  std::array<uint8_t, kPorts> sa_in_ptr_{};   // per input port, over its VCs
-  std::array<uint8_t, kPorts> sa_out_ptr_{};  // per output port, over input ports
+  std::array<uint8_t, kMaxPorts> sa_in_ptr_{};   // per input port, over its VCs
+  std::array<uint8_t, kMaxPorts> sa_out_ptr_{};  // per output port, over input ports
 
   sc_core::sc_event wake_;
   uint64_t next_wake_ = kNever;  // cycle of the pending wake notification
   uint64_t evaluations_ = 0;
   uint32_t max_occupancy_ = 0;
-  std::array<uint64_t, kPorts> flits_out_{};
+  std::array<uint64_t, kMaxPorts> flits_out_{};
   std::vector<uint64_t> flits_in_;  // per input VC
   Flit credit_;  // scratch payload for credits
 };

@@ -22,15 +22,24 @@ void Router::route(unsigned i, uint64_t now) {
                      flit_type_name(head.type), head.str()));
   }
   v.priority = shared_->priority ? shared_->priority(head) : 0;
+  const bool injected = is_local_port(static_cast<uint8_t>(in_port));
   if (is_subpacket(head.type)) {
     // Source routing (paper §IV-B): `next` is the output port; the source router swaps next
-    // and eject so that the neighbour ejects it and its NI sees where it came from.
+    // and eject so that the neighbour ejects it (`next` is now one of its local ports) and its
+    // NI sees where it came from.
     const uint8_t port = head.next;
-    if (!has_port(port)) {
-      fail(fmt::format("message asks for port {} ({}), which this router lacks: {}", head.next,
-                       port_name(port), head.str()));
+    if (injected) {
+      if (!has_port(port)) {
+        fail(fmt::format("message asks for port {} ({}), which this router lacks: {}",
+                         head.next, port_name(port), head.str()));
+      }
+      std::swap(head.next, head.eject);
+    } else if (!is_local_port(port) || !has_port(port)) {
+      fail(fmt::format("message from {} asks to be ejected on port {} ({}), which is not one of "
+                       "this router's {} local port(s): {}",
+                       port_name(static_cast<uint8_t>(in_port)), head.next, port_name(port),
+                       cfg_.ni_ports, head.str()));
     }
-    if (in_port == kPortLocal) std::swap(head.next, head.eject);
     v.message = true;
     v.out_port = port;
     v.vc_lo = 0;
@@ -41,12 +50,13 @@ void Router::route(unsigned i, uint64_t now) {
       fail(fmt::format("destination {} is not a node: {}", head.dest, head.str()));
     }
     const Dim in_dim = in_port == kPortXMinus || in_port == kPortXPlus ? Dim::kX
-                       : in_port == kPortLocal                        ? Dim::kNone
+                       : injected                                     ? Dim::kNone
                                                                       : Dim::kY;
     const int in_class = in_vc < vcs_ / 2 ? 0 : 1;
     const Hop hop = dimension_order_hop(place_, head.dest, in_dim, in_class);
-    const uint8_t port = step_port_[static_cast<size_t>(hop.step)];
-    if (port >= kPorts) fail(fmt::format("no port toward {}: {}", head.dest, head.str()));
+    const uint8_t port = hop.step == Step::kLocal ? eject_port_[in_port]
+                                                  : step_port_[static_cast<size_t>(hop.step)];
+    if (port >= kMaxPorts) fail(fmt::format("no port toward {}: {}", head.dest, head.str()));
     v.message = false;
     v.out_port = port;
     if (hop.vc_class < 0) {
@@ -62,16 +72,18 @@ void Router::route(unsigned i, uint64_t now) {
     v.need = cfg_.wormhole ? 0 : std::min(std::max(head.length, 1u), cfg_.vc_depth);
   }
   v.state = VcState::kVcAlloc;
-  vc_alloc_ |= 1u << i;
+  vc_alloc_ |= uint64_t{1} << i;
   v.ready = now + cfg_.rc_delay + cfg_.va_delay - 1;  // VA decides in its last cycle
 }
 
 void Router::allocate_vcs(uint64_t now, bool& progress, uint64_t& next) {
+  if (vc_alloc_ == 0) return;
   // Stage 1: every requesting input VC picks one free output VC it may take (round robin).
-  std::array<uint32_t, kPorts * 4> requests{};  // per output VC: requesting input VCs
-  uint32_t requested = 0;                       // output VCs with a request
-  for (uint32_t m = vc_alloc_; m != 0; m &= m - 1) {
-    const unsigned i = static_cast<unsigned>(__builtin_ctz(m));
+  // Per output VC (vcs <= 4): requesting input VCs; only entries in `requested` are set.
+  std::array<uint64_t, kMaxPorts * 4> requests;
+  uint64_t requested = 0;  // output VCs with a request
+  for (uint64_t m = vc_alloc_; m != 0; m &= m - 1) {
+    const unsigned i = static_cast<unsigned>(__builtin_ctzll(m));
     const InputVc& v = ivcs_[i];
     if (v.ready > now) {
       next = std::min(next, v.ready);
@@ -85,13 +97,15 @@ void Router::allocate_vcs(uint64_t now, bool& progress, uint64_t& next) {
     }
     if (free == 0) continue;  // retried when a VC frees (own grant) or a credit arrives
     const unsigned o = base | round_robin_pick(free, va_in_ptr_[i]);
-    requests[o] |= 1u << i;
-    requested |= 1u << o;
+    const uint64_t bit = uint64_t{1} << o;
+    if ((requested & bit) == 0) requests[o] = 0;
+    requests[o] |= uint64_t{1} << i;
+    requested |= bit;
   }
   // Stage 2: every requested output VC grants one input VC (priority, then round robin).
   const bool use_priority = static_cast<bool>(shared_->priority);
-  for (uint32_t m = requested; m != 0; m &= m - 1) {
-    const unsigned o = static_cast<unsigned>(__builtin_ctz(m));
+  for (uint64_t m = requested; m != 0; m &= m - 1) {
+    const unsigned o = static_cast<unsigned>(__builtin_ctzll(m));
     const unsigned i = arbitrate(requests[o], va_out_ptr_[o], use_priority,
                                  [this](unsigned k) { return ivcs_[k].priority; });
     InputVc& v = ivcs_[i];
@@ -100,8 +114,8 @@ void Router::allocate_vcs(uint64_t now, bool& progress, uint64_t& next) {
     v.reserve = v.message;  // a message reserves room for its first sub-packet
     v.ready = now + cfg_.sa_delay;
     ovcs_[o].busy = true;
-    vc_alloc_ &= ~(1u << i);
-    active_ |= 1u << i;
+    vc_alloc_ &= ~(uint64_t{1} << i);
+    active_ |= uint64_t{1} << i;
     va_in_ptr_[i] = static_cast<uint8_t>(v.out_vc + 1);
     va_out_ptr_[o] = static_cast<uint8_t>(i + 1);
     progress = true;
@@ -111,10 +125,10 @@ void Router::allocate_vcs(uint64_t now, bool& progress, uint64_t& next) {
 void Router::allocate_switch(uint64_t now, bool& progress, uint64_t& next) {
   // Stage 1: every input port picks one of its VCs that has a flit ready and the credits it
   // needs downstream.
-  std::array<uint32_t, kPorts> candidates{};  // per input port: its eligible VCs
+  std::array<uint32_t, kMaxPorts> candidates{};  // per input port: its eligible VCs
   uint32_t inputs = 0;
-  for (uint32_t m = active_ & nonempty_; m != 0; m &= m - 1) {
-    const unsigned i = static_cast<unsigned>(__builtin_ctz(m));
+  for (uint64_t m = active_ & nonempty_; m != 0; m &= m - 1) {
+    const unsigned i = static_cast<unsigned>(__builtin_ctzll(m));
     const InputVc& v = ivcs_[i];
     const uint64_t t = std::max(v.ready, v.fifo.front().usable + cfg_.sa_delay - 1);
     if (t > now) {
@@ -129,8 +143,8 @@ void Router::allocate_switch(uint64_t now, bool& progress, uint64_t& next) {
   }
   if (inputs == 0) return;
   const bool use_priority = static_cast<bool>(shared_->priority);
-  std::array<uint32_t, kPorts> requests{};  // per output port: requesting input ports
-  std::array<uint8_t, kPorts> chosen{};     // per input port: its chosen input VC index
+  std::array<uint32_t, kMaxPorts> requests{};  // per output port: requesting input ports
+  std::array<uint8_t, kMaxPorts> chosen{};     // per input port: its chosen input VC index
   uint32_t outputs = 0;
   for (uint32_t m = inputs; m != 0; m &= m - 1) {
     const unsigned port = static_cast<unsigned>(__builtin_ctz(m));
@@ -171,7 +185,7 @@ void Router::grant_switch(unsigned i, uint64_t now) {
   t.send = now + cfg_.st_delay + 1;
   st_ports_ |= 1u << out;
   v.fifo.pop_front();
-  if (v.fifo.empty()) nonempty_ &= ~(1u << i);
+  if (v.fifo.empty()) nonempty_ &= ~(uint64_t{1} << i);
 
   credit_.vc = static_cast<uint8_t>(i & (vcs_ - 1));
   tlm::tlm_phase phase = CREDIT;
@@ -184,7 +198,7 @@ void Router::grant_switch(unsigned i, uint64_t now) {
     ov.busy = false;
     v.state = VcState::kIdle;
     v.message = false;
-    active_ &= ~(1u << i);
+    active_ &= ~(uint64_t{1} << i);
   }
 }
 

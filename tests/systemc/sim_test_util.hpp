@@ -79,23 +79,37 @@ inline std::vector<Flit> make_message(uint64_t id, uint8_t next, uint32_t subpac
 struct Seen {
   Flit flit;
   uint64_t cycle;
+  uint32_t port = 0;  // index of the NI port (endpoint) that sent or received it
 };
 
-// A network with an Endpoint on every node that logs every flit sent and received.
+// A network with an Endpoint on every local port of every node (cfg.ni_ports per node) that
+// logs every flit sent and received.
 class Harness {
  public:
   Harness(const std::string& spec, const NocConfig& cfg)
       : topo_(parse_topology(spec)), cfg_(cfg), net("network", topo_, cfg) {
     sent.resize(topo_.nodes());
     received.resize(topo_.nodes());
+    more_eps.resize(topo_.nodes());
     for (uint32_t n = 0; n < topo_.nodes(); ++n) {
-      eps.push_back(std::make_unique<Endpoint>(fmt::format("endpoint_{}", n).c_str(), n, cfg));
-      Endpoint& e = *eps.back();
-      e.out.bind(net.inject(n));
-      net.eject(n).bind(e.in);
-      e.on_send = [this, n](const Flit& f, uint64_t c) { sent[n].push_back({f, c}); };
-      e.on_receive = [this, n](const Flit& f, uint64_t c) { received[n].push_back({f, c}); };
+      for (uint32_t i = 0; i < cfg.ni_ports; ++i) {
+        const std::string name =
+            i == 0 ? fmt::format("endpoint_{}", n) : fmt::format("endpoint_{}_{}", n, i);
+        auto ep = std::make_unique<Endpoint>(name.c_str(), n, cfg);
+        Endpoint& e = *ep;
+        (i == 0 ? eps : more_eps[n]).push_back(std::move(ep));
+        e.out.bind(net.inject(n, i));
+        net.eject(n, i).bind(e.in);
+        e.on_send = [this, n, i](const Flit& f, uint64_t c) { sent[n].push_back({f, c, i}); };
+        e.on_receive = [this, n, i](const Flit& f, uint64_t c) {
+          received[n].push_back({f, c, i});
+        };
+      }
     }
+  }
+  // Node n's endpoint on NI port i (eps[n] is port 0).
+  Endpoint& ep(uint32_t n, uint32_t i) {
+    return i == 0 ? *eps.at(n) : *more_eps.at(n).at(i - 1);
   }
   const Topology& topology() const { return topo_; }
   uint32_t nodes() const { return topo_.nodes(); }
@@ -107,28 +121,36 @@ class Harness {
   uint64_t now() const { return eps.front()->cycle(); }
   uint64_t total_sent() const {
     uint64_t s = 0;
-    for (const auto& e : eps) s += e->flits_sent();
+    for_each_endpoint([&s](const Endpoint& e) { s += e.flits_sent(); });
     return s;
   }
   uint64_t total_received() const {
     uint64_t s = 0;
-    for (const auto& e : eps) s += e->flits_received();
+    for_each_endpoint([&s](const Endpoint& e) { s += e.flits_received(); });
     return s;
   }
   size_t total_queued() const {
     size_t s = 0;
-    for (const auto& e : eps) s += e->queued_flits();
+    for_each_endpoint([&s](const Endpoint& e) { s += e.queued_flits(); });
     return s;
   }
 
  private:
+  template <typename F>
+  void for_each_endpoint(F f) const {
+    for (const auto& e : eps) f(*e);
+    for (const auto& node : more_eps) {
+      for (const auto& e : node) f(*e);
+    }
+  }
   Topology topo_;
   NocConfig cfg_;
 
  public:
   Network net;
-  std::vector<std::unique_ptr<Endpoint>> eps;
-  std::vector<std::vector<Seen>> sent, received;
+  std::vector<std::unique_ptr<Endpoint>> eps;  // NI port 0 of each node
+  std::vector<std::vector<std::unique_ptr<Endpoint>>> more_eps;  // NI ports 1.. of each node
+  std::vector<std::vector<Seen>> sent, received;  // per node, every NI port
 };
 
 // Router-to-router hops of the dimension-order route, from coordinates alone (the shorter way

@@ -12,7 +12,8 @@ namespace mt::noc::test {
 
 // Bernoulli packet injection with uniform random destinations, one decision per node per
 // cycle until `stop`. A fraction of the offers are all-reduce messages to a random neighbour
-// (source routed through a random port) instead of normal packets.
+// (source routed through a random port) instead of normal packets. With several NI ports per
+// router, each offer enters by a random one and a message asks for a random ejection port.
 class RandomTraffic : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(RandomTraffic);
@@ -47,9 +48,14 @@ class RandomTraffic : public sc_core::sc_module {
       uint32_t dest = static_cast<uint32_t>(rng_() % (nodes - 1));
       if (dest >= n) ++dest;
       const uint32_t len = min_len_ + static_cast<uint32_t>(rng_() % (max_len_ - min_len_ + 1));
-      h_.eps[n]->send(make_packet(next_id_++, n, dest, len));
+      source(n).send(make_packet(next_id_++, n, dest, len));
     }
     ev_.notify(period_);
+  }
+  // (One NI port draws nothing, so single-port runs keep their random sequence.)
+  Endpoint& source(uint32_t n) {
+    const uint32_t k = h_.net.config().ni_ports;
+    return k == 1 ? *h_.eps[n] : h_.ep(n, static_cast<uint32_t>(rng_() % k));
   }
   void send_message(uint32_t n) {
     const Router& r = h_.net.router(n);
@@ -61,11 +67,14 @@ class RandomTraffic : public sc_core::sc_module {
     const uint32_t subpackets = 1 + static_cast<uint32_t>(rng_() % 3);
     std::vector<Flit> msg =
         make_message(next_id_++, port, subpackets, subpacket_flits_, n);
+    const uint32_t k = h_.net.config().ni_ports;
+    const uint8_t eject = local_port(k == 1 ? 0 : static_cast<uint32_t>(rng_() % k));
     for (Flit& f : msg) {
       f.src = n;
       f.dest = r.neighbour(port);  // not used for routing; lets the scoreboard check delivery
+      f.eject = eject;
     }
-    h_.eps[n]->send(std::move(msg));
+    source(n).send(std::move(msg));
   }
 
   Harness& h_;
@@ -124,7 +133,7 @@ inline void check_scoreboard(const Harness& h) {
 inline void check_credits_home(Harness& h, const NocConfig& cfg) {
   for (uint32_t r = 0; r < h.nodes(); ++r) {
     const Router& router = h.net.router(r);
-    for (uint8_t p = 0; p < kPorts; ++p) {
+    for (uint8_t p = 0; p < kMaxPorts; ++p) {
       if (!router.has_port(p)) continue;
       for (uint8_t v = 0; v < cfg.vcs; ++v) {
         EXPECT_EQ(router.output_credits(p, v), cfg.vc_depth)
@@ -132,7 +141,9 @@ inline void check_credits_home(Harness& h, const NocConfig& cfg) {
         EXPECT_FALSE(router.output_busy(p, v));
       }
     }
-    for (uint32_t v = 0; v < cfg.vcs; ++v) EXPECT_EQ(h.eps[r]->credits(v), cfg.vc_depth);
+    for (uint32_t i = 0; i < cfg.ni_ports; ++i) {
+      for (uint32_t v = 0; v < cfg.vcs; ++v) EXPECT_EQ(h.ep(r, i).credits(v), cfg.vc_depth);
+    }
   }
   EXPECT_EQ(h.net.flits_buffered(), 0u);
 }

@@ -1,0 +1,90 @@
+// One all-reduce, end to end: plan (or image set) -> every NI loaded through its TLM
+// configuration target -> the router mesh runs it -> every node's buffer checked against the
+// exact sum. SystemC elaborates once per process, so call run_allreduce once per process
+// (mtsim runs each simulation in a child).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ni/accel_memory.hpp"
+#include "ni/ni_config.hpp"
+#include "ni/reduction_unit.hpp"
+#include "noc/noc_config.hpp"
+#include "plan/plan.hpp"
+#include "table/schedule_table.hpp"
+
+namespace mt::noc {
+
+struct AllReduceOptions {
+  std::string topology = "torus:4x4";
+  std::string algorithm = "multitree";
+  uint64_t bytes = 1u << 20;
+  DType dtype = DType::kFp32;
+  bool prioritize_height = false;
+  // Load the tables from this image set (mtc plan --out) instead of compiling the plan;
+  // its manifest then fixes algorithm, bytes and dtype.
+  std::string images;
+  NocConfig noc;                // ni_ports is set to the tables' K
+  NiConfig ni;
+  MemoryConfig memory;          // bytes: set to the buffer's end
+  ReductionConfig reduction;
+  uint64_t seed = 1;            // data each node starts with
+  std::string trace;            // .vcd or .fst file of the NI state of trace_nodes
+  std::vector<uint32_t> trace_nodes;
+  bool progress = false;        // a progress line on stderr while it runs
+  // Check image sets with the plan verifier before running them. Off, a broken table runs
+  // and shows what the NI does with it (the watchdog names what deadlocks).
+  bool verify_images = true;
+  bool record_issues = false;   // fill AllReduceResult::issues
+};
+
+// A table entry issuing at an NI (Fig. 6 ②).
+struct IssueRecord {
+  uint32_t node = 0;
+  size_t index = 0;  // entry index in the node's table
+  TableEntry entry;
+  uint64_t cycle = 0;
+};
+
+// Cycles at which the NIs entered a step: the first and the last of them.
+struct StepSpan {
+  uint32_t step = 0;
+  uint64_t first = 0, last = 0;
+};
+
+struct LinkUse {
+  uint32_t from = 0, to = 0;
+  std::string port;
+  uint64_t flits = 0;
+  double utilisation = 0;  // flits / cycles
+};
+
+struct AllReduceResult {
+  std::string topology, algorithm, flow_control, dtype;
+  uint32_t nodes = 0, steps_per_phase = 0;
+  uint64_t bytes = 0;
+  uint64_t cycles = 0;          // start to the last node's last byte in memory
+  double bandwidth_gbps = 0;    // bytes / time (GB/s)
+  uint64_t bound_cycles = 0;    // physical lower bound (physical_bound.hpp)
+  double bound_ratio = 0;       // bound_cycles / cycles
+  bool verified = false;        // every node holds the exact sum
+  std::string error;            // why not: first wrong element, or the stall report
+  uint64_t flits = 0, head_flits = 0;
+  double head_overhead = 0;     // head flits / flits injected
+  std::vector<StepSpan> steps;
+  std::vector<LinkUse> links;
+  uint64_t router_cycles = 0;   // router pipeline evaluations (simulation effort)
+  std::vector<IssueRecord> issues;  // with AllReduceOptions::record_issues, in issue order
+
+  nlohmann::json json() const;
+  static AllReduceResult from_json(const nlohmann::json& j);
+};
+
+// Throws mt::InputError for bad options (topology, algorithm, size, images).
+AllReduceResult run_allreduce(const AllReduceOptions& opt);
+
+}  // namespace mt::noc

@@ -1,0 +1,12 @@
+#include "allreduce/physical_bound.hpp"
+
+namespace mt::noc {
+
+uint64_t allreduce_bound_cycles(const Topology& topo, uint64_t bytes, uint64_t b) {
+  const uint64_t n = topo.nodes(), d = topo.min_node_degree();
+  if (n < 2 || d == 0 || b == 0) return 0;
+  const uint64_t num = 2 * (n - 1) * bytes, den = n * d * b;
+  return (num + den - 1) / den;
+}
+
+}  // namespace mt::noc

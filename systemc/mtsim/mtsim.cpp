@@ -1,0 +1,259 @@
+#include "mtsim/mtsim.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <sstream>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "allreduce/allreduce_sim.hpp"
+#include "common/error.hpp"
+#include "common/output_file.hpp"
+#include "plan/plan.hpp"
+#include "traffic/child_process.hpp"
+
+namespace mt::noc {
+namespace {
+
+struct RunFailed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');) {
+    if (item.empty()) throw InputError(fmt::format("empty item in list '{}'", text));
+    out.push_back(item);
+  }
+  return out;
+}
+
+std::vector<uint32_t> parse_nodes(const std::string& text) {
+  std::vector<uint32_t> nodes;
+  for (const std::string& s : split(text)) {
+    size_t used = 0;
+    unsigned long v = 0;
+    try {
+      v = std::stoul(s, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != s.size() || s[0] == '-') {
+      throw InputError(fmt::format("--trace-nodes: '{}' is not a node number", s));
+    }
+    nodes.push_back(static_cast<uint32_t>(v));
+  }
+  return nodes;
+}
+
+std::string size_text(uint64_t bytes) {
+  if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
+  if (bytes >= 1024 && bytes % 1024 == 0) return fmt::format("{} KiB", bytes >> 10);
+  return fmt::format("{} B", bytes);
+}
+
+std::string summary(const AllReduceResult& r) {
+  double mean = 0, peak = 0;
+  for (const LinkUse& l : r.links) {
+    mean += l.utilisation;
+    peak = std::max(peak, l.utilisation);
+  }
+  if (!r.links.empty()) mean /= static_cast<double>(r.links.size());
+  std::string s;
+  s += fmt::format("  cycles          {}\n", r.cycles);
+  s += fmt::format("  bandwidth       {:.2f} GB/s (all-reduce bytes / simulated time)\n",
+                   r.bandwidth_gbps);
+  s += fmt::format("  physical bound  {} cycles; this run reaches {:.1f}% of it\n", r.bound_cycles,
+                   100.0 * r.bound_ratio);
+  s += fmt::format("  steps           {} per phase ({} timesteps)\n", r.steps_per_phase,
+                   2 * r.steps_per_phase);
+  s += fmt::format("  head flits      {} of {} flits injected ({:.2f}%)\n", r.head_flits, r.flits,
+                   100.0 * r.head_overhead);
+  s += fmt::format("  links           mean utilisation {:.2f}, busiest {:.2f} flits/cycle\n", mean,
+                   peak);
+  s += r.verified ? fmt::format("  verified        yes: all {} nodes hold the exact sum\n", r.nodes)
+                  : fmt::format("  verified        NO: {}\n", r.error);
+  return s;
+}
+
+std::string comparison(const std::vector<AllReduceResult>& runs) {
+  std::string s = fmt::format("\n  {:<10} {:<8} {:>10} {:>10} {:>9} {:>9}\n", "algorithm", "flow",
+                              "cycles", "GB/s", "of bound", "verified");
+  for (const AllReduceResult& r : runs) {
+    s += fmt::format("  {:<10} {:<8} {:>10} {:>10.2f} {:>8.1f}% {:>9}\n", r.algorithm,
+                     r.flow_control, r.cycles, r.bandwidth_gbps, 100.0 * r.bound_ratio,
+                     r.verified ? "yes" : "NO");
+  }
+  const AllReduceResult& a = runs.front();
+  for (size_t i = 1; i < runs.size(); ++i) {
+    if (runs[i].cycles && a.cycles) {
+      s += fmt::format("  {} ({}) is {:.2f}x the bandwidth of {} ({})\n", a.algorithm,
+                       a.flow_control, static_cast<double>(runs[i].cycles) /
+                                           static_cast<double>(a.cycles),
+                       runs[i].algorithm, runs[i].flow_control);
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+int mtsim_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
+  AllReduceOptions o;
+  std::string bytes = "1MiB", dtype = "fp32", flow_control = "message";
+  std::string trace_nodes = "0", json_path, compare;
+  unsigned jobs = 0;
+  bool quiet = false;
+
+  CLI::App app{
+      "mtsim: one all-reduce on the cycle-accurate SystemC model of the MultiTree NI and its\n"
+      "router mesh. Compiles the plan (or loads an image set), loads every NI's schedule table\n"
+      "through its TLM configuration target, runs to completion and checks every node's buffer\n"
+      "against the exact sum.\n"
+      "Exit codes: 0 verified, 1 bad input, 2 internal error, 3 the all-reduce failed (wrong sum\n"
+      "or deadlock).",
+      "mtsim"};
+  app.add_option("-t,--topology", o.topology, "torus:WxH, mesh:WxH or ring:N")->capture_default_str();
+  app.add_option("-a,--algorithm", o.algorithm, "multitree, ring, ring-bi, ring2d or dbtree")
+      ->capture_default_str();
+  app.add_option("-b,--bytes", bytes, "all-reduce buffer size, e.g. 65536, 64KiB, 1MiB")
+      ->capture_default_str();
+  app.add_option("--dtype", dtype, "element type: int32 or fp32")->capture_default_str();
+  app.add_option("--flow-control", flow_control,
+                 "message (one head flit per gradient message) or packet (256-byte packets)")
+      ->capture_default_str();
+  app.add_flag("--prioritize-height", o.prioritize_height,
+               "MultiTree: trees with the larger remaining height take their turn first");
+  app.add_option("--images", o.images,
+                 "load the tables from this image set (mtc plan --out) instead of compiling");
+  bool no_verify = false;
+  app.add_flag("--no-verify", no_verify,
+               "run --images tables without the plan verifier, to see what the NI does with a "
+               "broken schedule (a deadlock is reported by the watchdog)");
+  app.add_option("--compare", compare,
+                 "also run these algorithms (comma-separated; NAME:packet for packet-based flow "
+                 "control) on the same network and size, side by side");
+  app.add_option("--trace", o.trace, "write the NI signals of --trace-nodes here (.vcd, or .fst "
+                                     "with vcd2fst), e.g. waves/run.vcd");
+  app.add_option("--trace-nodes", trace_nodes, "nodes to trace, comma-separated")
+      ->capture_default_str();
+  app.add_option("--json", json_path, "write the results as JSON here");
+  app.add_option("--seed", o.seed, "seed of the data in every node's buffer")->capture_default_str();
+  app.add_option("--vcs", o.noc.vcs, "virtual channels per port")->capture_default_str();
+  app.add_option("--vc-depth", o.noc.vc_depth, "flits per VC buffer")->capture_default_str();
+  app.add_option("--link-latency", o.noc.link_latency, "router-to-router link latency, cycles")
+      ->capture_default_str();
+  app.add_option("--ni-buffer", o.ni.buffer_flits, "NI injection buffer per port, flits")
+      ->capture_default_str();
+  app.add_option("--packet-payload", o.ni.packet_payload_bytes,
+                 "payload bytes per packet in packet-based flow control")
+      ->capture_default_str();
+  app.add_option("--mem-bandwidth", o.memory.bytes_per_cycle, "accelerator memory, bytes/cycle")
+      ->capture_default_str();
+  app.add_option("--mem-latency", o.memory.latency, "accelerator memory latency, cycles")
+      ->capture_default_str();
+  app.add_option("--reduce-throughput", o.reduction.elements_per_cycle,
+                 "reduction unit, elements/cycle")
+      ->capture_default_str();
+  app.add_option("--reduce-latency", o.reduction.latency, "reduction unit pipeline, cycles")
+      ->capture_default_str();
+  app.add_option("--watchdog", o.ni.watchdog_cycles,
+                 "stop and report a deadlock after this many cycles without progress (0: off)")
+      ->capture_default_str();
+  app.add_option("-j,--jobs", jobs, "simulations run in parallel with --compare (default: cores)");
+  app.add_flag("-q,--quiet", quiet, "no progress line on stderr");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e, out, err);
+    return code == 0 ? 0 : 1;
+  }
+
+  try {
+    o.bytes = parse_size(bytes);
+    o.dtype = parse_dtype(dtype);
+    o.ni.flow_control = parse_flow_control(flow_control);
+    o.trace_nodes = parse_nodes(trace_nodes);
+    o.progress = !quiet;
+    o.verify_images = !no_verify;
+    o.noc.credit_latency = o.noc.link_latency;
+    if (!json_path.empty()) check_writable(json_path, "--json");
+    if (!o.trace.empty()) check_writable(o.trace, "--trace");
+    std::vector<AllReduceOptions> runs = {o};
+    for (const std::string& c : compare.empty() ? std::vector<std::string>{} : split(compare)) {
+      AllReduceOptions other = o;
+      other.images.clear();
+      other.trace.clear();
+      other.progress = false;
+      const size_t colon = c.find(':');
+      other.algorithm = c.substr(0, colon);
+      if (colon != std::string::npos) other.ni.flow_control = parse_flow_control(c.substr(colon + 1));
+      if (!o.images.empty()) {
+        throw InputError("--compare needs the plan compiled here, not --images");
+      }
+      runs.push_back(other);
+    }
+
+    out << fmt::format("mtsim: {}, {}, {} {}, {}-based flow control\n", o.topology,
+                       o.images.empty() ? o.algorithm : "tables from " + o.images,
+                       o.images.empty() ? size_text(o.bytes) : "", o.images.empty() ? dtype : "",
+                       flow_control);
+    out.flush();
+    std::vector<std::function<std::string()>> work;
+    for (const AllReduceOptions& r : runs) {
+      work.push_back([r] {
+        const auto t0 = std::chrono::steady_clock::now();
+        nlohmann::json j = run_allreduce(r).json();
+        j["wall_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return j.dump();
+      });
+    }
+    unsigned parallel = jobs > 0 ? jobs : std::max(1u, std::thread::hardware_concurrency());
+    parallel = std::min<unsigned>(parallel, static_cast<unsigned>(work.size()));
+    const std::vector<ChildResult> results = run_in_children(work, parallel);
+    std::vector<AllReduceResult> done;
+    std::vector<nlohmann::json> docs;
+    for (size_t i = 0; i < results.size(); ++i) {
+      const ChildResult& r = results[i];
+      if (r.status == ChildResult::Status::kInputError) throw InputError(r.text);
+      if (!r.ok()) throw std::runtime_error(fmt::format("{}: {}", runs[i].algorithm, r.text));
+      docs.push_back(nlohmann::json::parse(r.text));
+      done.push_back(AllReduceResult::from_json(docs.back()));
+    }
+    const AllReduceResult& main_run = done.front();
+    out << fmt::format("{} nodes, {} {}, {}:\n", main_run.nodes, size_text(main_run.bytes),
+                       main_run.dtype, main_run.algorithm)
+        << summary(main_run);
+    if (done.size() > 1) out << comparison(done);
+    bool all_ok = true;
+    for (const AllReduceResult& r : done) all_ok = all_ok && r.verified;
+    if (!all_ok) {
+      for (const AllReduceResult& r : done) {
+        if (!r.verified) err << fmt::format("mtsim: {} ({}) failed: {}\n", r.algorithm, r.flow_control, r.error);
+      }
+      return 3;
+    }
+    if (!json_path.empty()) {
+      nlohmann::json doc = docs.front();
+      doc["compare"] = nlohmann::json::array();
+      for (size_t i = 1; i < docs.size(); ++i) doc["compare"].push_back(docs[i]);
+      write_file(json_path, doc.dump(2) + "\n");
+      out << "wrote " << json_path << "\n";
+    }
+    if (!o.trace.empty()) out << "wrote " << o.trace << "\n";
+    return 0;
+  } catch (const InputError& e) {
+    err << "mtsim: error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    err << "mtsim: internal error: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace mt::noc

@@ -1,0 +1,110 @@
+#include "ni/accel_memory.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+
+namespace mt::noc {
+
+void MemoryConfig::validate() const {
+  auto need = [](bool ok, const std::string& what) {
+    if (!ok) throw InputError("memory configuration: " + what);
+  };
+  need(bytes_per_cycle >= 1,
+       fmt::format("bytes_per_cycle = {}: must be at least 1", bytes_per_cycle));
+  need(clock_ps >= 1, fmt::format("clock_ps = {}: must be at least 1 ps", clock_ps));
+}
+
+namespace {
+
+// sc_time units per cycle of a validated configuration (before the memory is allocated).
+uint64_t period_of(const MemoryConfig& cfg) {
+  cfg.validate();
+  const uint64_t period =
+      sc_core::sc_time(static_cast<double>(cfg.clock_ps), sc_core::SC_PS).value();
+  // A time resolution coarser than the clock would make every cycle zero time long.
+  if (period == 0) {
+    throw InputError(fmt::format(
+        "memory configuration: clock_ps = {} is below the time resolution", cfg.clock_ps));
+  }
+  return period;
+}
+
+}  // namespace
+
+AccelMemory::AccelMemory(sc_core::sc_module_name name, const MemoryConfig& cfg)
+    : sc_core::sc_module(name), port("port"), cfg_(cfg), period_(period_of(cfg)),
+      mem_(cfg.bytes, 0) {
+  port.register_b_transport(this, &AccelMemory::b_transport);
+  port.register_transport_dbg(this, &AccelMemory::transport_dbg);
+}
+
+uint64_t AccelMemory::occupancy(uint64_t bytes) const {
+  return (bytes + cfg_.bytes_per_cycle - 1) / cfg_.bytes_per_cycle;
+}
+
+uint64_t AccelMemory::completion_cycle(uint64_t bytes, uint64_t at) const {
+  return std::max(at, free_) + cfg_.latency + occupancy(bytes);
+}
+
+void AccelMemory::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  const uint64_t addr = trans.get_address();
+  const uint64_t len = trans.get_data_length();
+  const bool write = trans.is_write();
+  if (!write && !trans.is_read()) {
+    trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  if (len == 0) {
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  if (addr >= mem_.size() || len > mem_.size() - addr) {  // no overflow of addr + len
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  if (trans.get_streaming_width() < len) {
+    trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  if (trans.get_byte_enable_ptr() != nullptr) {
+    trans.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    return;
+  }
+
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t accepted = now / period_ + (delay.value() + period_ - 1) / period_;
+  const uint64_t start = std::max(accepted, free_);
+  const uint64_t n = occupancy(len);
+  free_ = start + n;
+  const uint64_t complete = start + cfg_.latency + n;
+  delay = sc_core::sc_time::from_value(complete * period_ - now);
+
+  uint8_t* at = mem_.data() + addr;
+  if (write) {
+    std::memcpy(at, trans.get_data_ptr(), len);
+    bytes_written_ += len;
+  } else {
+    std::memcpy(trans.get_data_ptr(), at, len);
+    bytes_read_ += len;
+  }
+  busy_cycles_ += n;
+  trans.set_dmi_allowed(false);
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+unsigned int AccelMemory::transport_dbg(tlm::tlm_generic_payload& trans) {
+  const uint64_t addr = trans.get_address();
+  const bool write = trans.is_write();
+  if ((!write && !trans.is_read()) || addr >= mem_.size()) return 0;
+  const uint64_t len = std::min<uint64_t>(trans.get_data_length(), mem_.size() - addr);
+  if (len == 0) return 0;
+  if (write) std::memcpy(mem_.data() + addr, trans.get_data_ptr(), len);
+  else std::memcpy(trans.get_data_ptr(), mem_.data() + addr, len);
+  return static_cast<unsigned int>(len);
+}
+
+}  // namespace mt::noc

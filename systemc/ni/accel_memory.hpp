@@ -1,0 +1,84 @@
+// The accelerator memory the NI's DMA requester reads and writes: a functional byte array
+// behind a TLM-2.0 generic-payload target, with one channel's bandwidth and latency.
+//
+// Timing contract (cycles of MemoryConfig::clock_ps; the RTL copies it):
+// - One channel, shared by reads and writes, serves accesses in the order b_transport calls
+//   arrive.
+// - An access arriving at simulation time `now` (cycle now_cycle = floor(now / clock)) with
+//   annotated delay d is accepted at cycle t = now_cycle + ceil(d / clock).
+// - It starts at s = max(t, free), `free` being the cycle the previous access stopped
+//   occupying the channel (0 at first), and occupies the channel for
+//   n = ceil(len / bytes_per_cycle) cycles: free = s + n.
+// - It is complete (read data delivered, write data stored) at cycle c = s + latency + n.
+// - b_transport returns with the delay annotated so that now + delay is the start of cycle c
+//   (delay = (c - now_cycle) * clock when now is on a cycle boundary).
+// - The data are copied at once inside b_transport (functional model): the caller must not use
+//   them before cycle c.
+// - A zero-length read or write is OK and takes no time: the delay and the channel are left
+//   as they are.
+// Errors (checked in this order; nothing is copied, counted or timed):
+//   command other than read/write               TLM_COMMAND_ERROR_RESPONSE
+//   any byte outside [0, bytes)                 TLM_ADDRESS_ERROR_RESPONSE
+//   streaming width < data length               TLM_BURST_ERROR_RESPONSE
+//   a byte-enable pointer                       TLM_BYTE_ENABLE_ERROR_RESPONSE
+// transport_dbg copies without timing or statistics; as the TLM-2.0 standard allows, it ignores
+// streaming width and byte enables and copies the part of the range that lies in memory,
+// returning the number of bytes copied.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+namespace mt::noc {
+
+struct MemoryConfig {
+  uint64_t bytes = 0;              // capacity
+  uint32_t bytes_per_cycle = 256;  // HBM-like default: one HBM2 stack, 256 GB/s at 1 GHz
+  // Cycles from the start of an access to its first byte (~100 ns DRAM at 1 GHz).
+  uint32_t latency = 100;
+  uint64_t clock_ps = 1000;
+
+  // Throws mt::InputError naming the bad field.
+  void validate() const;
+};
+
+class AccelMemory : public sc_core::sc_module {
+ public:
+  // Validates `cfg` (mt::InputError) and allocates `cfg.bytes` zeroed bytes.
+  AccelMemory(sc_core::sc_module_name name, const MemoryConfig& cfg);
+
+  tlm_utils::simple_target_socket<AccelMemory> port;
+
+  // Backdoor for the host: fills inputs and checks results, no timing or statistics.
+  uint8_t* data() { return mem_.data(); }
+  const uint8_t* data() const { return mem_.data(); }
+  uint64_t size() const { return mem_.size(); }
+
+  const MemoryConfig& config() const { return cfg_; }
+  uint64_t bytes_read() const { return bytes_read_; }
+  uint64_t bytes_written() const { return bytes_written_; }
+  // Cycles the channel has been occupied (sum of ceil(len / bytes_per_cycle)).
+  uint64_t busy_cycles() const { return busy_cycles_; }
+  // The cycle from which the channel is free for the next access.
+  uint64_t free_cycle() const { return free_; }
+  // The cycle at which an access of `bytes` accepted at cycle `at` would complete, given the
+  // accesses so far, without doing it.
+  uint64_t completion_cycle(uint64_t bytes, uint64_t at) const;
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  unsigned int transport_dbg(tlm::tlm_generic_payload& trans);
+  uint64_t occupancy(uint64_t bytes) const;
+
+  MemoryConfig cfg_;
+  uint64_t period_;  // sc_time units per cycle
+  std::vector<uint8_t> mem_;
+  uint64_t free_ = 0;
+  uint64_t bytes_read_ = 0, bytes_written_ = 0, busy_cycles_ = 0;
+};
+
+}  // namespace mt::noc

@@ -1,0 +1,64 @@
+#include "ni/dma_requester.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace mt::noc {
+
+DmaRequester::DmaRequester(sc_core::sc_module_name name, uint64_t clock_ps)
+    : sc_module(name),
+      mem("mem"),
+      period_(sc_core::sc_time(static_cast<double>(clock_ps), sc_core::SC_PS).value()) {}
+
+uint64_t DmaRequester::access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint64_t len,
+                              uint64_t now) {
+  trans_.set_command(cmd);
+  trans_.set_address(addr);
+  trans_.set_data_ptr(data);
+  trans_.set_data_length(static_cast<unsigned>(len));
+  trans_.set_streaming_width(static_cast<unsigned>(len));
+  trans_.set_byte_enable_ptr(nullptr);
+  trans_.set_dmi_allowed(false);
+  trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  mem->b_transport(trans_, delay);
+  if (trans_.is_response_error()) {
+    throw std::runtime_error(fmt::format("{}: memory {} of {} bytes at 0x{:x} failed: {}", name(),
+                                         cmd == tlm::TLM_READ_COMMAND ? "read" : "write", len,
+                                         addr, trans_.get_response_string()));
+  }
+  (cmd == tlm::TLM_READ_COMMAND ? bytes_read_ : bytes_written_) += len;
+  return now + (delay.value() + period_ - 1) / period_;
+}
+
+uint64_t DmaRequester::read(uint64_t addr, uint8_t* data, uint64_t len, uint64_t now) {
+  return access(tlm::TLM_READ_COMMAND, addr, data, len, now);
+}
+
+uint64_t DmaRequester::write(uint64_t addr, const uint8_t* data, uint64_t len, uint64_t now) {
+  // The generic payload's pointer is not const; a write only reads through it.
+  return access(tlm::TLM_WRITE_COMMAND, addr, const_cast<uint8_t*>(data), len, now);
+}
+
+void DmaRequester::debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint64_t len) {
+  tlm::tlm_generic_payload t;
+  t.set_command(cmd);
+  t.set_address(addr);
+  t.set_data_ptr(data);
+  t.set_data_length(static_cast<unsigned>(len));
+  if (mem->transport_dbg(t) != len) {
+    throw std::runtime_error(fmt::format("{}: debug access of {} bytes at 0x{:x} failed", name(),
+                                         len, addr));
+  }
+}
+
+void DmaRequester::peek(uint64_t addr, uint8_t* data, uint64_t len) {
+  debug(tlm::TLM_READ_COMMAND, addr, data, len);
+}
+
+void DmaRequester::poke(uint64_t addr, const uint8_t* data, uint64_t len) {
+  debug(tlm::TLM_WRITE_COMMAND, addr, const_cast<uint8_t*>(data), len);
+}
+
+}  // namespace mt::noc

@@ -1,0 +1,41 @@
+// The NI's DMA requester (paper Fig. 6): a TLM-2.0 initiator to the accelerator memory. It
+// reads the chunk a send carries and writes received and reduced data back. Every access is
+// a blocking transport call whose annotated delay says when the memory completes it; the
+// caller uses the data from that cycle on.
+#pragma once
+
+#include <cstdint>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+namespace mt::noc {
+
+class DmaRequester : public sc_core::sc_module {
+ public:
+  DmaRequester(sc_core::sc_module_name name, uint64_t clock_ps);
+
+  tlm_utils::simple_initiator_socket<DmaRequester> mem;
+
+  // Reads (writes) [addr, addr + len) in cycle `now`; returns the cycle the memory completes
+  // the access. Throws std::runtime_error naming the access if the memory refuses it.
+  uint64_t read(uint64_t addr, uint8_t* data, uint64_t len, uint64_t now);
+  uint64_t write(uint64_t addr, const uint8_t* data, uint64_t len, uint64_t now);
+  // Untimed access (debug transport): the reduction's read-modify-write of data in flight.
+  void peek(uint64_t addr, uint8_t* data, uint64_t len);
+  void poke(uint64_t addr, const uint8_t* data, uint64_t len);
+
+  uint64_t bytes_read() const { return bytes_read_; }
+  uint64_t bytes_written() const { return bytes_written_; }
+
+ private:
+  uint64_t access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint64_t len, uint64_t now);
+  void debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint64_t len);
+
+  uint64_t period_;  // sc_time units per cycle
+  uint64_t bytes_read_ = 0, bytes_written_ = 0;
+  tlm::tlm_generic_payload trans_;
+};
+
+}  // namespace mt::noc

@@ -1,0 +1,112 @@
+#include "ni/ejection_decoder.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "router/router.hpp"
+
+namespace mt::noc {
+
+uint8_t opposite_port(uint8_t p) {
+  switch (p) {
+    case kPortYMinus: return kPortYPlus;
+    case kPortYPlus: return kPortYMinus;
+    case kPortXMinus: return kPortXPlus;
+    case kPortXPlus: return kPortXMinus;
+    default: return p;
+  }
+}
+
+EjectionDecoder::EjectionDecoder(sc_core::sc_module_name name, uint32_t node,
+                                 const std::array<uint32_t, kPorts>& neighbour,
+                                 const NocConfig& noc, const NiConfig& ni)
+    : sc_module(name),
+      node_(node),
+      packet_payload_(ni.packet_payload_bytes),
+      neighbour_(neighbour),
+      vcs_(noc.vcs),
+      contexts_(static_cast<size_t>(noc.ni_ports) * noc.vcs) {}
+
+size_t EjectionDecoder::open_messages() const { return open_messages_; }
+
+void EjectionDecoder::fail(const Flit& f, uint32_t port_index, const char* what) const {
+  throw std::runtime_error(fmt::format("NI {}: ejection port {}: {}: {}", node_, port_index,
+                                       what, f.str()));
+}
+
+bool EjectionDecoder::consume(const Flit& f, uint32_t port_index, ReceivedBlock& block) {
+  if (f.vc >= vcs_ || static_cast<size_t>(port_index) * vcs_ + f.vc >= contexts_.size()) {
+    fail(f, port_index, "no such ejection port or VC");
+  }
+  Context& c = contexts_[static_cast<size_t>(port_index) * vcs_ + f.vc];
+  if (is_head(f.type)) {
+    if (c.open) fail(f, port_index, "a head flit inside an open message or packet");
+    if (f.op != static_cast<uint8_t>(Op::kReduce) && f.op != static_cast<uint8_t>(Op::kGather)) {
+      fail(f, port_index, "a head flit that carries no all-reduce operation");
+    }
+    // Who sent it, checked before the context changes.
+    uint32_t sender = f.src;
+    if (is_subpacket(f.type)) {
+      const uint8_t from = opposite_port(f.eject);
+      if (from == kPortLocal || from >= kPorts || neighbour_[from] == Router::kNoNeighbour) {
+        fail(f, port_index, "its Eject field names no link into this router");
+      }
+      sender = neighbour_[from];
+    } else if (f.offset > f.message_bytes) {
+      fail(f, port_index, "a packet beyond its message's end");
+    }
+    c.open = true;
+    c.message = is_subpacket(f.type);
+    c.op = static_cast<Op>(f.op);
+    c.flow = f.tree;
+    c.addr = f.addr;
+    c.message_bytes = f.message_bytes;
+    c.sender = sender;
+    c.data.clear();
+    if (c.message) {
+      c.left = f.message_bytes;
+      ++open_messages_;
+    } else {
+      c.left = std::min<uint64_t>(f.message_bytes - f.offset, packet_payload_);
+      auto [it, fresh] = packet_bytes_.try_emplace(key(c.op, c.flow, c.sender), 0);
+      if (fresh) ++open_messages_;
+    }
+    return false;
+  }
+  if (!c.open) fail(f, port_index, "a body or tail flit with no open message or packet");
+  if (is_subpacket(f.type) != c.message) fail(f, port_index, "a flit of the wrong kind");
+  const uint64_t n = std::min<uint64_t>(kFlitPayloadBytes, c.left);
+  const auto* bytes = reinterpret_cast<const uint8_t*>(f.data.data());
+  c.data.insert(c.data.end(), bytes, bytes + n);
+  c.left -= n;
+  const bool tail = is_tail(f.type);
+  if (c.message && !tail && c.left == 0) fail(f, port_index, "a message longer than its size");
+  if (!ends_reservation(f.type)) return false;
+  block.op = c.op;
+  block.flow = c.flow;
+  block.sender = c.sender;
+  block.addr = c.addr;
+  block.data.swap(c.data);
+  c.data.clear();
+  c.addr += block.data.size();
+  if (c.message) {
+    if (tail && c.left != 0) fail(f, port_index, "a message tail before the message's last byte");
+    block.message_done = tail;
+    if (tail) --open_messages_;
+  } else {
+    if (c.left != 0) fail(f, port_index, "a packet shorter than its payload");
+    uint64_t& got = packet_bytes_[key(c.op, c.flow, c.sender)];
+    got += block.data.size();
+    block.message_done = got >= c.message_bytes;
+    if (block.message_done) {
+      packet_bytes_.erase(key(c.op, c.flow, c.sender));
+      --open_messages_;
+    }
+  }
+  if (tail) c.open = false;
+  return true;
+}
+
+}  // namespace mt::noc

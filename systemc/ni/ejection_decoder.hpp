@@ -1,0 +1,77 @@
+// The NI's ejection side: reassembles the flits of each ejection port and VC into blocks of
+// gradient data (a sub-packet's or a packet's payload) and tells which message each belongs
+// to and when a message is complete.
+//
+// A message's sender is the neighbour it came from: the router swapped Next and Eject at the
+// source, so Eject now names the sender's output port and the sender is this router's
+// neighbour across the opposite port (paper §IV-B). A packet's sender is its Src.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include <systemc>
+
+#include "flit/flit.hpp"
+#include "ni/ni_config.hpp"
+#include "noc/noc_config.hpp"
+#include "plan/plan.hpp"
+
+namespace mt::noc {
+
+// The opposite direction of a router port (y- <-> y+, x- <-> x+); the local port is its own.
+uint8_t opposite_port(uint8_t p);
+
+struct ReceivedBlock {
+  Op op = Op::kNop;
+  uint32_t flow = 0;
+  uint32_t sender = 0;
+  uint64_t addr = 0;               // where the block's bytes belong
+  std::vector<uint8_t> data;       // its bytes
+  bool message_done = false;       // the last bytes of the message have now arrived
+};
+
+class EjectionDecoder : public sc_core::sc_module {
+ public:
+  // `neighbour[p]`: the node across this router's port p (Router::kNoNeighbour if none).
+  EjectionDecoder(sc_core::sc_module_name name, uint32_t node,
+                  const std::array<uint32_t, kPorts>& neighbour, const NocConfig& noc,
+                  const NiConfig& ni);
+
+  // Takes one flit that arrived on ejection port `port_index`. Returns true when it ends a
+  // block (a sub-packet or a packet), which is then in `block`. Throws std::runtime_error
+  // for flits that do not continue what their port and VC carry.
+  bool consume(const Flit& flit, uint32_t port_index, ReceivedBlock& block);
+
+  // Messages started but not yet complete (a run that ends with some left lost data).
+  size_t open_messages() const;
+
+ private:
+  struct Context {
+    bool open = false;
+    bool message = false;       // all-reduce message (else normal packet)
+    Op op = Op::kNop;
+    uint32_t flow = 0, sender = 0;
+    uint64_t addr = 0;          // address of the next payload byte
+    uint64_t left = 0;          // payload bytes still to come in this message or packet
+    uint64_t message_bytes = 0;
+    std::vector<uint8_t> data;  // the block so far
+  };
+  [[noreturn]] void fail(const Flit& f, uint32_t port_index, const char* what) const;
+  static uint64_t key(Op op, uint32_t flow, uint32_t sender) {
+    return (uint64_t{static_cast<uint8_t>(op)} << 56) | (uint64_t{flow} << 28) | sender;
+  }
+
+  uint32_t node_;
+  uint64_t packet_payload_;
+  std::array<uint32_t, kPorts> neighbour_;
+  uint32_t vcs_;
+  std::vector<Context> contexts_;  // port_index * vcs + vc
+  // Packet mode: payload bytes received so far of each message (packets may interleave).
+  std::unordered_map<uint64_t, uint64_t> packet_bytes_;
+  size_t open_messages_ = 0;
+};
+
+}  // namespace mt::noc

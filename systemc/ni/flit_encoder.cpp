@@ -1,0 +1,104 @@
+#include "ni/flit_encoder.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace mt::noc {
+namespace {
+
+uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+// Payload flits of a send (at least one: a zero-byte send still ends its message).
+uint64_t payload_flits(uint64_t bytes) {
+  return std::max<uint64_t>(1, ceil_div(bytes, kFlitPayloadBytes));
+}
+
+}  // namespace
+
+FlitEncoder::FlitEncoder(sc_core::sc_module_name name, uint32_t node, const NocConfig& noc,
+                         const NiConfig& ni)
+    : sc_module(name),
+      node_(node),
+      subpacket_flits_(noc.subpacket_flits),
+      packet_payload_(ni.packet_payload_bytes) {}
+
+uint64_t FlitEncoder::flits(const SendJob& job) const {
+  const uint64_t payload = payload_flits(job.request.bytes);
+  if (job.route.source_routed) return 1 + payload;
+  return std::max<uint64_t>(1, ceil_div(job.request.bytes, packet_payload_)) + payload;
+}
+
+uint64_t FlitEncoder::flits(const SendJob& job, uint64_t offset, uint64_t len) const {
+  const uint64_t bytes = job.request.bytes;
+  const uint64_t first = offset / kFlitPayloadBytes;
+  const uint64_t last = offset + len >= bytes ? payload_flits(bytes)
+                                              : ceil_div(offset + len, kFlitPayloadBytes);
+  if (job.route.source_routed) return last - first + (first == 0 ? 1 : 0);
+  // One head for every packet whose first payload flit is in the range.
+  const uint64_t per_packet = packet_payload_ / kFlitPayloadBytes;
+  return last - first + ceil_div(last, per_packet) - ceil_div(first, per_packet);
+}
+
+void FlitEncoder::encode(const SendJob& job, uint64_t offset, const uint8_t* data, uint64_t len,
+                         uint64_t now, std::vector<Flit>& out) const {
+  const SendRequest& r = job.request;
+  const uint64_t total = payload_flits(r.bytes);
+  const uint64_t first = offset / kFlitPayloadBytes;
+  const uint64_t last = offset + len >= r.bytes ? total : ceil_div(offset + len, kFlitPayloadBytes);
+  const uint64_t per_packet = packet_payload_ / kFlitPayloadBytes;
+
+  Flit proto;
+  proto.src = node_;
+  proto.dest = r.dest;
+  proto.tree = r.flow;
+  proto.op = static_cast<uint8_t>(r.op);
+  proto.message_bytes = r.bytes;
+  proto.injected = now;
+  proto.next = job.route.next;
+  proto.eject = job.route.eject;
+
+  for (uint64_t j = first; j < last; ++j) {
+    Flit f = proto;
+    if (job.route.source_routed) {
+      const uint64_t n = 1 + total;  // flits of the message
+      f.packet = job.id;
+      f.length = static_cast<uint32_t>(n);
+      if (j == 0) {
+        Flit head = f;
+        head.type = FlitType::kSubHead;
+        head.addr = r.addr;
+        head.index = 0;
+        out.push_back(head);
+      }
+      const uint64_t i = j + 1;
+      f.index = static_cast<uint32_t>(i);
+      f.type = i + 1 == n                      ? FlitType::kSubMessageTail
+               : (i + 1) % subpacket_flits_ == 0 ? FlitType::kSubTail
+                                                 : FlitType::kSubBody;
+    } else {
+      const uint64_t p = j / per_packet, k = j % per_packet;
+      const uint64_t in_packet = std::min(per_packet, total - p * per_packet);
+      f.packet = (job.id << 24) | p;
+      f.length = static_cast<uint32_t>(1 + in_packet);
+      if (k == 0) {
+        Flit head = f;
+        head.type = FlitType::kHead;
+        head.offset = p * packet_payload_;
+        head.addr = r.addr + head.offset;
+        head.index = 0;
+        out.push_back(head);
+      }
+      f.index = static_cast<uint32_t>(k + 1);
+      f.type = k + 1 == in_packet ? FlitType::kTail : FlitType::kBody;
+    }
+    // Payload: the flit's 16 bytes of the range, zero beyond the end of the send.
+    const uint64_t at = j * kFlitPayloadBytes;
+    if (at < r.bytes) {
+      const uint64_t n = std::min<uint64_t>(kFlitPayloadBytes, r.bytes - at);
+      std::memcpy(f.data.data(), data + (at - offset), n);
+    }
+    out.push_back(f);
+  }
+}
+
+}  // namespace mt::noc

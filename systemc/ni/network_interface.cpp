@@ -1,0 +1,369 @@
+#include "ni/network_interface.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace mt::noc {
+namespace {
+
+constexpr uint64_t kNever = ~0ull;
+
+uint8_t port_of(Step s) {
+  switch (s) {
+    case Step::kXPlus: return kPortXPlus;
+    case Step::kXMinus: return kPortXMinus;
+    case Step::kYPlus: return kPortYPlus;
+    case Step::kYMinus: return kPortYMinus;
+    case Step::kLocal: break;
+  }
+  return kPortLocal;
+}
+
+}  // namespace
+
+NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& place,
+                                   const NocConfig& noc, const NiConfig& ni,
+                                   const ReductionConfig& reduction_cfg, DType dtype)
+    : sc_module(name),
+      table("table", place.node, place.nodes),
+      timestep("timestep"),
+      lockstep("lockstep"),
+      decoder("decoder", ni),
+      dma("dma", noc.clock_ps),
+      reduction("reduction", reduction_cfg, dtype),
+      encoder("encoder", place.node, noc, ni),
+      ejection("ejection", place.node, place.neighbour, noc, ni),
+      place_(place),
+      noc_(noc),
+      ni_(ni),
+      period_(sc_core::sc_time(static_cast<double>(noc.clock_ps), sc_core::SC_PS).value()),
+      channels_(noc.ni_ports) {
+  noc.validate();
+  ni.validate();
+  for (uint32_t i = 0; i < noc.ni_ports; ++i) {
+    ports_.push_back(std::make_unique<Endpoint>(fmt::format("port_{}", i).c_str(), place.node, noc));
+    Endpoint& e = *ports_.back();
+    e.on_receive = [this, i](const Flit& f, uint64_t cycle) {
+      inbox_.push_back({f, i, cycle});
+      done_ = false;  // a message no entry waits for (a leaf's final Gather) is still work
+      wake_at(cycle + 1, cycle);
+    };
+    e.on_send = [this](const Flit& f, uint64_t cycle) {
+      if (is_head(f.type)) ++heads_;
+      ++progress_;
+      wake_at(cycle + 1, cycle);  // the NI buffer has room again
+    };
+  }
+  SC_METHOD(evaluate);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+NetworkInterface::~NetworkInterface() = default;
+
+uint64_t NetworkInterface::now_cycle() const {
+  return sc_core::sc_time_stamp().value() / period_;
+}
+
+void NetworkInterface::wake_at(uint64_t cycle, uint64_t now) {
+  if (cycle >= next_wake_) return;
+  next_wake_ = cycle;
+  wake_.notify(sc_core::sc_time::from_value((cycle - now) * period_));
+}
+
+void NetworkInterface::start() {
+  timestep.reset();
+  lockstep.reset();
+  head_ = 0;
+  started_ = true;
+  done_ = false;
+  reduced_flow_.assign(place_.nodes, false);
+  const uint64_t now = now_cycle();
+  wake_at(now + 1, now);
+}
+
+uint64_t NetworkInterface::flits_injected() const {
+  uint64_t n = 0;
+  for (const auto& p : ports_) n += p->flits_sent();
+  return n;
+}
+
+uint64_t NetworkInterface::flits_ejected() const {
+  uint64_t n = 0;
+  for (const auto& p : ports_) n += p->flits_received();
+  return n;
+}
+
+SendRoute NetworkInterface::route_to(uint32_t dest) const {
+  if (dest == place_.node || dest >= place_.nodes) {
+    throw std::runtime_error(fmt::format("NI {}: a table entry sends to node {}", place_.node, dest));
+  }
+  const uint32_t k = noc_.ni_ports;
+  SendRoute r;
+  uint8_t first = kPortLocal;
+  for (uint8_t p = kPortYMinus; p <= kPortXPlus; ++p) {
+    if (place_.neighbour[p] == dest) first = p;
+  }
+  if (first != kPortLocal && ni_.flow_control == FlowControl::kMessage) {
+    r.source_routed = true;
+    r.next = first;
+    // The neighbour ejects it on the NI port that serves the link it arrives by.
+    r.eject = local_port((opposite_port(first) - 1u) % k);
+  } else if (first == kPortLocal) {
+    first = port_of(dimension_order_hop(place_.grid, dest, Dim::kNone, 0).step);
+  }
+  r.port_index = (first - 1u) % k;
+  return r;
+}
+
+bool NetworkInterface::dma_idle() const {
+  for (const Channel& c : channels_) {
+    if (!c.jobs.empty() || c.inflight_flits != 0) return false;
+  }
+  return true;
+}
+
+void NetworkInterface::schedule(uint64_t cycle, EventKind kind, uint32_t slot) {
+  events_.push({cycle, seq_++, kind, slot});
+}
+
+uint32_t NetworkInterface::new_block() {
+  if (free_blocks_.empty()) {
+    blocks_.emplace_back();
+    return static_cast<uint32_t>(blocks_.size() - 1);
+  }
+  const uint32_t s = free_blocks_.back();
+  free_blocks_.pop_back();
+  return s;
+}
+
+void NetworkInterface::eject(uint64_t now) {
+  // A flit is decoded the cycle after it arrives (the ejection decoder's register stage), so
+  // the order in which SystemC runs the ports' processes within a cycle never matters.
+  while (!inbox_.empty() && inbox_.front().cycle < now) {
+    const Arrived a = inbox_.front();
+    inbox_.pop_front();
+    ++progress_;
+    if (!ejection.consume(a.flit, a.port, received_)) continue;
+    const uint32_t slot = new_block();
+    Block& b = blocks_[slot];
+    b.key = key(received_.op, received_.flow, received_.sender);
+    b.addr = received_.addr;
+    b.data.swap(received_.data);
+    ++outstanding_[b.key];
+    if (received_.message_done) last_seen_.insert(b.key);
+    if (received_.op == Op::kGather) {
+      schedule(dma.write(b.addr, b.data.data(), b.data.size(), now), EventKind::kBlockDone, slot);
+    } else {
+      scratch_.resize(b.data.size());
+      schedule(dma.read(b.addr, scratch_.data(), b.data.size(), now), EventKind::kReduceRead, slot);
+    }
+  }
+}
+
+void NetworkInterface::block_done(uint32_t slot) {
+  Block& b = blocks_[slot];
+  auto it = outstanding_.find(b.key);
+  if (--it->second == 0 && last_seen_.count(b.key)) {
+    outstanding_.erase(it);
+    last_seen_.erase(b.key);
+    arrived_.insert(b.key);
+  }
+  free_blocks_.push_back(slot);
+}
+
+void NetworkInterface::run_events(uint64_t now) {
+  while (!events_.empty() && events_.top().cycle <= now) {
+    const Pending ev = events_.top();
+    events_.pop();
+    ++progress_;
+    switch (ev.kind) {
+      case EventKind::kBurstRead: {
+        Burst& b = bursts_[ev.slot];
+        channels_[b.port].inflight_flits -= b.flits.size();
+        for (Flit& f : b.flits) f.injected = now;
+        ports_[b.port]->send(std::move(b.flits));
+        b.flits.clear();
+        free_bursts_.push_back(ev.slot);
+        break;
+      }
+      case EventKind::kReduceRead: {
+        // The partial sum is in; add the block. The sum goes into memory at once (the model
+        // needs no hazard logic for blocks of the same chunk from several children); the
+        // write-back below charges the memory for it when the adder is done.
+        Block& b = blocks_[ev.slot];
+        scratch_.resize(b.data.size());
+        dma.peek(b.addr, scratch_.data(), b.data.size());
+        const uint64_t ready = reduction.reduce(scratch_.data(), b.data.data(), b.data.size(), now);
+        dma.poke(b.addr, scratch_.data(), b.data.size());
+        schedule(ready, EventKind::kWriteBack, ev.slot);
+        break;
+      }
+      case EventKind::kWriteBack: {
+        Block& b = blocks_[ev.slot];
+        scratch_.resize(b.data.size());
+        dma.peek(b.addr, scratch_.data(), b.data.size());
+        schedule(dma.write(b.addr, scratch_.data(), b.data.size(), now), EventKind::kBlockDone,
+                 ev.slot);
+        break;
+      }
+      case EventKind::kBlockDone:
+        block_done(ev.slot);
+        break;
+    }
+  }
+}
+
+void NetworkInterface::fetch(uint64_t now) {
+  for (uint32_t p = 0; p < channels_.size(); ++p) {
+    Channel& ch = channels_[p];
+    if (ch.jobs.empty()) continue;
+    const SendJob& job = ch.jobs.front();
+    const uint64_t len = std::min<uint64_t>(ni_.dma_burst_bytes, job.request.bytes - ch.fetched);
+    const uint64_t n = encoder.flits(job, ch.fetched, len);
+    if (ch.inflight_flits + ports_[p]->queued_flits() + n > ni_.buffer_flits) continue;
+    uint32_t slot;
+    if (free_bursts_.empty()) {
+      slot = static_cast<uint32_t>(bursts_.size());
+      bursts_.emplace_back();
+    } else {
+      slot = free_bursts_.back();
+      free_bursts_.pop_back();
+    }
+    Burst& b = bursts_[slot];
+    b.port = p;
+    scratch_.resize(len);
+    const uint64_t ready = dma.read(job.request.addr + ch.fetched, scratch_.data(), len, now);
+    encoder.encode(job, ch.fetched, scratch_.data(), len, now, b.flits);
+    ch.inflight_flits += n;
+    ch.fetched += len;
+    schedule(ready, EventKind::kBurstRead, slot);
+    ++progress_;
+    if (ch.fetched >= job.request.bytes) {  // the whole send is read
+      ch.jobs.pop_front();
+      ch.fetched = 0;
+    }
+  }
+}
+
+bool NetworkInterface::dependencies_met(const TableEntry& e) const {
+  return first_missing(e).empty();
+}
+
+// The first message the entry still waits for, as text; empty when none.
+std::string NetworkInterface::first_missing(const TableEntry& e) const {
+  auto missing = [&](Op op, uint32_t from) -> std::string {
+    if (arrived_.count(key(op, e.flow, from))) return {};
+    return fmt::format("the {} of flow {} from node {}", op_name(op), e.flow, from);
+  };
+  std::vector<uint32_t> none;
+  const bool wait_children = e.op == Op::kReduce ||
+                             (e.op == Op::kGather && e.parent == kNil && !reduced_flow_.at(e.flow));
+  if (e.op == Op::kGather && e.parent != kNil) return missing(Op::kGather, e.parent);
+  if (wait_children) {
+    for (uint32_t c : e.children) {
+      std::string m = missing(Op::kReduce, c);
+      if (!m.empty()) return m;
+    }
+  }
+  return {};
+}
+
+void NetworkInterface::control(uint64_t now) {
+  const std::vector<TableEntry>& entries = table.entries();
+  if (head_ >= entries.size()) return;
+  const TableEntry& e = entries[head_];
+  if (e.step < timestep.value()) {
+    throw std::runtime_error(fmt::format("NI {}: table entry {} is for step {}, after step {}",
+                                         place_.node, head_, e.step, timestep.value()));
+  }
+  if (e.step > timestep.value()) {
+    if (timestep.try_advance(lockstep.zero(now), dma_idle(), true, e.step)) {
+      ++progress_;
+      if (on_step) on_step(place_.node, timestep.value(), now);
+    }
+    return;
+  }
+  if (e.flow >= reduced_flow_.size()) reduced_flow_.resize(e.flow + 1, false);
+  if (!dependencies_met(e)) return;
+  decoder.decode(e, decoded_);
+  if (e.op == Op::kNop) lockstep.load(now, decoded_.lockstep_cycles);
+  if (e.op == Op::kReduce) reduced_flow_[e.flow] = true;
+  for (const SendRequest& s : decoded_.sends) {
+    SendJob job;
+    job.request = s;
+    job.route = route_to(s.dest);
+    job.id = (uint64_t{place_.node} << 32) | next_job_id_++;
+    channels_[job.route.port_index].jobs.push_back(job);
+  }
+  if (on_issue) on_issue(place_.node, head_, e, now);
+  ++head_;
+  ++progress_;
+}
+
+void NetworkInterface::evaluate() {
+  const uint64_t now = now_cycle();
+  next_wake_ = kNever;
+  if (!started_) return;
+  const uint64_t before = progress_;
+  eject(now);
+  run_events(now);
+  fetch(now);
+  control(now);
+
+  trace_timestep_ = timestep.value();
+  trace_lockstep_ = lockstep.value(now);
+  trace_entry_ = static_cast<uint32_t>(head_);
+  trace_dma_busy_ = !dma_idle();
+
+  bool queues_empty = true;
+  for (const auto& p : ports_) queues_empty = queues_empty && p->queued_flits() == 0;
+  if (!done_ && head_ >= table.entries().size() && dma_idle() && queues_empty &&
+      events_.empty() && inbox_.empty() && ejection.open_messages() == 0) {
+    done_ = true;
+    done_cycle_ = now;
+    return;
+  }
+  uint64_t next = progress_ != before ? now + 1 : kNever;
+  if (!events_.empty()) next = std::min(next, std::max(events_.top().cycle, now + 1));
+  if (!inbox_.empty()) next = std::min(next, std::max(inbox_.front().cycle + 1, now + 1));
+  if (lockstep.zero_at() > now) next = std::min(next, lockstep.zero_at());
+  if (next != kNever) wake_at(next, now);
+}
+
+std::string NetworkInterface::status() const {
+  const uint32_t n = place_.node;
+  if (done_) return fmt::format("node {}: done at cycle {}", n, done_cycle_);
+  if (!started_) return fmt::format("node {}: not started", n);
+  std::string s;
+  const auto& entries = table.entries();
+  if (head_ < entries.size()) {
+    const TableEntry& e = entries[head_];
+    s = fmt::format("node {}: timestep {}, table entry {} ({} flow {}, step {})", n,
+                    timestep.value(), head_, op_name(e.op), e.flow, e.step);
+    const std::string m = first_missing(e);
+    if (e.step == timestep.value() && !m.empty()) s += " waits for " + m;
+  } else {
+    s = fmt::format("node {}: table done", n);
+  }
+  size_t jobs = 0;
+  for (const Channel& c : channels_) jobs += c.jobs.size();
+  if (jobs) s += fmt::format(", {} send(s) not yet read", jobs);
+  if (ejection.open_messages()) {
+    s += fmt::format(", {} message(s) partly received", ejection.open_messages());
+  }
+  return s;
+}
+
+void NetworkInterface::trace(sc_core::sc_trace_file* tf) const {
+  const std::string p = name();
+  sc_core::sc_trace(tf, trace_timestep_, p + ".timestep");
+  sc_core::sc_trace(tf, trace_lockstep_, p + ".lockstep");
+  sc_core::sc_trace(tf, trace_entry_, p + ".table_head");
+  sc_core::sc_trace(tf, trace_dma_busy_, p + ".dma_busy");
+  sc_core::sc_trace(tf, done_, p + ".done");
+}
+
+}  // namespace mt::noc

@@ -1,0 +1,188 @@
+// The MultiTree network interface (paper §IV-A Fig. 6, §IV-B): executes one node's schedule
+// table on the router mesh, moving and summing the node's gradient buffer.
+//
+// Per cycle (one SC_METHOD; systemc/ni/README.md has the timing contract):
+//   ejection  flits that arrived in earlier cycles are decoded into blocks (④); a Gather block
+//             is written to memory, a Reduce block is read-added-written through the
+//             reduction unit; when a message's last block is in memory it clears the
+//             dependency it answers (⑤, ⑥)
+//   DMA       each injection port fetches the next burst of its oldest send while its NI
+//             buffer has room; a burst's flits join the port's queue when the memory
+//             completes the read
+//   control   the table's head entry issues when its Step equals the timestep and its
+//             dependencies are cleared (①): the decoder loads the lockstep counter (NOP) or
+//             gives the DMA one send per destination (②); otherwise the timestep advances if
+//             the lockstep counter is zero, the DMA is idle and the head is for a later
+//             step (③). One issue or advance per cycle.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <queue>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include <systemc>
+
+#include "endpoint/endpoint.hpp"
+#include "ni/decoder.hpp"
+#include "ni/dma_requester.hpp"
+#include "ni/ejection_decoder.hpp"
+#include "ni/flit_encoder.hpp"
+#include "ni/lockstep_counter.hpp"
+#include "ni/ni_config.hpp"
+#include "ni/reduction_unit.hpp"
+#include "ni/schedule_table.hpp"
+#include "ni/timestep_counter.hpp"
+#include "router/dor_route.hpp"
+
+namespace mt::noc {
+
+// Where a node sits: what the NI needs of the network to route its sends.
+struct NiPlace {
+  uint32_t node = 0;
+  uint32_t nodes = 0;
+  GridPlace grid;
+  std::array<uint32_t, kPorts> neighbour{};  // node across each router port
+};
+
+class NetworkInterface : public sc_core::sc_module {
+ public:
+  NetworkInterface(sc_core::sc_module_name name, const NiPlace& place, const NocConfig& noc,
+                   const NiConfig& ni, const ReductionConfig& reduction, DType dtype);
+  ~NetworkInterface() override;
+
+  // The blocks of Fig. 6.
+  NiScheduleTable table;
+  TimestepCounter timestep;
+  LockstepCounter lockstep;
+  Decoder decoder;
+  DmaRequester dma;      // bind dma.mem to the accelerator memory
+  ReductionUnit reduction;
+  FlitEncoder encoder;
+  EjectionDecoder ejection;
+
+  // Network port i (0..ni_ports-1): bind port(i).out to Network::inject(node, i) and
+  // Network::eject(node, i) to port(i).in.
+  Endpoint& port(uint32_t i) { return *ports_.at(i); }
+  uint32_t ports() const { return static_cast<uint32_t>(ports_.size()); }
+
+  // The host starts the all-reduce (after loading the table): resets both counters; the NI
+  // runs from the next cycle on.
+  void start();
+  // Nothing left to do: table executed, every send's last flit injected, every message that
+  // arrived is in memory. A node cannot know that no more messages will come (a leaf's last
+  // Gather is awaited by no entry): the all-reduce is over when every NI is done and every
+  // flit injected has been ejected.
+  bool done() const { return done_; }
+  // The cycle the NI last became done.
+  uint64_t done_cycle() const { return done_cycle_; }
+  // Something happened (a flit moved, a block completed, an entry issued): for watchdogs.
+  uint64_t progress() const { return progress_; }
+  // What the NI waits for, for a stall report ("node 5: table entry 3 (reduce flow 2, step
+  // 4) waits for the Reduce of flow 2 from node 6").
+  std::string status() const;
+
+  // Observers (traces, timelines).
+  std::function<void(uint32_t node, uint32_t step, uint64_t cycle)> on_step;
+  std::function<void(uint32_t node, size_t index, const TableEntry& entry, uint64_t cycle)>
+      on_issue;
+
+  uint64_t flits_injected() const;
+  uint64_t flits_ejected() const;
+  uint64_t head_flits_injected() const { return heads_; }
+  // Registers the NI's state with a trace file (GTKWave): timestep, lockstep counter, head
+  // entry, DMA busy, flits in and out.
+  void trace(sc_core::sc_trace_file* tf) const;
+
+ private:
+  SC_HAS_PROCESS(NetworkInterface);
+  enum class EventKind : uint8_t { kBurstRead, kReduceRead, kWriteBack, kBlockDone };
+  struct Pending {
+    uint64_t cycle;
+    uint64_t seq;  // keeps same-cycle events in the order they were scheduled
+    EventKind kind;
+    uint32_t slot;  // index into bursts_ or blocks_
+    bool operator>(const Pending& o) const {
+      return cycle != o.cycle ? cycle > o.cycle : seq > o.seq;
+    }
+  };
+  struct Burst {  // a DMA read of a send, waiting for the memory
+    uint32_t port = 0;
+    std::vector<Flit> flits;
+  };
+  struct Block {  // received data on its way into memory
+    uint64_t key = 0;
+    uint64_t addr = 0;
+    std::vector<uint8_t> data;
+  };
+  struct Channel {  // one injection port's sends, oldest first
+    std::deque<SendJob> jobs;
+    uint64_t fetched = 0;        // bytes of jobs.front() read so far
+    bool started = false;        // jobs.front() has had its first burst
+    uint64_t inflight_flits = 0;  // flits of reads not yet completed
+  };
+  struct Arrived {
+    Flit flit;
+    uint32_t port;
+    uint64_t cycle;
+  };
+
+  void evaluate();
+  void eject(uint64_t now);
+  void run_events(uint64_t now);
+  void fetch(uint64_t now);
+  void control(uint64_t now);
+  bool dependencies_met(const TableEntry& e) const;
+  std::string first_missing(const TableEntry& e) const;
+  SendRoute route_to(uint32_t dest) const;
+  void schedule(uint64_t cycle, EventKind kind, uint32_t slot);
+  uint32_t new_block();
+  void block_done(uint32_t slot);
+  bool dma_idle() const;
+  void wake_at(uint64_t cycle, uint64_t now);
+  uint64_t now_cycle() const;
+  static uint64_t key(Op op, uint32_t flow, uint32_t sender) {
+    return (uint64_t{static_cast<uint8_t>(op)} << 56) | (uint64_t{flow} << 28) | sender;
+  }
+
+  NiPlace place_;
+  NocConfig noc_;
+  NiConfig ni_;
+  uint64_t period_;
+  std::vector<std::unique_ptr<Endpoint>> ports_;
+  std::vector<Channel> channels_;
+  std::deque<Arrived> inbox_;
+  std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> events_;
+  uint64_t seq_ = 0;
+  std::vector<Burst> bursts_;
+  std::vector<uint32_t> free_bursts_;
+  std::vector<Block> blocks_;
+  std::vector<uint32_t> free_blocks_;
+  // Messages being received: blocks not yet in memory, and whether the last has arrived.
+  std::unordered_map<uint64_t, uint32_t> outstanding_;
+  std::unordered_set<uint64_t> last_seen_;
+  std::unordered_set<uint64_t> arrived_;  // complete messages: (op, flow, sender)
+  std::vector<bool> reduced_flow_;        // a Reduce of the flow has issued here
+  Decoded decoded_;
+  ReceivedBlock received_;
+  std::vector<uint8_t> scratch_;
+  std::vector<Flit> flits_scratch_;
+
+  bool started_ = false, done_ = false;
+  uint64_t done_cycle_ = 0, progress_ = 0, heads_ = 0, next_job_id_ = 1;
+  size_t head_ = 0;  // index of the table's head entry
+  sc_core::sc_event wake_;
+  uint64_t next_wake_ = ~0ull;
+  // Traced copies (sc_trace samples variables).
+  uint32_t trace_timestep_ = 0, trace_entry_ = 0;
+  uint64_t trace_lockstep_ = 0;
+  bool trace_dma_busy_ = false;
+};
+
+}  // namespace mt::noc

@@ -1,0 +1,53 @@
+#include "ni/ni_config.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+
+namespace mt::noc {
+
+const char* flow_control_name(FlowControl f) {
+  return f == FlowControl::kMessage ? "message" : "packet";
+}
+
+FlowControl parse_flow_control(const std::string& text) {
+  if (text == "message") return FlowControl::kMessage;
+  if (text == "packet") return FlowControl::kPacket;
+  throw InputError(fmt::format("flow control '{}': expected message or packet", text));
+}
+
+void NiConfig::validate() const {
+  auto bad = [](const char* field, uint64_t value, const char* want) {
+    throw InputError(fmt::format("NI parameter {} = {}: {}", field, value, want));
+  };
+  if (packet_payload_bytes == 0 || packet_payload_bytes % kFlitPayloadBytes != 0) {
+    bad("packet_payload_bytes", packet_payload_bytes, "must be a positive multiple of 16");
+  }
+  if (dma_burst_bytes == 0 || dma_burst_bytes % kFlitPayloadBytes != 0) {
+    bad("dma_burst_bytes", dma_burst_bytes, "must be a positive multiple of 16");
+  }
+  // A burst becomes at most one payload flit per 16 bytes plus a head per packet it starts.
+  const uint64_t burst_flits = 2ull * dma_burst_bytes / kFlitPayloadBytes + 1;
+  if (buffer_flits < burst_flits) {
+    bad("buffer_flits", buffer_flits,
+        fmt::format("must hold one DMA burst ({} flits)", burst_flits).c_str());
+  }
+}
+
+std::string NiConfig::str() const {
+  return fmt::format("flow control {}, packet payload {} B, NI buffer {} flits/port, DMA burst {} B",
+                     flow_control_name(flow_control), packet_payload_bytes, buffer_flits,
+                     dma_burst_bytes);
+}
+
+uint64_t send_flits(uint64_t bytes, const NiConfig& cfg) {
+  auto ceil_div = [](uint64_t a, uint64_t b) { return (a + b - 1) / b; };
+  const uint64_t payload = std::max<uint64_t>(1, ceil_div(bytes, kFlitPayloadBytes));
+  if (cfg.flow_control == FlowControl::kMessage) return 1 + payload;
+  const uint64_t packets = std::max<uint64_t>(1, ceil_div(bytes, cfg.packet_payload_bytes));
+  return packets + payload;
+}
+
+}  // namespace mt::noc

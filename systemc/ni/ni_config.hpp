@@ -1,0 +1,43 @@
+// Parameters of the MultiTree NI (systemc/ni/README.md) that are not the network's.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "noc/noc_config.hpp"
+
+namespace mt::noc {
+
+// Payload bytes of a body or tail flit. The VC and Type bits of Fig. 8b travel beside the
+// payload, as in the paper's accounting (256-byte packets = 16 payload flits + 1 head: 6%).
+constexpr uint32_t kFlitPayloadBytes = 16;
+
+enum class FlowControl : uint8_t {
+  kMessage,  // §IV-B: one head flit per gradient message, sub-packets end in sub-tails
+  kPacket,   // baseline: every packet_payload_bytes of payload get their own head flit
+};
+const char* flow_control_name(FlowControl f);
+// "message" or "packet"; throws mt::InputError otherwise.
+FlowControl parse_flow_control(const std::string& text);
+
+struct NiConfig {
+  FlowControl flow_control = FlowControl::kMessage;
+  uint32_t packet_payload_bytes = 256;  // packet-based mode (paper Table III)
+  // Injection buffer of each NI port, flits: what the DMA may have fetched ahead of the
+  // network. Footnote 4's "NI buffer"; the paper gives no size, this is one VC buffer.
+  uint32_t buffer_flits = 318;
+  uint32_t dma_burst_bytes = 256;       // one DMA read of a send
+  // Deadlock watchdog: an NI that has work left and sees nothing happen (no flit in or out,
+  // no memory or reduction completion) for this many cycles stops the simulation. 0: off.
+  uint64_t watchdog_cycles = 20000;
+
+  // Checks ranges; throws mt::InputError naming the bad parameter.
+  void validate() const;
+  std::string str() const;
+};
+
+// Flits a send of `bytes` takes on the wire: one head and at least one payload flit per
+// message (message mode) or per packet (packet mode).
+uint64_t send_flits(uint64_t bytes, const NiConfig& cfg);
+
+}  // namespace mt::noc

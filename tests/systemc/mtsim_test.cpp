@@ -1,0 +1,113 @@
+// mtsim as a user runs it: results, JSON, waves, and clear errors with the documented exit
+// codes (0 verified, 1 bad input, 2 internal error, 3 the all-reduce failed).
+#include <filesystem>
+#include <fstream>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/run_command.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using mt::test::run_command;
+
+const std::string kMtsim = std::string(MT_BIN_DIR) + "/mtsim";
+const std::string kMtc = MTC_EXE;
+
+std::string temp_dir(const std::string& name) {
+  const fs::path p = fs::path(::testing::TempDir()) / ("mtsim_test_" + name);
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p.string();
+}
+
+TEST(Mtsim, HelpNamesTheFlagsAndExitCodes) {
+  const auto r = run_command(kMtsim + " --help");
+  EXPECT_EQ(r.code, 0);
+  for (const char* flag : {"--topology", "--algorithm", "--bytes", "--dtype", "--flow-control",
+                           "--images", "--trace", "--trace-nodes", "--json", "--compare"}) {
+    EXPECT_THAT(r.out, HasSubstr(flag));
+  }
+  EXPECT_THAT(r.out, HasSubstr("Exit codes"));
+}
+
+TEST(Mtsim, RunsComparesAndWritesJson) {
+  const std::string dir = temp_dir("json");
+  const auto r = run_command(kMtsim + " -t torus:4x4 -b 64KiB --compare ring:packet --json " + dir +
+                             "/out.json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("verified        yes"));
+  EXPECT_THAT(r.out, HasSubstr("ring"));
+  std::ifstream f(dir + "/out.json");
+  const nlohmann::json j = nlohmann::json::parse(f);
+  for (const char* key : {"cycles", "bytes", "bandwidth_gbps", "bound_cycles", "verified",
+                          "bound_ratio", "head_overhead", "steps", "links"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_EQ(j.at("bytes"), 65536);
+  EXPECT_EQ(j.at("verified"), true);
+  EXPECT_GT(j.at("cycles").get<uint64_t>(), j.at("bound_cycles").get<uint64_t>());
+  ASSERT_EQ(j.at("compare").size(), 1u);
+  EXPECT_EQ(j.at("compare")[0].at("algorithm"), "ring");
+  EXPECT_EQ(j.at("compare")[0].at("flow_control"), "packet");
+  EXPECT_GT(j.at("compare")[0].at("cycles").get<uint64_t>(), j.at("cycles").get<uint64_t>());
+}
+
+TEST(Mtsim, RunsAnImageSetAndWritesWaves) {
+  const std::string dir = temp_dir("images");
+  ASSERT_EQ(run_command(kMtc + " plan -t mesh:2x2 -a multitree -b 4KiB --out " + dir + "/set").code, 0);
+  const auto r = run_command(kMtsim + " -t mesh:2x2 --images " + dir + "/set --trace " + dir +
+                             "/run.vcd --trace-nodes 0,3");
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::ifstream f(dir + "/run.vcd");
+  const std::string vcd((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  EXPECT_THAT(vcd, HasSubstr("timestep"));
+  EXPECT_THAT(vcd, HasSubstr("lockstep"));
+  EXPECT_THAT(vcd, HasSubstr("ni_3"));
+  EXPECT_THAT(vcd, ::testing::Not(HasSubstr("ni_1")));
+}
+
+TEST(Mtsim, BadInputIsAClearErrorWithoutJson) {
+  const std::string dir = temp_dir("bad");
+  const std::string json = dir + "/out.json";
+  struct Case {
+    std::string args, message;
+  };
+  ASSERT_EQ(run_command(kMtc + " plan -t mesh:2x2 -a multitree -b 4KiB --out " + dir + "/set").code, 0);
+  fs::copy(dir + "/set", dir + "/corrupt", fs::copy_options::recursive);
+  {
+    std::fstream bin(dir + "/corrupt/node_01.bin", std::ios::in | std::ios::out | std::ios::binary);
+    bin.seekp(70);
+    bin.put('\x5a');
+  }
+  const std::vector<Case> cases = {
+      {"--bytes 0", "greater than zero"},
+      {"--bytes 1023", "4-byte elements"},
+      {"-t torus:0x4", "torus"},
+      {"-t fattree:4x2", "fattree"},
+      {"-a nosuch", "nosuch"},
+      {"--flow-control circuit", "circuit"},
+      {"--dtype fp64", "fp64"},
+      {"--images " + dir + "/missing", "missing"},
+      {"-t torus:4x4 --images " + dir + "/set", "4 nodes"},
+      {"-t mesh:2x2 --images " + dir + "/corrupt", "node_01.bin"},
+      {"--trace " + dir + "/run.txt", ".vcd or .fst"},
+      {"--trace-nodes 99", "node 99"},
+  };
+  for (const Case& c : cases) {
+    const auto r = run_command(kMtsim + " -q " + c.args + " --json " + json);
+    EXPECT_EQ(r.code, 1) << c.args << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("mtsim: error:")) << c.args;
+    EXPECT_THAT(r.out, HasSubstr(c.message)) << c.args << "\n" << r.out;
+    EXPECT_FALSE(fs::exists(json)) << c.args;
+  }
+  const auto r = run_command(kMtsim + " -q --json " + dir + "/no/such/dir/out.json");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("does not exist"));
+}
+
+}  // namespace

@@ -1,0 +1,192 @@
+// The NI end to end: whole all-reduces on the SystemC router mesh, every node's buffer checked
+// against the exact sum, and what the paper says about their order and timing.
+#include <fstream>
+#include <map>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "algorithms/algorithms.hpp"
+#include "allreduce/allreduce_sim.hpp"
+#include "common/error.hpp"
+#include "image/image.hpp"
+#include "fig9.hpp"
+#include "sim_test_util.hpp"
+
+namespace mt::noc {
+namespace {
+
+using ::testing::HasSubstr;
+
+class NiAllReduce : public test::SimTest {
+ protected:
+  static AllReduceOptions options(const std::string& topo, const std::string& algo,
+                                  uint64_t bytes) {
+    AllReduceOptions o;
+    o.topology = topo;
+    o.algorithm = algo;
+    o.bytes = bytes;
+    return o;
+  }
+};
+
+TEST_F(NiAllReduce, MultiTreeOnTorus4x4SumsExactly) {
+  const AllReduceResult r = run_allreduce(options("torus:4x4", "multitree", 64 * 1024));
+  EXPECT_TRUE(r.verified) << r.error;
+  EXPECT_GT(r.cycles, r.bound_cycles);
+  EXPECT_EQ(r.steps.size(), 2u * r.steps_per_phase - 1);  // entered steps 2..2T
+  // Every node sends (N-1)/N of the buffer twice: 2 * 15 * 4 KiB bytes = 7680 payload flits
+  // per node, plus one head flit per message.
+  EXPECT_EQ(r.flits - r.head_flits, 16u * 2 * 15 * 4096 / 16);
+  EXPECT_EQ(r.head_flits, 16u * 2 * 15);
+}
+
+TEST_F(NiAllReduce, Fig5OrderOnMesh2x2) {
+  // Every NI issues its entries in the order of Fig. 5, and an entry that waits for a child or
+  // parent issues only after that node's matching send was issued.
+  AllReduceOptions o = options("mesh:2x2", "multitree", 4096);
+  o.record_issues = true;
+  const AllReduceResult r = run_allreduce(o);
+  ASSERT_TRUE(r.verified) << r.error;
+  std::ifstream f(std::string(MT_SOURCE_DIR) + "/tests/golden/fig5_mesh2x2.json");
+  const nlohmann::json golden = nlohmann::json::parse(f);
+  std::map<uint32_t, std::vector<IssueRecord>> by_node;
+  for (const IssueRecord& i : r.issues) by_node[i.node].push_back(i);
+  for (const auto& t : golden.at("tables")) {
+    const uint32_t n = t.at("node");
+    std::vector<std::pair<std::string, uint32_t>> want, got;
+    for (const auto& e : t.at("entries")) {
+      if (e.at("op") != "nop") want.push_back({e.at("op"), e.at("flow")});
+    }
+    uint64_t last = 0;
+    for (const IssueRecord& i : by_node[n]) {
+      if (i.entry.op == Op::kNop) continue;
+      got.push_back({op_name(i.entry.op), i.entry.flow});
+      EXPECT_GE(i.cycle, last);
+      last = i.cycle;
+    }
+    EXPECT_EQ(got, want) << "node " << n;
+  }
+  auto issued = [&](uint32_t node, Op op, uint32_t flow) {
+    for (const IssueRecord& i : r.issues) {
+      if (i.node == node && i.entry.op == op && i.entry.flow == flow) return i.cycle;
+    }
+    ADD_FAILURE() << "node " << node << " never issued " << op_name(op) << " " << flow;
+    return uint64_t{0};
+  };
+  for (const IssueRecord& i : r.issues) {
+    if (i.entry.op == Op::kReduce) {
+      for (uint32_t c : i.entry.children) EXPECT_GT(i.cycle, issued(c, Op::kReduce, i.entry.flow));
+    } else if (i.entry.op == Op::kGather && i.entry.parent != kNil) {
+      EXPECT_GT(i.cycle, issued(i.entry.parent, Op::kGather, i.entry.flow));
+    }
+  }
+}
+
+TEST_F(NiAllReduce, EveryBaselineRunsOnTheSameNi) {
+  for (const char* algo : {"ring", "ring-bi", "ring2d", "dbtree"}) {
+    test::fresh_simcontext();
+    const AllReduceResult r = run_allreduce(options("torus:4x4", algo, 16 * 1024));
+    EXPECT_TRUE(r.verified) << algo << ": " << r.error;
+  }
+}
+
+TEST_F(NiAllReduce, Fig9OrderOnTorus4x4At64KiB) {
+  // The slow suite (ni_fig9_slow_test) covers 4x4 and 8x8 from 64 KiB to 1 MiB.
+  test::expect_fig9_order("torus:4x4", 64 * 1024);
+}
+
+TEST_F(NiAllReduce, MultiHopPacketsOnAMeshWithoutHamiltonianCycle) {
+  // A 3x3 mesh has no Hamiltonian cycle, so ring takes a multi-hop link: normal packets.
+  const AllReduceResult r = run_allreduce(options("mesh:3x3", "ring", 9 * 1024));
+  EXPECT_TRUE(r.verified) << r.error;
+  test::fresh_simcontext();
+  const AllReduceResult d = run_allreduce(options("mesh:3x3", "dbtree", 9 * 1024));
+  EXPECT_TRUE(d.verified) << d.error;
+}
+
+TEST_F(NiAllReduce, Int32AndPacketModeSumExactly) {
+  AllReduceOptions o = options("torus:4x4", "multitree", 32 * 1024);
+  o.dtype = DType::kInt32;
+  o.ni.flow_control = FlowControl::kPacket;
+  const AllReduceResult r = run_allreduce(o);
+  EXPECT_TRUE(r.verified) << r.error;
+  EXPECT_EQ(r.dtype, "int32");
+  EXPECT_EQ(r.flow_control, "packet");
+}
+
+TEST_F(NiAllReduce, MessageFlowControlSavesTheHeadFlits) {
+  // Paper §VI: one head per 256-byte packet costs 1 of 17 flits; messages save about that.
+  AllReduceOptions o = options("torus:4x4", "multitree", 256 * 1024);
+  const AllReduceResult msg = run_allreduce(o);
+  test::fresh_simcontext();
+  o.ni.flow_control = FlowControl::kPacket;
+  const AllReduceResult pkt = run_allreduce(o);
+  ASSERT_TRUE(msg.verified && pkt.verified);
+  EXPECT_NEAR(pkt.head_overhead, 1.0 / 17, 0.001);
+  EXPECT_LT(msg.head_overhead, 0.001);
+  const double gain = static_cast<double>(pkt.cycles) / static_cast<double>(msg.cycles) - 1;
+  EXPECT_GT(gain, 0.03);
+  EXPECT_LT(gain, 0.09);
+}
+
+TEST_F(NiAllReduce, SameInputsSameCycles) {
+  AllReduceOptions o = options("torus:4x4", "multitree", 32 * 1024);
+  o.record_issues = true;
+  const AllReduceResult a = run_allreduce(o);
+  test::fresh_simcontext();
+  const AllReduceResult b = run_allreduce(o);
+  EXPECT_EQ(a.cycles, b.cycles);
+  ASSERT_EQ(a.issues.size(), b.issues.size());
+  for (size_t i = 0; i < a.issues.size(); ++i) {
+    EXPECT_EQ(a.issues[i].cycle, b.issues[i].cycle);
+    EXPECT_EQ(a.issues[i].node, b.issues[i].node);
+  }
+  EXPECT_EQ(a.json().dump(), b.json().dump());
+}
+
+TEST_F(NiAllReduce, BrokenTableDeadlocksAndTheWatchdogNamesIt) {
+  // Node 0 of a 2x2 mesh loses its Reduce entries: its parents wait for Reduces that never come.
+  const Topology topo = parse_topology("mesh:2x2");
+  PlanOptions po;
+  po.bytes = 4096;
+  TableSet set = compile_tables(build_plan(topo, "multitree", po), TableOptions{});
+  auto& entries = set.tables[0].entries;
+  for (TableEntry& e : entries) {
+    if (e.op != Op::kReduce) continue;
+    e.op = Op::kNop;
+    e.parent = kNil;
+    e.children.clear();
+  }
+  const std::string dir = ::testing::TempDir() + "/broken_mesh2x2";
+  write_image_set(set, dir);
+  AllReduceOptions o = options("mesh:2x2", "multitree", 4096);
+  o.images = dir;
+  EXPECT_THROW(run_allreduce(o), InputError);  // the verifier catches it first
+  test::fresh_simcontext();
+  o.verify_images = false;
+  o.ni.watchdog_cycles = 2000;
+  const AllReduceResult r = run_allreduce(o);
+  EXPECT_FALSE(r.verified);
+  EXPECT_THAT(r.error, HasSubstr("deadlock"));
+  EXPECT_THAT(r.error, HasSubstr("waits for the reduce of flow"));
+  EXPECT_THAT(r.error, HasSubstr("from node 0"));
+  EXPECT_THAT(r.error, HasSubstr("step"));
+}
+
+TEST_F(NiAllReduce, BadInputIsRejected) {
+  EXPECT_THROW(run_allreduce(options("torus:4x4", "multitree", 0)), InputError);
+  EXPECT_THROW(run_allreduce(options("torus:4x4", "multitree", 1022)), InputError);
+  EXPECT_THROW(run_allreduce(options("fattree:4x2", "multitree", 4096)), InputError);
+  EXPECT_THROW(run_allreduce(options("torus:4x4", "nosuch", 4096)), InputError);
+  AllReduceOptions o = options("torus:4x4", "multitree", 4096);
+  o.images = ::testing::TempDir() + "/no_such_image_set";
+  EXPECT_THROW(run_allreduce(o), InputError);
+  o = options("torus:4x4", "multitree", 4096);
+  o.trace = "waves/run.txt";
+  EXPECT_THROW(run_allreduce(o), InputError);
+}
+
+}  // namespace
+}  // namespace mt::noc

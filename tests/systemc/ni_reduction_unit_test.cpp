@@ -1,0 +1,212 @@
+// The reduction unit: int32 and fp32 element-wise sums and the pipeline timing contract at the
+// top of ni/reduction_unit.hpp.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <systemc>
+
+#include "common/error.hpp"
+#include "ni/reduction_unit.hpp"
+#include "sim_test_util.hpp"
+
+namespace mt::noc {
+namespace {
+
+using ::testing::HasSubstr;
+
+uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+// Little-endian images of 32-bit elements, built byte by byte (independent of the host).
+std::vector<uint8_t> le_bytes(const std::vector<uint32_t>& words) {
+  std::vector<uint8_t> out;
+  for (uint32_t w : words) {
+    for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(w >> (8 * i)));
+  }
+  return out;
+}
+
+std::vector<uint32_t> le_words(const std::vector<uint8_t>& bytes) {
+  std::vector<uint32_t> out(bytes.size() / 4, 0);
+  for (size_t i = 0; i < bytes.size(); ++i) out[i / 4] |= uint32_t{bytes[i]} << (8 * (i % 4));
+  return out;
+}
+
+uint32_t bits(float f) {
+  uint32_t b = 0;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+float from_bits(uint32_t b) {
+  float f = 0;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+
+uint32_t u(int32_t v) { return static_cast<uint32_t>(v); }
+
+using NiReductionUnitTest = test::SimTest;
+
+TEST_F(NiReductionUnitTest, Int32WrapsAround) {
+  ReductionUnit unit("reduction", ReductionConfig{}, DType::kInt32);
+  constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
+  constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
+  std::vector<uint8_t> acc = le_bytes({u(kMax), u(kMin), u(-1), u(-5), 0xffffffffu, 123, 0xffu});
+  const std::vector<uint8_t> src = le_bytes({1, u(-1), u(-1), 3, 1, u(-123), 1});
+  unit.reduce(acc.data(), src.data(), acc.size(), 0);
+  // The last pair carries out of the lowest byte into the next one: little-endian layout.
+  EXPECT_EQ(le_words(acc),
+            (std::vector<uint32_t>{u(kMin), u(kMax), u(-2), u(-2), 0, 0, 0x100u}));
+  EXPECT_EQ(acc[24], 0x00);
+  EXPECT_EQ(acc[25], 0x01);
+}
+
+TEST_F(NiReductionUnitTest, Fp32SumsAreSingleIeeeAdditions) {
+  ReductionUnit unit("reduction", ReductionConfig{}, DType::kFp32);
+  const float inf = std::numeric_limits<float>::infinity();
+  const float tiny = std::numeric_limits<float>::denorm_min();
+  const std::vector<float> a = {1.5f, -0.5f, 1e30f, 16777216.0f, 16777216.0f, -0.0f, inf,
+                                tiny, 0.1f};
+  const std::vector<float> b = {2.25f, 0.5f, -1e30f, 1.0f, 3.0f, -0.0f, 1.0f, tiny, 0.2f};
+  std::vector<uint32_t> aw, bw;
+  for (float f : a) aw.push_back(bits(f));
+  for (float f : b) bw.push_back(bits(f));
+  std::vector<uint8_t> acc = le_bytes(aw);
+  const std::vector<uint8_t> src = le_bytes(bw);
+  unit.reduce(acc.data(), src.data(), acc.size(), 0);
+  const std::vector<uint32_t> got = le_words(acc);
+  ASSERT_EQ(got.size(), a.size());
+  // Exact sums, written out...
+  EXPECT_EQ(from_bits(got[0]), 3.75f);
+  EXPECT_EQ(got[1], bits(0.0f)) << "x + (-x) is +0";
+  EXPECT_EQ(got[2], bits(0.0f));
+  EXPECT_EQ(from_bits(got[3]), 16777216.0f) << "2^24 + 1 rounds to even, down";
+  EXPECT_EQ(from_bits(got[4]), 16777220.0f) << "2^24 + 3 rounds to even, up";
+  EXPECT_EQ(got[5], bits(-0.0f)) << "-0 + -0 keeps its sign";
+  EXPECT_EQ(from_bits(got[6]), inf);
+  EXPECT_EQ(from_bits(got[7]), 2 * tiny) << "subnormals are not flushed";
+  // ...and every one bit-identical to the same single-precision addition here.
+  for (size_t i = 0; i < a.size(); ++i) {
+    volatile float x = a[i], y = b[i];  // no constant folding in another precision
+    EXPECT_EQ(got[i], bits(x + y)) << "element " << i;
+  }
+}
+
+TEST_F(NiReductionUnitTest, Fp32NanPropagates) {
+  ReductionUnit unit("reduction", ReductionConfig{}, DType::kFp32);
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<uint8_t> acc = le_bytes({bits(inf), bits(std::nanf(""))});
+  const std::vector<uint8_t> src = le_bytes({bits(-inf), bits(1.0f)});
+  unit.reduce(acc.data(), src.data(), acc.size(), 0);
+  for (uint32_t w : le_words(acc)) EXPECT_TRUE(std::isnan(from_bits(w)));
+}
+
+TEST_F(NiReductionUnitTest, UnalignedAndAliasedBuffers) {
+  ReductionUnit unit("reduction", ReductionConfig{}, DType::kInt32);
+  // acc one byte into its buffer: no alignment is assumed.
+  const std::vector<uint8_t> elems = le_bytes({7, 1000, u(-3)});
+  std::vector<uint8_t> buf(elems.size() + 1, 0xee);
+  std::copy(elems.begin(), elems.end(), buf.begin() + 1);
+  unit.reduce(buf.data() + 1, elems.data(), elems.size(), 0);
+  EXPECT_EQ(buf[0], 0xee) << "nothing outside the range is touched";
+  EXPECT_EQ(le_words(std::vector<uint8_t>(buf.begin() + 1, buf.end())),
+            (std::vector<uint32_t>{14, 2000, u(-6)}));
+  // acc == src doubles every element.
+  std::vector<uint8_t> same = le_bytes({5, u(-9)});
+  unit.reduce(same.data(), same.data(), same.size(), 0);
+  EXPECT_EQ(le_words(same), (std::vector<uint32_t>{10, u(-18)}));
+}
+
+TEST_F(NiReductionUnitTest, JobsAreSerialisedInCallOrder) {
+  ReductionConfig cfg;
+  cfg.elements_per_cycle = 16;
+  cfg.latency = 4;
+  ReductionUnit unit("reduction", cfg, DType::kInt32);
+  auto job = [&](uint64_t elems, uint64_t ready) {
+    std::vector<uint8_t> acc(elems * 4, 1), src(elems * 4, 2);
+    return unit.reduce(acc.data(), src.data(), acc.size(), ready);
+  };
+  // A: 100 elements ready at 10 -> in the pipeline [10, 10 + ceil(100 / 16)).
+  const uint64_t free_a = 10 + ceil_div(100, 16);
+  EXPECT_EQ(job(100, 10), free_a + cfg.latency);
+  EXPECT_EQ(unit.free_cycle(), free_a);
+  // B: ready at 12, but waits for A's last elements to enter.
+  const uint64_t free_b = free_a + ceil_div(16, 16);
+  EXPECT_EQ(job(16, 12), free_b + cfg.latency);
+  // C: ready before B was, still after B (call order), one partial cycle.
+  const uint64_t free_c = free_b + ceil_div(1, 16);
+  EXPECT_EQ(job(1, 0), free_c + cfg.latency);
+  // D: ready long after; the pipeline is idle, so it starts when ready.
+  EXPECT_EQ(job(33, 100), 100 + ceil_div(33, 16) + cfg.latency);
+  // E: no elements: no pipeline cycle, but its turn and the latency.
+  const uint64_t free_d = 100 + ceil_div(33, 16);
+  EXPECT_EQ(job(0, 50), free_d + cfg.latency);
+  EXPECT_EQ(unit.free_cycle(), free_d);
+
+  EXPECT_EQ(unit.elements(), 100u + 16 + 1 + 33);
+  EXPECT_EQ(unit.busy_cycles(), ceil_div(100, 16) + 1 + 1 + ceil_div(33, 16));
+}
+
+TEST_F(NiReductionUnitTest, LatencyAndWidthComeFromTheConfiguration) {
+  for (const auto& [width, latency] : std::vector<std::pair<uint32_t, uint32_t>>{
+           {1, 0}, {4, 9}, {16, 4}, {64, 1}}) {
+    ReductionConfig cfg;
+    cfg.elements_per_cycle = width;
+    cfg.latency = latency;
+    ReductionUnit unit(fmt::format("reduction_{}_{}", width, latency).c_str(), cfg,
+                       DType::kFp32);
+    std::vector<uint8_t> acc(40 * 4, 0), src(40 * 4, 0);
+    const uint64_t done = unit.reduce(acc.data(), src.data(), acc.size(), 7);
+    EXPECT_EQ(done, 7 + ceil_div(40, width) + latency)
+        << width << " wide, " << latency << " deep";
+    EXPECT_EQ(unit.busy_cycles(), ceil_div(40, width));
+  }
+}
+
+TEST_F(NiReductionUnitTest, PartialElementsAreRejectedAndChangeNothing) {
+  ReductionUnit unit("reduction", ReductionConfig{}, DType::kInt32);
+  std::vector<uint8_t> acc = le_bytes({1, 2}), src = le_bytes({10, 20});
+  const std::vector<uint8_t> before = acc;
+  unit.reduce(acc.data(), src.data(), 4, 3);  // one element, so the unit has state
+  const std::vector<uint8_t> after_one = acc;
+  const uint64_t free = unit.free_cycle();
+  for (uint64_t bytes : {1u, 2u, 3u, 5u, 6u, 7u}) {
+    try {
+      unit.reduce(acc.data(), src.data(), bytes, 0);
+      FAIL() << bytes << " bytes accepted";
+    } catch (const InputError& e) {
+      EXPECT_THAT(e.what(), HasSubstr(fmt::format("{} bytes", bytes)));
+    }
+  }
+  EXPECT_NE(after_one, before);
+  EXPECT_EQ(acc, after_one);
+  EXPECT_EQ(unit.free_cycle(), free);
+  EXPECT_EQ(unit.elements(), 1u);
+}
+
+TEST_F(NiReductionUnitTest, ConfigurationErrorsNameTheField) {
+  ReductionConfig cfg;
+  cfg.elements_per_cycle = 0;
+  try {
+    cfg.validate();
+    FAIL() << "elements_per_cycle 0 accepted";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("elements_per_cycle"));
+  }
+  EXPECT_THROW(ReductionUnit("zero_width", cfg, DType::kInt32), InputError);
+  cfg = ReductionConfig{};
+  cfg.latency = 0;  // a combinational adder is allowed
+  EXPECT_NO_THROW(cfg.validate());
+  EXPECT_THROW(ReductionUnit("bad_type", ReductionConfig{}, static_cast<DType>(7)), InputError);
+}
+
+}  // namespace
+}  // namespace mt::noc
