@@ -14,6 +14,8 @@ packages=(
   libsystemc-dev verilator yosys opensta qflow-tech-osu018
   # plots (noc-sim latency-throughput curves)
   gnuplot-nox
+  # waves: GTKWave to view them, and its vcd2fst for mtsim --trace *.fst
+  gtkwave
 )
 
 sudo=""

@@ -39,7 +39,9 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
       noc_(noc),
       ni_(ni),
       period_(sc_core::sc_time(static_cast<double>(noc.clock_ps), sc_core::SC_PS).value()),
-      channels_(noc.ni_ports) {
+      channels_(noc.ni_ports),
+      trace_flits_out_(noc.ni_ports, 0),
+      trace_flits_in_(noc.ni_ports, 0) {
   noc.validate();
   ni.validate();
   for (uint32_t i = 0; i < noc.ni_ports; ++i) {
@@ -47,11 +49,13 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
     Endpoint& e = *ports_.back();
     e.on_receive = [this, i](const Flit& f, uint64_t cycle) {
       inbox_.push_back({f, i, cycle});
+      ++trace_flits_in_[i];
       done_ = false;  // a message no entry waits for (a leaf's final Gather) is still work
       wake_at(cycle + 1, cycle);
     };
-    e.on_send = [this](const Flit& f, uint64_t cycle) {
+    e.on_send = [this, i](const Flit& f, uint64_t cycle) {
       if (is_head(f.type)) ++heads_;
+      ++trace_flits_out_[i];
       ++progress_;
       wake_at(cycle + 1, cycle);  // the NI buffer has room again
     };
@@ -258,7 +262,6 @@ std::string NetworkInterface::first_missing(const TableEntry& e) const {
     if (arrived_.count(key(op, e.flow, from))) return {};
     return fmt::format("the {} of flow {} from node {}", op_name(op), e.flow, from);
   };
-  std::vector<uint32_t> none;
   const bool wait_children = e.op == Op::kReduce ||
                              (e.op == Op::kGather && e.parent == kNil && !reduced_flow_.at(e.flow));
   if (e.op == Op::kGather && e.parent != kNil) return missing(Op::kGather, e.parent);
@@ -316,6 +319,10 @@ void NetworkInterface::evaluate() {
   trace_timestep_ = timestep.value();
   trace_lockstep_ = lockstep.value(now);
   trace_entry_ = static_cast<uint32_t>(head_);
+  if (head_ < table.entries().size()) {
+    trace_op_ = static_cast<uint32_t>(table.entries()[head_].op);
+    trace_flow_ = table.entries()[head_].flow;
+  }
   trace_dma_busy_ = !dma_idle();
 
   bool queues_empty = true;
@@ -363,7 +370,13 @@ void NetworkInterface::trace(sc_core::sc_trace_file* tf) const {
   sc_core::sc_trace(tf, trace_lockstep_, p + ".lockstep");
   sc_core::sc_trace(tf, trace_entry_, p + ".table_head");
   sc_core::sc_trace(tf, trace_dma_busy_, p + ".dma_busy");
+  sc_core::sc_trace(tf, trace_op_, p + ".table_head_op");
+  sc_core::sc_trace(tf, trace_flow_, p + ".table_head_flow");
   sc_core::sc_trace(tf, done_, p + ".done");
+  for (size_t i = 0; i < ports_.size(); ++i) {
+    sc_core::sc_trace(tf, trace_flits_out_[i], fmt::format("{}.port_{}_flits_out", p, i));
+    sc_core::sc_trace(tf, trace_flits_in_[i], fmt::format("{}.port_{}_flits_in", p, i));
+  }
 }
 
 }  // namespace mt::noc

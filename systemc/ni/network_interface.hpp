@@ -96,8 +96,10 @@ class NetworkInterface : public sc_core::sc_module {
   uint64_t flits_injected() const;
   uint64_t flits_ejected() const;
   uint64_t head_flits_injected() const { return heads_; }
-  // Registers the NI's state with a trace file (GTKWave): timestep, lockstep counter, head
-  // entry, DMA busy, flits in and out.
+  // Registers the NI's state with a trace file (GTKWave): timestep, lockstep counter, table
+  // head (index, op, flow), DMA busy, done, and each port's flits out and in. Values are those
+  // of the NI's last evaluation (it sleeps while nothing happens, e.g. during a NOP, so the
+  // lockstep counter shows its load and then zero).
   void trace(sc_core::sc_trace_file* tf) const;
 
  private:
@@ -180,7 +182,8 @@ class NetworkInterface : public sc_core::sc_module {
   sc_core::sc_event wake_;
   uint64_t next_wake_ = ~0ull;
   // Traced copies (sc_trace samples variables).
-  uint32_t trace_timestep_ = 0, trace_entry_ = 0;
+  uint32_t trace_timestep_ = 0, trace_entry_ = 0, trace_op_ = 0, trace_flow_ = 0;
+  std::vector<uint64_t> trace_flits_out_, trace_flits_in_;  // per port
   uint64_t trace_lockstep_ = 0;
   bool trace_dma_busy_ = false;
 };

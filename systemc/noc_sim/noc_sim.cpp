@@ -5,11 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <thread>
-
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -26,8 +22,6 @@
 
 namespace mt::noc {
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr const char* kDefaultSweep = "0.05:1:0.05";
 
