@@ -285,7 +285,10 @@ AllReduceResult AllReduceResult::from_json(const nlohmann::json& j) {
 }
 
 AllReduceResult run_allreduce(const AllReduceOptions& opt) {
-  const Topology topo = parse_topology(opt.topology);
+  if (opt.topology.empty() && opt.images.empty()) throw InputError("no topology given");
+  // An image set names the topology it was compiled for.
+  const Topology topo = parse_topology(opt.topology.empty() ? read_image_set(opt.images).topology
+                                                            : opt.topology);
   if (topo.nodes() < 2) throw InputError("an all-reduce needs at least 2 nodes");
   TracePath trace;
   if (!opt.trace.empty()) trace = trace_path(opt.trace);

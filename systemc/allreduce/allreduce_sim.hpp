@@ -20,7 +20,7 @@
 namespace mt::noc {
 
 struct AllReduceOptions {
-  std::string topology = "torus:4x4";
+  std::string topology = "torus:4x4";  // empty with `images`: the image set's
   std::string algorithm = "multitree";
   uint64_t bytes = 1u << 20;
   DType dtype = DType::kFp32;

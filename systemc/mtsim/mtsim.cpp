@@ -117,12 +117,17 @@ int mtsim_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
       "Exit codes: 0 verified, 1 bad input, 2 internal error, 3 the all-reduce failed (wrong sum\n"
       "or deadlock).",
       "mtsim"};
-  app.add_option("-t,--topology", o.topology, "torus:WxH, mesh:WxH or ring:N")->capture_default_str();
-  app.add_option("-a,--algorithm", o.algorithm, "multitree, ring, ring-bi, ring2d or dbtree")
-      ->capture_default_str();
-  app.add_option("-b,--bytes", bytes, "all-reduce buffer size, e.g. 65536, 64KiB, 1MiB")
-      ->capture_default_str();
-  app.add_option("--dtype", dtype, "element type: int32 or fp32")->capture_default_str();
+  CLI::Option* topology_opt =
+      app.add_option("-t,--topology", o.topology,
+                     "torus:WxH, mesh:WxH or ring:N (with --images: the image set's)")
+          ->capture_default_str();
+  // With --images the image set fixes these three.
+  const std::vector<CLI::Option*> plan_opts = {
+      app.add_option("-a,--algorithm", o.algorithm, "multitree, ring, ring-bi, ring2d or dbtree")
+          ->capture_default_str(),
+      app.add_option("-b,--bytes", bytes, "all-reduce buffer size, e.g. 65536, 64KiB, 1MiB")
+          ->capture_default_str(),
+      app.add_option("--dtype", dtype, "element type: int32 or fp32")->capture_default_str()};
   app.add_option("--flow-control", flow_control,
                  "message (one head flit per gradient message) or packet (256-byte packets)")
       ->capture_default_str();
@@ -175,6 +180,15 @@ int mtsim_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   }
 
   try {
+    if (!o.images.empty()) {
+      for (const CLI::Option* p : plan_opts) {
+        if (p->count() != 0) {
+          throw InputError(fmt::format("{}: the image set in {} fixes it; leave it out with --images",
+                                       p->get_name(), o.images));
+        }
+      }
+      if (topology_opt->count() == 0) o.topology.clear();
+    }
     o.bytes = parse_size(bytes);
     o.dtype = parse_dtype(dtype);
     o.ni.flow_control = parse_flow_control(flow_control);
@@ -199,10 +213,12 @@ int mtsim_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
       runs.push_back(other);
     }
 
-    out << fmt::format("mtsim: {}, {}, {} {}, {}-based flow control\n", o.topology,
-                       o.images.empty() ? o.algorithm : "tables from " + o.images,
-                       o.images.empty() ? size_text(o.bytes) : "", o.images.empty() ? dtype : "",
-                       flow_control);
+    if (o.images.empty()) {
+      out << fmt::format("mtsim: {}, {}, {} {}, {}-based flow control\n", o.topology, o.algorithm,
+                         size_text(o.bytes), dtype, flow_control);
+    } else {
+      out << fmt::format("mtsim: the tables in {}, {}-based flow control\n", o.images, flow_control);
+    }
     out.flush();
     std::vector<std::function<std::string()>> work;
     for (const AllReduceOptions& r : runs) {

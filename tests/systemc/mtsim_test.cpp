@@ -60,9 +60,10 @@ TEST(Mtsim, RunsComparesAndWritesJson) {
 TEST(Mtsim, RunsAnImageSetAndWritesWaves) {
   const std::string dir = temp_dir("images");
   ASSERT_EQ(run_command(kMtc + " plan -t mesh:2x2 -a multitree -b 4KiB --out " + dir + "/set").code, 0);
-  const auto r = run_command(kMtsim + " -t mesh:2x2 --images " + dir + "/set --trace " + dir +
+  const auto r = run_command(kMtsim + " --images " + dir + "/set --trace " + dir +
                              "/run.vcd --trace-nodes 0,3");
   ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("4 nodes, 4 KiB fp32, multitree"));  // from the image set
   std::ifstream f(dir + "/run.vcd");
   const std::string vcd((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   EXPECT_THAT(vcd, HasSubstr("timestep"));
@@ -95,6 +96,7 @@ TEST(Mtsim, BadInputIsAClearErrorWithoutJson) {
       {"--images " + dir + "/missing", "missing"},
       {"-t torus:4x4 --images " + dir + "/set", "4 nodes"},
       {"-t mesh:2x2 --images " + dir + "/corrupt", "node_01.bin"},
+      {"--images " + dir + "/set --bytes 8KiB", "fixes it"},
       {"--trace " + dir + "/run.txt", ".vcd or .fst"},
       {"--trace-nodes 99", "node 99"},
   };
