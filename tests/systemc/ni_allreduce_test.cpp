@@ -11,6 +11,7 @@
 #include "allreduce/allreduce_sim.hpp"
 #include "common/error.hpp"
 #include "image/image.hpp"
+#include "ni/lockstep_counter.hpp"
 #include "fig9.hpp"
 #include "sim_test_util.hpp"
 
@@ -82,6 +83,28 @@ TEST_F(NiAllReduce, Fig5OrderOnMesh2x2) {
       EXPECT_GT(i.cycle, issued(i.entry.parent, Op::kGather, i.entry.flow));
     }
   }
+}
+
+TEST_F(NiAllReduce, NopsHoldTheNextStepForTheLockstepTime) {
+  // Fig. 6: a NOP loads the lockstep counter with footnote 4's step time, and the node's next
+  // entry (a later step) cannot issue before the counter reaches zero.
+  // The 3x3 mesh's uneven trees leave some nodes idle in some steps (torus plans have no NOPs).
+  AllReduceOptions o = options("mesh:3x3", "multitree", 64 * 1024);
+  o.record_issues = true;
+  const AllReduceResult r = run_allreduce(o);
+  ASSERT_TRUE(r.verified) << r.error;
+  std::map<uint32_t, std::vector<IssueRecord>> by_node;
+  for (const IssueRecord& i : r.issues) by_node[i.node].push_back(i);
+  int nops = 0;
+  for (const auto& [node, issued] : by_node) {
+    for (size_t i = 0; i + 1 < issued.size(); ++i) {
+      if (issued[i].entry.op != Op::kNop) continue;
+      ++nops;
+      const uint64_t hold = lockstep_estimate(issued[i].entry.size, o.ni);
+      EXPECT_GE(issued[i + 1].cycle, issued[i].cycle + hold) << "node " << node << " entry " << i;
+    }
+  }
+  EXPECT_GT(nops, 0);
 }
 
 TEST_F(NiAllReduce, EveryBaselineRunsOnTheSameNi) {
