@@ -80,6 +80,23 @@ std::string summary(const AllReduceResult& r) {
   return s;
 }
 
+std::string timeline(const AllReduceResult& r) {
+  std::string s = "\n  step  first NI entered  last NI entered  (cycles)\n";
+  for (const StepSpan& st : r.steps) {
+    s += fmt::format("  {:>4}  {:>16}  {:>15}\n", st.step, st.first, st.last);
+  }
+  return s;
+}
+
+std::string link_table(const AllReduceResult& r) {
+  std::string s = "\n  from  port    to      flits  utilisation\n";
+  for (const LinkUse& l : r.links) {
+    s += fmt::format("  {:>4}  {:<4} {:>5}  {:>9}  {:>11.3f}\n", l.from, l.port, l.to, l.flits,
+                     l.utilisation);
+  }
+  return s;
+}
+
 std::string comparison(const std::vector<AllReduceResult>& runs) {
   std::string s = fmt::format("\n  {:<10} {:<8} {:>10} {:>10} {:>9} {:>9}\n", "algorithm", "flow",
                               "cycles", "GB/s", "of bound", "verified");
@@ -107,7 +124,7 @@ int mtsim_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   std::string bytes = "1MiB", dtype = "fp32", flow_control = "message";
   std::string trace_nodes = "0", json_path, compare;
   unsigned jobs = 0;
-  bool quiet = false;
+  bool quiet = false, show_timeline = false, show_links = false;
 
   CLI::App app{
       "mtsim: one all-reduce on the cycle-accurate SystemC model of the MultiTree NI and its\n"
@@ -170,6 +187,8 @@ int mtsim_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
                  "stop and report a deadlock after this many cycles without progress (0: off)")
       ->capture_default_str();
   app.add_option("-j,--jobs", jobs, "simulations run in parallel with --compare (default: cores)");
+  app.add_flag("--timeline", show_timeline, "print the cycles at which the NIs entered each step");
+  app.add_flag("--links", show_links, "print every link's flits and utilisation");
   app.add_flag("-q,--quiet", quiet, "no progress line on stderr");
 
   try {
@@ -245,6 +264,8 @@ int mtsim_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
     out << fmt::format("{} nodes, {} {}, {}:\n", main_run.nodes, size_text(main_run.bytes),
                        main_run.dtype, main_run.algorithm)
         << summary(main_run);
+    if (show_timeline) out << timeline(main_run);
+    if (show_links) out << link_table(main_run);
     if (done.size() > 1) out << comparison(done);
     bool all_ok = true;
     for (const AllReduceResult& r : done) all_ok = all_ok && r.verified;

@@ -85,6 +85,7 @@ void NetworkInterface::start() {
   done_ = false;
   reduced_flow_.assign(place_.nodes, false);
   const uint64_t now = now_cycle();
+  if (on_step) on_step(place_.node, timestep.value(), now);
   wake_at(now + 1, now);
 }
 

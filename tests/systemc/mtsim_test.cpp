@@ -57,6 +57,15 @@ TEST(Mtsim, RunsComparesAndWritesJson) {
   EXPECT_GT(j.at("compare")[0].at("cycles").get<uint64_t>(), j.at("cycles").get<uint64_t>());
 }
 
+TEST(Mtsim, PrintsTheTimelineAndLinksOnRequest) {
+  const auto r = run_command(kMtsim + " -q -t mesh:2x2 -b 4KiB --timeline --links");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("first NI entered"));
+  EXPECT_THAT(r.out, HasSubstr("     4  "));  // step 4 of 2 x 2 steps
+  EXPECT_THAT(r.out, HasSubstr("utilisation"));
+  EXPECT_THAT(r.out, HasSubstr("x+       1"));  // node 0's link to node 1
+}
+
 TEST(Mtsim, RunsAnImageSetAndWritesWaves) {
   const std::string dir = temp_dir("images");
   ASSERT_EQ(run_command(kMtc + " plan -t mesh:2x2 -a multitree -b 4KiB --out " + dir + "/set").code, 0);
