@@ -42,10 +42,11 @@ std::vector<uint8_t> read_bytes(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-Loaded load_tables(const AllReduceOptions& opt, const Topology& topo) {
+// `images`: the set read from opt.images (read first: it may name the topology).
+Loaded load_tables(const AllReduceOptions& opt, const Topology& topo, TableSet images) {
   Loaded l;
   if (!opt.images.empty()) {
-    l.set = read_image_set(opt.images);  // checks every file and names the bad one
+    l.set = std::move(images);
     if (l.set.nodes != topo.nodes()) {
       throw InputError(fmt::format("image set {} is for {} nodes, topology {} has {}",
                                    opt.images, l.set.nodes, topo.spec(), topo.nodes()));
@@ -286,9 +287,10 @@ AllReduceResult AllReduceResult::from_json(const nlohmann::json& j) {
 
 AllReduceResult run_allreduce(const AllReduceOptions& opt) {
   if (opt.topology.empty() && opt.images.empty()) throw InputError("no topology given");
-  // An image set names the topology it was compiled for.
-  const Topology topo = parse_topology(opt.topology.empty() ? read_image_set(opt.images).topology
-                                                            : opt.topology);
+  // An image set names the topology it was compiled for. read_image_set checks every file and
+  // names the bad one.
+  TableSet images = opt.images.empty() ? TableSet{} : read_image_set(opt.images);
+  const Topology topo = parse_topology(opt.topology.empty() ? images.topology : opt.topology);
   if (topo.nodes() < 2) throw InputError("an all-reduce needs at least 2 nodes");
   TracePath trace;
   if (!opt.trace.empty()) trace = trace_path(opt.trace);
@@ -297,7 +299,7 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
       throw InputError(fmt::format("--trace-nodes: node {} does not exist ({} nodes)", n, topo.nodes()));
     }
   }
-  const Loaded loaded = load_tables(opt, topo);
+  const Loaded loaded = load_tables(opt, topo, std::move(images));
   const TableSet& set = loaded.set;
   if (set.children_slots == 0 || set.children_slots > 4) {
     throw InputError(fmt::format("the tables have {} children slots; this NI has 1 to 4 ports",

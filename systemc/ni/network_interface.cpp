@@ -253,26 +253,22 @@ void NetworkInterface::fetch(uint64_t now) {
   }
 }
 
-bool NetworkInterface::dependencies_met(const TableEntry& e) const {
-  return first_missing(e).empty();
-}
-
-// The first message the entry still waits for, as text; empty when none.
-std::string NetworkInterface::first_missing(const TableEntry& e) const {
-  auto missing = [&](Op op, uint32_t from) -> std::string {
-    if (arrived_.count(key(op, e.flow, from))) return {};
-    return fmt::format("the {} of flow {} from node {}", op_name(op), e.flow, from);
+// The first message the entry still waits for (the wait rules of schedule_table.hpp); false
+// when it waits for nothing.
+bool NetworkInterface::first_missing(const TableEntry& e, Op& op, uint32_t& from) const {
+  auto missing = [&](Op o, uint32_t node) {
+    if (arrived_.count(key(o, e.flow, node))) return false;
+    op = o;
+    from = node;
+    return true;
   };
-  const bool wait_children = e.op == Op::kReduce ||
-                             (e.op == Op::kGather && e.parent == kNil && !reduced_flow_.at(e.flow));
   if (e.op == Op::kGather && e.parent != kNil) return missing(Op::kGather, e.parent);
-  if (wait_children) {
+  if (e.op == Op::kReduce || (e.op == Op::kGather && !reduced_flow_.at(e.flow))) {
     for (uint32_t c : e.children) {
-      std::string m = missing(Op::kReduce, c);
-      if (!m.empty()) return m;
+      if (missing(Op::kReduce, c)) return true;
     }
   }
-  return {};
+  return false;
 }
 
 void NetworkInterface::control(uint64_t now) {
@@ -291,7 +287,9 @@ void NetworkInterface::control(uint64_t now) {
     return;
   }
   if (e.flow >= reduced_flow_.size()) reduced_flow_.resize(e.flow + 1, false);
-  if (!dependencies_met(e)) return;
+  Op op;
+  uint32_t from;
+  if (first_missing(e, op, from)) return;
   decoder.decode(e, decoded_);
   if (e.op == Op::kNop) lockstep.load(now, decoded_.lockstep_cycles);
   if (e.op == Op::kReduce) reduced_flow_[e.flow] = true;
@@ -351,8 +349,11 @@ std::string NetworkInterface::status() const {
     const TableEntry& e = entries[head_];
     s = fmt::format("node {}: timestep {}, table entry {} ({} flow {}, step {})", n,
                     timestep.value(), head_, op_name(e.op), e.flow, e.step);
-    const std::string m = first_missing(e);
-    if (e.step == timestep.value() && !m.empty()) s += " waits for " + m;
+    Op op;
+    uint32_t from;
+    if (e.step == timestep.value() && first_missing(e, op, from)) {
+      s += fmt::format(" waits for the {} of flow {} from node {}", op_name(op), e.flow, from);
+    }
   } else {
     s = fmt::format("node {}: table done", n);
   }

@@ -140,8 +140,7 @@ class NetworkInterface : public sc_core::sc_module {
   void run_events(uint64_t now);
   void fetch(uint64_t now);
   void control(uint64_t now);
-  bool dependencies_met(const TableEntry& e) const;
-  std::string first_missing(const TableEntry& e) const;
+  bool first_missing(const TableEntry& e, Op& op, uint32_t& from) const;
   SendRoute route_to(uint32_t dest) const;
   void schedule(uint64_t cycle, EventKind kind, uint32_t slot);
   uint32_t new_block();
