@@ -22,6 +22,7 @@
 #include "image/image.hpp"
 #include "network/network.hpp"
 #include "ni/network_interface.hpp"
+#include "ni/plain_access.hpp"
 #include "router/router.hpp"
 #include "table/schedule_table.hpp"
 #include "topology/topology.hpp"
@@ -101,12 +102,7 @@ class Host : public sc_core::sc_module {
   SC_HAS_PROCESS(Host);
   void access(size_t n, tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len) {
     tlm::tlm_generic_payload t;
-    t.set_command(cmd);
-    t.set_address(addr);
-    t.set_data_ptr(data);
-    t.set_data_length(len);
-    t.set_streaming_width(len);
-    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    set_plain_access(t, cmd, addr, data, len);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     (*sockets_[n])->b_transport(t, delay);
     if (t.is_response_error()) {
@@ -320,7 +316,7 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
   std::vector<std::unique_ptr<AccelMemory>> memories;
   std::vector<std::unique_ptr<NetworkInterface>> nis;
   std::vector<NetworkInterface*> ni_ptrs;
-  const GradientData data(topo.nodes(), set.bytes, set.dtype, opt.seed);
+  GradientData data(topo.nodes(), set.bytes, set.dtype, opt.seed);
   std::map<uint32_t, StepSpan> spans;
   std::vector<IssueRecord> issues;
   for (uint32_t n = 0; n < topo.nodes(); ++n) {

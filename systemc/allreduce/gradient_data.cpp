@@ -1,6 +1,7 @@
 #include "allreduce/gradient_data.hpp"
 
 #include <cstring>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -29,20 +30,7 @@ uint32_t float_bits(float f) {
 }  // namespace
 
 GradientData::GradientData(uint32_t nodes, uint64_t bytes, DType dtype, uint64_t seed)
-    : nodes_(nodes), bytes_(bytes), dtype_(dtype), seed_(seed), sum_(bytes / 4, 0) {
-  for (uint64_t e = 0; e < sum_.size(); ++e) {
-    uint32_t acc = 0;
-    int64_t exact = 0;
-    for (uint32_t n = 0; n < nodes_; ++n) {
-      if (dtype_ == DType::kInt32) {
-        acc += value(n, e);  // wraps like the NI's int32 adder
-      } else {
-        exact += static_cast<int64_t>(as_float(value(n, e)));
-      }
-    }
-    sum_[e] = dtype_ == DType::kInt32 ? acc : float_bits(static_cast<float>(exact));
-  }
-}
+    : nodes_(nodes), dtype_(dtype), seed_(seed), sum_(bytes / 4, 0) {}
 
 uint32_t GradientData::value(uint32_t node, uint64_t element) const {
   const uint64_t h = mix(seed_ ^ mix((uint64_t{node} << 40) ^ element));
@@ -53,25 +41,32 @@ uint32_t GradientData::value(uint32_t node, uint64_t element) const {
   return float_bits(static_cast<float>(v));
 }
 
-void GradientData::fill(uint32_t node, uint8_t* buffer) const {
+void GradientData::fill(uint32_t node, uint8_t* buffer) {
   for (uint64_t e = 0; e < sum_.size(); ++e) {
     const uint32_t v = value(node, e);
     std::memcpy(buffer + 4 * e, &v, 4);
+    sum_[e] += dtype_ == DType::kInt32 ? int64_t{v} : static_cast<int64_t>(as_float(v));
   }
+  ++filled_;
   // A tail shorter than an element is left as it is (plans split on element boundaries).
 }
 
 std::string GradientData::check(uint32_t node, const uint8_t* buffer) const {
+  if (filled_ != nodes_) {
+    throw std::logic_error(fmt::format("GradientData::check after {} of {} fills", filled_, nodes_));
+  }
   for (uint64_t e = 0; e < sum_.size(); ++e) {
     uint32_t got;
     std::memcpy(&got, buffer + 4 * e, 4);
-    if (got == sum_[e]) continue;
+    const uint32_t want = dtype_ == DType::kInt32 ? static_cast<uint32_t>(sum_[e])
+                                                  : float_bits(static_cast<float>(sum_[e]));
+    if (got == want) continue;
     if (dtype_ == DType::kInt32) {
       return fmt::format("node {}, element {} (byte {}): {} instead of {}", node, e, 4 * e,
-                         static_cast<int32_t>(got), static_cast<int32_t>(sum_[e]));
+                         static_cast<int32_t>(got), static_cast<int32_t>(want));
     }
     return fmt::format("node {}, element {} (byte {}): {} instead of {}", node, e, 4 * e,
-                       as_float(got), as_float(sum_[e]));
+                       as_float(got), as_float(want));
   }
   return {};
 }

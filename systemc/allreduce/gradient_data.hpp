@@ -15,8 +15,9 @@ class GradientData {
  public:
   GradientData(uint32_t nodes, uint64_t bytes, DType dtype, uint64_t seed);
 
-  // Node n's initial buffer (bytes, little-endian elements).
-  void fill(uint32_t node, uint8_t* buffer) const;
+  // Writes node n's initial buffer (bytes, little-endian elements) and adds it to the
+  // expected sum. Call once per node before check().
+  void fill(uint32_t node, uint8_t* buffer);
   // Empty if `buffer` holds the sum of every node's initial buffer; otherwise names the
   // first wrong element, its value and the expected one.
   std::string check(uint32_t node, const uint8_t* buffer) const;
@@ -25,10 +26,12 @@ class GradientData {
   uint32_t value(uint32_t node, uint64_t element) const;  // raw bits
 
   uint32_t nodes_;
-  uint64_t bytes_;
   DType dtype_;
   uint64_t seed_;
-  std::vector<uint32_t> sum_;  // raw bits of the expected sum per element
+  uint32_t filled_ = 0;
+  // Per element, the exact sum of the values filled so far: int32 takes its low 32 bits (the
+  // NI's adder wraps), fp32 is exact since every value is a small integer.
+  std::vector<int64_t> sum_;
 };
 
 }  // namespace mt::noc

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "ni/plain_access.hpp"
+
 namespace mt::noc {
 
 DmaRequester::DmaRequester(sc_core::sc_module_name name, uint64_t clock_ps)
@@ -13,14 +15,7 @@ DmaRequester::DmaRequester(sc_core::sc_module_name name, uint64_t clock_ps)
 
 uint64_t DmaRequester::access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint64_t len,
                               uint64_t now) {
-  trans_.set_command(cmd);
-  trans_.set_address(addr);
-  trans_.set_data_ptr(data);
-  trans_.set_data_length(static_cast<unsigned>(len));
-  trans_.set_streaming_width(static_cast<unsigned>(len));
-  trans_.set_byte_enable_ptr(nullptr);
-  trans_.set_dmi_allowed(false);
-  trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  set_plain_access(trans_, cmd, addr, data, len);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   mem->b_transport(trans_, delay);
   if (trans_.is_response_error()) {

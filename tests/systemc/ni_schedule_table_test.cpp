@@ -11,6 +11,7 @@
 #include "algorithms/algorithms.hpp"
 #include "common/error.hpp"
 #include "image/image.hpp"
+#include "ni/plain_access.hpp"
 #include "ni/schedule_table.hpp"
 #include "sim_test_util.hpp"
 
@@ -27,11 +28,7 @@ struct Host : sc_core::sc_module {
   tlm::tlm_response_status access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data,
                                   uint32_t len) {
     tlm::tlm_generic_payload t;
-    t.set_command(cmd);
-    t.set_address(addr);
-    t.set_data_ptr(data);
-    t.set_data_length(len);
-    t.set_streaming_width(len);
+    set_plain_access(t, cmd, addr, data, len);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     socket->b_transport(t, delay);
     return t.get_response_status();
