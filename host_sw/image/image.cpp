@@ -2,12 +2,12 @@
 #include "image/image.hpp"
 
 #include <fmt/format.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <limits>
 
 #include "common/error.hpp"
-#include "image/crc32.hpp"
 #include "image/image_detail.hpp"
 
 namespace mt {
@@ -149,39 +149,39 @@ void check_entry(const TableEntry& e, const EntryLimits& lim, const EntryWhere& 
   }
 }
 
-const std::vector<HeaderField>& header_fields() {
-  static const std::vector<HeaderField> fields = {
-      {"magic", 0, 4},           {"version", 4, 2},         {"header_bytes", 6, 2},
-      {"node_id", 8, 4},         {"nodes", 12, 4},          {"flows", 16, 4},
-      {"entries", 20, 4},        {"steps_per_phase", 24, 4}, {"children_slots", 28, 1},
-      {"op_bits", 29, 1},        {"flow_bits", 30, 1},      {"node_bits", 31, 1},
-      {"step_bits", 32, 1},      {"addr_bits", 33, 1},      {"size_bits", 34, 1},
-      {"dtype", 35, 1},          {"entry_bits", 36, 2},     {"entry_bytes", 38, 2},
-      {"bytes", 40, 8},          {"base_addr", 48, 8},      {"crc32", kImageCrcOffset, 4},
-  };
-  return fields;
+namespace hf = format::image::field;
+
+void put_field(std::vector<uint8_t>& header, const HeaderField& f, uint64_t v) {
+  for (uint32_t i = 0; i < f.bytes; ++i) header[f.offset + i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+uint64_t get_field(const uint8_t* header, const HeaderField& f) {
+  return get_le(header + f.offset, f.bytes);
 }
 
 std::vector<uint8_t> header_bytes(const ImageHeader& h) {
-  std::vector<uint8_t> out;
-  out.reserve(kImageHeaderBytes);
-  for (char c : h.magic) out.push_back(static_cast<uint8_t>(c));
-  put_le(out, h.version, 2);
-  put_le(out, h.header_bytes, 2);
-  put_le(out, h.node_id, 4);
-  put_le(out, h.nodes, 4);
-  put_le(out, h.flows, 4);
-  put_le(out, h.entries, 4);
-  put_le(out, h.steps_per_phase, 4);
-  for (uint8_t b : {h.children_slots, h.op_bits, h.flow_bits, h.node_bits, h.step_bits,
-                    h.addr_bits, h.size_bits, static_cast<uint8_t>(h.dtype)}) {
-    out.push_back(b);
-  }
-  put_le(out, h.entry_bits, 2);
-  put_le(out, h.entry_bytes, 2);
-  put_le(out, h.bytes, 8);
-  put_le(out, h.base_addr, 8);
-  put_le(out, h.crc32, 4);
+  std::vector<uint8_t> out(kImageHeaderBytes, 0);
+  std::copy(h.magic.begin(), h.magic.end(), out.begin() + hf::kMagic.offset);
+  put_field(out, hf::kVersion, h.version);
+  put_field(out, hf::kHeaderBytes, h.header_bytes);
+  put_field(out, hf::kNodeId, h.node_id);
+  put_field(out, hf::kNodes, h.nodes);
+  put_field(out, hf::kFlows, h.flows);
+  put_field(out, hf::kEntries, h.entries);
+  put_field(out, hf::kStepsPerPhase, h.steps_per_phase);
+  put_field(out, hf::kChildrenSlots, h.children_slots);
+  put_field(out, hf::kOpBits, h.op_bits);
+  put_field(out, hf::kFlowBits, h.flow_bits);
+  put_field(out, hf::kNodeBits, h.node_bits);
+  put_field(out, hf::kStepBits, h.step_bits);
+  put_field(out, hf::kAddrBits, h.addr_bits);
+  put_field(out, hf::kSizeBits, h.size_bits);
+  put_field(out, hf::kDtype, static_cast<uint8_t>(h.dtype));
+  put_field(out, hf::kEntryBits, h.entry_bits);
+  put_field(out, hf::kEntryBytes, h.entry_bytes);
+  put_field(out, hf::kBytes, h.bytes);
+  put_field(out, hf::kBaseAddr, h.base_addr);
+  put_field(out, hf::kCrc32, h.crc32);
   return out;
 }
 
@@ -208,14 +208,16 @@ ImageLayout image_layout(const TableSet& set, const ImageOptions& opt) {
   }
 }
 
-namespace {
-
 uint32_t image_crc(const std::vector<uint8_t>& image) {
-  const uint32_t head = crc32(image.data(), kImageCrcOffset);
-  return crc32(image.data() + kImageHeaderBytes, image.size() - kImageHeaderBytes, head);
+  if (image.size() < kImageHeaderBytes) {
+    throw InputError(fmt::format("schedule image: {} bytes, shorter than the {}-byte header",
+                                 image.size(), kImageHeaderBytes));
+  }
+  uLong c = crc32_z(0, Z_NULL, 0);
+  c = crc32_z(c, image.data(), kImageCrcOffset);
+  c = crc32_z(c, image.data() + kImageHeaderBytes, image.size() - kImageHeaderBytes);
+  return static_cast<uint32_t>(c);
 }
-
-}  // namespace
 
 std::vector<uint8_t> encode_image(const TableSet& set, uint32_t node, const ImageOptions& opt) {
   const ImageLayout l = image_layout(set, opt);
@@ -330,8 +332,8 @@ DecodedImage decode_image(const std::vector<uint8_t>& image, const ImageExpect& 
         "(4d 54 53 54)",
         d[0], d[1], d[2], d[3]));
   }
-  if (size < 6) throw truncated_header();
-  const auto version = static_cast<uint16_t>(get_le(d + 4, 2));
+  if (size < hf::kVersion.offset + hf::kVersion.bytes) throw truncated_header();
+  const auto version = static_cast<uint16_t>(get_field(d, hf::kVersion));
   if (version != kImageVersion) {
     throw InputError(fmt::format(
         "schedule image: unsupported format version {} (this reader reads version {})", version,
@@ -341,25 +343,25 @@ DecodedImage decode_image(const std::vector<uint8_t>& image, const ImageExpect& 
 
   ImageHeader h;
   h.version = version;
-  h.header_bytes = static_cast<uint16_t>(get_le(d + 6, 2));
-  h.node_id = static_cast<uint32_t>(get_le(d + 8, 4));
-  h.nodes = static_cast<uint32_t>(get_le(d + 12, 4));
-  h.flows = static_cast<uint32_t>(get_le(d + 16, 4));
-  h.entries = static_cast<uint32_t>(get_le(d + 20, 4));
-  h.steps_per_phase = static_cast<uint32_t>(get_le(d + 24, 4));
-  h.children_slots = d[28];
-  h.op_bits = d[29];
-  h.flow_bits = d[30];
-  h.node_bits = d[31];
-  h.step_bits = d[32];
-  h.addr_bits = d[33];
-  h.size_bits = d[34];
-  const uint8_t dtype = d[35];
-  h.entry_bits = static_cast<uint16_t>(get_le(d + 36, 2));
-  h.entry_bytes = static_cast<uint16_t>(get_le(d + 38, 2));
-  h.bytes = get_le(d + 40, 8);
-  h.base_addr = get_le(d + 48, 8);
-  h.crc32 = static_cast<uint32_t>(get_le(d + kImageCrcOffset, 4));
+  h.header_bytes = static_cast<uint16_t>(get_field(d, hf::kHeaderBytes));
+  h.node_id = static_cast<uint32_t>(get_field(d, hf::kNodeId));
+  h.nodes = static_cast<uint32_t>(get_field(d, hf::kNodes));
+  h.flows = static_cast<uint32_t>(get_field(d, hf::kFlows));
+  h.entries = static_cast<uint32_t>(get_field(d, hf::kEntries));
+  h.steps_per_phase = static_cast<uint32_t>(get_field(d, hf::kStepsPerPhase));
+  h.children_slots = static_cast<uint8_t>(get_field(d, hf::kChildrenSlots));
+  h.op_bits = static_cast<uint8_t>(get_field(d, hf::kOpBits));
+  h.flow_bits = static_cast<uint8_t>(get_field(d, hf::kFlowBits));
+  h.node_bits = static_cast<uint8_t>(get_field(d, hf::kNodeBits));
+  h.step_bits = static_cast<uint8_t>(get_field(d, hf::kStepBits));
+  h.addr_bits = static_cast<uint8_t>(get_field(d, hf::kAddrBits));
+  h.size_bits = static_cast<uint8_t>(get_field(d, hf::kSizeBits));
+  const auto dtype = static_cast<uint8_t>(get_field(d, hf::kDtype));
+  h.entry_bits = static_cast<uint16_t>(get_field(d, hf::kEntryBits));
+  h.entry_bytes = static_cast<uint16_t>(get_field(d, hf::kEntryBytes));
+  h.bytes = get_field(d, hf::kBytes);
+  h.base_addr = get_field(d, hf::kBaseAddr);
+  h.crc32 = static_cast<uint32_t>(get_field(d, hf::kCrc32));
 
   const std::string ctx = fmt::format("schedule image (node {})", h.node_id);
   auto fail = [&](const std::string& msg) { return InputError(ctx + ": " + msg); };

@@ -15,15 +15,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ni_formats.hpp"
 #include "table/schedule_table.hpp"
 
 namespace mt {
 
-constexpr std::array<char, 4> kImageMagic = {'M', 'T', 'S', 'T'};
-constexpr uint16_t kImageVersion = 1;
-constexpr uint16_t kImageHeaderBytes = 60;  // version 1 header, crc32 included
-constexpr uint32_t kImageCrcOffset = 56;    // the crc32 field is the last 4 header bytes
-constexpr uint32_t kImageOpBits = 2;
+// From the one description of the format (format/ni_formats.json).
+static_assert(sizeof(format::image::kMagic) == 5, "the magic is four characters");
+constexpr std::array<char, 4> kImageMagic = {format::image::kMagic[0], format::image::kMagic[1],
+                                             format::image::kMagic[2], format::image::kMagic[3]};
+constexpr uint16_t kImageVersion = format::image::kVersion;
+constexpr uint16_t kImageHeaderBytes = format::image::kHeaderBytes;  // crc32 included
+constexpr uint32_t kImageCrcOffset = format::image::field::kCrc32.offset;
+constexpr uint32_t kImageOpBits = format::image::kOpBits;
 constexpr const char* kImageSetFormat = "multitree-schedule-images";
 constexpr uint32_t kImageSetFormatVersion = 1;
 
@@ -96,6 +100,9 @@ struct DecodedImage {
 // step outside 1..2T, range outside the buffer, ...).
 std::vector<uint8_t> encode_image(const TableSet& set, uint32_t node,
                                   const ImageOptions& opt = {});
+// The image's CRC-32 (zlib's): header bytes before the crc32 field, then every entry byte.
+// InputError for an image shorter than the header.
+uint32_t image_crc(const std::vector<uint8_t>& image);
 // Parses and fully validates a binary image; decode_image(encode_image(s, n)).table ==
 // s.tables[n] exactly.
 DecodedImage decode_image(const std::vector<uint8_t>& image, const ImageExpect& expect = {});

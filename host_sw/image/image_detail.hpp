@@ -59,12 +59,11 @@ void check_entry(const TableEntry& e, const EntryLimits& lim, const EntryWhere& 
 bool buffer_fits(uint64_t base_addr, uint64_t bytes);
 
 // The header fields in file order (magic first), with name, byte offset and size.
-struct HeaderField {
-  const char* name;
-  uint32_t offset;
-  uint32_t size;
-};
-const std::vector<HeaderField>& header_fields();
+using HeaderField = format::ByteField;
+
+// A header field's value (little-endian) and how to write one into a header-sized buffer.
+uint64_t get_field(const uint8_t* header, const HeaderField& f);
+void put_field(std::vector<uint8_t>& header, const HeaderField& f, uint64_t v);
 
 // Serialises a header (crc32 field as stored in h) into exactly kImageHeaderBytes bytes.
 std::vector<uint8_t> header_bytes(const ImageHeader& h);

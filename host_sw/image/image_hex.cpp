@@ -60,7 +60,7 @@ std::optional<uint64_t> parse_number(const std::string& s) {
 }
 
 const HeaderField* find_field(const std::string& name) {
-  for (const HeaderField& f : header_fields()) {
+  for (const HeaderField& f : format::image::kHeader) {
     if (name == f.name) return &f;
   }
   return nullptr;
@@ -73,7 +73,7 @@ std::string encode_hex(const TableSet& set, uint32_t node, const ImageOptions& o
   const ImageLayout l = image_layout(set, opt);
   const FieldOffsets off = field_offsets(l);
   const uint8_t* d = bin.data();
-  const uint64_t entries = get_le(d + 20, 4);
+  const uint64_t entries = get_field(d, format::image::field::kEntries);
 
   std::string s;
   s += fmt::format("// MultiTree schedule table image, node {}: hex form of format version {}\n",
@@ -83,14 +83,14 @@ std::string encode_hex(const TableSet& set, uint32_t node, const ImageOptions& o
       "// reg [{}:0] mem [0:ENTRIES-1]; one entry per line, most significant digit first.\n",
       l.entry_bits - 1);
   s += "// Header fields, the same values as in the .bin header:\n";
-  for (const HeaderField& f : header_fields()) {
+  for (const HeaderField& f : format::image::kHeader) {
     const std::string name = f.name;
     if (name == "magic") {
       s += fmt::format("// magic {}\n", std::string(kImageMagic.begin(), kImageMagic.end()));
     } else if (name == "crc32") {
-      s += fmt::format("// crc32 {:#010x}\n", get_le(d + f.offset, f.size));
+      s += fmt::format("// crc32 {:#010x}\n", get_le(d + f.offset, f.bytes));
     } else {
-      s += fmt::format("// {} {}\n", name, get_le(d + f.offset, f.size));
+      s += fmt::format("// {} {}\n", name, get_le(d + f.offset, f.bytes));
     }
   }
   s += fmt::format("// dtype: 0 = int32, 1 = fp32 (this image: {})\n", dtype_name(set.dtype));
@@ -152,9 +152,9 @@ std::vector<uint8_t> hex_to_image(const std::string& hex) {
       }
       const std::optional<uint64_t> v = parse_number(t[1]);
       if (!v) throw fail(fmt::format("header field '{}': '{}' is not a number", f->name, t[1]));
-      if (!fits(*v, 8 * f->size)) {
+      if (!fits(*v, 8 * f->bytes)) {
         throw fail(fmt::format("header field '{}': {} does not fit {} bytes", f->name, *v,
-                               f->size));
+                               f->bytes));
       }
       values[f->name] = *v;
       continue;
@@ -168,7 +168,7 @@ std::vector<uint8_t> hex_to_image(const std::string& hex) {
   }
 
   std::vector<uint8_t> out(kImageHeaderBytes, 0);
-  for (const HeaderField& f : header_fields()) {
+  for (const HeaderField& f : format::image::kHeader) {
     const std::string name = f.name;
     if (name == "magic") {
       if (magic.empty()) throw InputError("hex image: missing header field 'magic'");
@@ -179,7 +179,7 @@ std::vector<uint8_t> hex_to_image(const std::string& hex) {
     if (it == values.end()) {
       throw InputError(fmt::format("hex image: missing header field '{}'", name));
     }
-    for (uint32_t b = 0; b < f.size; ++b) {
+    for (uint32_t b = 0; b < f.bytes; ++b) {
       out[f.offset + b] = static_cast<uint8_t>(it->second >> (8 * b));
     }
   }

@@ -16,10 +16,17 @@
 #include <string>
 #include <vector>
 
+#include "ni_formats.hpp"
+
 namespace mt {
 
-enum class Op : uint8_t { kNop = 0, kReduce = 1, kGather = 2 };
-enum class DType : uint8_t { kInt32 = 0, kFp32 = 1 };
+// Codes from format/ni_formats.json: the table images and the flits carry them.
+enum class Op : uint8_t {
+  kNop = format::op::kNop,
+  kReduce = format::op::kReduce,
+  kGather = format::op::kGather,
+};
+enum class DType : uint8_t { kInt32 = format::dtype::kInt32, kFp32 = format::dtype::kFp32 };
 
 const char* op_name(Op op);
 const char* dtype_name(DType t);

@@ -6,18 +6,21 @@
 #include <cstdint>
 #include <string>
 
+#include "ni_formats.hpp"
+
 namespace mt::noc {
 
-// Table II type codes (3 bits).
+// Table II type codes (3 bits), from format/ni_formats.json.
 enum class FlitType : uint8_t {
-  kHead = 0b000,          // normal packet
-  kBody = 0b001,
-  kTail = 0b010,
-  kHeadTail = 0b011,
-  kSubHead = 0b100,       // all-reduce message: its only head flit
-  kSubBody = 0b101,
-  kSubTail = 0b110,       // ends a sub-packet (not the message)
-  kSubMessageTail = 0b111,  // ends the last sub-packet and the message (Table II "Tail")
+  kHead = format::flit_type::kHead,          // normal packet
+  kBody = format::flit_type::kBody,
+  kTail = format::flit_type::kTail,
+  kHeadTail = format::flit_type::kHeadTail,
+  kSubHead = format::flit_type::kSubHead,    // all-reduce message: its only head flit
+  kSubBody = format::flit_type::kSubBody,
+  kSubTail = format::flit_type::kSubTail,    // ends a sub-packet (not the message)
+  kSubMessageTail = format::flit_type::kSubMessageTail,  // ends the last sub-packet and the
+                                                         // message (Table II "Tail")
 };
 
 constexpr bool is_head(FlitType t) {
@@ -37,9 +40,12 @@ const char* flit_type_name(FlitType t);
 // (injection/ejection pairs) 0..ni_ports-1 (NocConfig) and a direction port per neighbour.
 // Local port 0 keeps code 0 and local ports 1..3 take the spare codes 5..7, so a network with
 // one NI port per router uses only codes 0..4.
-enum Port : uint8_t { kPortLocal = 0, kPortYMinus = 1, kPortYPlus = 2, kPortXMinus = 3,
-                      kPortXPlus = 4,
+enum Port : uint8_t { kPortLocal = format::port::kLocal, kPortYMinus = format::port::kYMinus,
+                      kPortYPlus = format::port::kYPlus, kPortXMinus = format::port::kXMinus,
+                      kPortXPlus = format::port::kXPlus,
                       kPorts = 5 };  // codes of local port 0 and the directions (1..kPorts-1)
+static_assert(format::port::kLocal1 == kPorts && format::port::kLocal3 == kPorts + 2,
+              "local ports 1..3 take the codes after the directions");
 constexpr uint8_t kMaxPorts = 8;     // every code: size of arrays indexed by port
 constexpr uint32_t kMaxLocalPorts = 4;
 // The code of local port i (0..3).
@@ -68,11 +74,11 @@ struct Flit {
   // Head flits of both kinds, all-reduce data (this model's use of the spare Packet Info
   // bits, systemc/ni/README.md): which operation, the byte address of the payload that
   // follows (a message's or a packet's), the bytes of the whole gradient message it belongs
-  // to, and where in that message a packet's payload starts (0 for a message).
+  // to, and a packet's own payload bytes (0 for a message).
   uint8_t op = 0;          // mt::Op of the message (0: not all-reduce data)
   uint64_t addr = 0;
   uint64_t message_bytes = 0;
-  uint64_t offset = 0;
+  uint64_t packet_bytes = 0;
   // Body/tail payload: 16 bytes on the wire minus the 8 header bits; the model carries the
   // data words the NI puts in.
   std::array<uint32_t, 4> data{};
@@ -96,5 +102,24 @@ struct Flit {
   bool operator==(const Flit& o) const;
   std::string str() const;
 };
+
+// The wire form of a flit (format/ni_formats.json): 128 data bits as four 32-bit words, word 0
+// holding bits 31..0, with the VC and Type beside them. A head flit's data bits are its
+// Packet Info fields (normal heads: op, tree, dest, src, addr, message_bytes, packet_bytes;
+// sub-heads: op, tree, next, eject, addr, message_bytes); a body or tail flit's are its
+// payload. The RTL NI's flit ports carry exactly these bits.
+using FlitData = std::array<uint32_t, 4>;
+struct WireFlit {
+  FlitType type = FlitType::kHeadTail;
+  uint8_t vc = 0;
+  FlitData data{};
+  bool operator==(const WireFlit& o) const {
+    return type == o.type && vc == o.vc && data == o.data;
+  }
+};
+// Throws std::invalid_argument naming the field when a head field does not fit its width.
+WireFlit pack(const Flit& f);
+// The wire fields of a flit; bookkeeping (packet, index, length, injected) stays zero.
+Flit unpack(const WireFlit& w);
 
 }  // namespace mt::noc

@@ -21,10 +21,9 @@ uint8_t opposite_port(uint8_t p) {
 
 EjectionDecoder::EjectionDecoder(sc_core::sc_module_name name, uint32_t node,
                                  const std::array<uint32_t, kPorts>& neighbour,
-                                 const NocConfig& noc, const NiConfig& ni)
+                                 const NocConfig& noc)
     : sc_module(name),
       node_(node),
-      packet_payload_(ni.packet_payload_bytes),
       neighbour_(neighbour),
       vcs_(noc.vcs),
       contexts_(static_cast<size_t>(noc.ni_ports) * noc.vcs) {}
@@ -54,8 +53,8 @@ bool EjectionDecoder::consume(const Flit& f, uint32_t port_index, ReceivedBlock&
         fail(f, port_index, "its Eject field names no link into this router");
       }
       sender = neighbour_[from];
-    } else if (f.offset > f.message_bytes) {
-      fail(f, port_index, "a packet beyond its message's end");
+    } else if (f.packet_bytes > f.message_bytes) {
+      fail(f, port_index, "a packet larger than its message");
     }
     c.open = true;
     c.message = is_subpacket(f.type);
@@ -69,7 +68,7 @@ bool EjectionDecoder::consume(const Flit& f, uint32_t port_index, ReceivedBlock&
       c.left = f.message_bytes;
       ++open_messages_;
     } else {
-      c.left = std::min<uint64_t>(f.message_bytes - f.offset, packet_payload_);
+      c.left = f.packet_bytes;
       auto [it, fresh] = packet_bytes_.try_emplace(key(c.op, c.flow, c.sender), 0);
       if (fresh) ++open_messages_;
     }

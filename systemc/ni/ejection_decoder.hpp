@@ -37,8 +37,7 @@ class EjectionDecoder : public sc_core::sc_module {
  public:
   // `neighbour[p]`: the node across this router's port p (Router::kNoNeighbour if none).
   EjectionDecoder(sc_core::sc_module_name name, uint32_t node,
-                  const std::array<uint32_t, kPorts>& neighbour, const NocConfig& noc,
-                  const NiConfig& ni);
+                  const std::array<uint32_t, kPorts>& neighbour, const NocConfig& noc);
 
   // Takes one flit that arrived on ejection port `port_index`. Returns true when it ends a
   // block (a sub-packet or a packet), which is then in `block`. Throws std::runtime_error
@@ -65,7 +64,6 @@ class EjectionDecoder : public sc_core::sc_module {
   }
 
   uint32_t node_;
-  uint64_t packet_payload_;
   std::array<uint32_t, kPorts> neighbour_;
   uint32_t vcs_;
   std::vector<Context> contexts_;  // port_index * vcs + vc

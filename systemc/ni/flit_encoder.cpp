@@ -83,8 +83,8 @@ void FlitEncoder::encode(const SendJob& job, uint64_t offset, const uint8_t* dat
       if (k == 0) {
         Flit head = f;
         head.type = FlitType::kHead;
-        head.offset = p * packet_payload_;
-        head.addr = r.addr + head.offset;
+        head.packet_bytes = std::min<uint64_t>(packet_payload_, r.bytes - p * packet_payload_);
+        head.addr = r.addr + p * packet_payload_;
         head.index = 0;
         out.push_back(head);
       }

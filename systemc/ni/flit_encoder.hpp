@@ -7,8 +7,8 @@
 // message Tail. Packet-based (the baseline, and any partner that is not a neighbour): every
 // packet_payload_bytes get a Head (Dest, Src, Tree ID) and end with a Tail.
 //
-// Every head also carries Op, the payload's address, the message's size in bytes and the
-// packet's offset in the message: the spare Packet Info bits of Fig. 8 (the receiver needs
+// Every head also carries Op, the payload's address, the message's size in bytes and, in a
+// packet, the packet's payload bytes: the spare Packet Info bits of Fig. 8 (the receiver needs
 // them to place data and to know when a message is complete; systemc/ni/README.md).
 #pragma once
 

@@ -34,7 +34,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
       dma("dma", noc.clock_ps),
       reduction("reduction", reduction_cfg, dtype),
       encoder("encoder", place.node, noc, ni),
-      ejection("ejection", place.node, place.neighbour, noc, ni),
+      ejection("ejection", place.node, place.neighbour, noc),
       place_(place),
       noc_(noc),
       ni_(ni),

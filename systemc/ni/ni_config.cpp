@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "ni_formats.hpp"
 
 namespace mt::noc {
 
@@ -24,6 +25,11 @@ void NiConfig::validate() const {
   };
   if (packet_payload_bytes == 0 || packet_payload_bytes % kFlitPayloadBytes != 0) {
     bad("packet_payload_bytes", packet_payload_bytes, "must be a positive multiple of 16");
+  }
+  const auto& field = format::flit::kHeadPacketBytes;
+  if (packet_payload_bytes >> field.bits != 0) {
+    bad("packet_payload_bytes", packet_payload_bytes,
+        fmt::format("must fit the head flit's {}-bit {} field", field.bits, field.name).c_str());
   }
   if (dma_burst_bytes == 0 || dma_burst_bytes % kFlitPayloadBytes != 0) {
     bad("dma_burst_bytes", dma_burst_bytes, "must be a positive multiple of 16");

@@ -26,13 +26,18 @@ namespace mt::noc {
 
 class NiScheduleTable : public sc_core::sc_module {
  public:
-  static constexpr uint64_t kImageBase = 0x0;
-  static constexpr uint64_t kImageWindow = 1u << 20;
-  static constexpr uint64_t kRegLength = 0x100000;
-  static constexpr uint64_t kRegLoad = 0x100004;
-  static constexpr uint64_t kRegStatus = 0x100008;
-  static constexpr uint64_t kRegEntries = 0x10000c;
-  enum Status : uint32_t { kStatusEmpty = 0, kStatusLoaded = 1, kStatusError = 2 };
+  // The register map of format/ni_formats.json (the RTL's is generated from the same file).
+  static constexpr uint64_t kImageBase = format::config::kImageBase;
+  static constexpr uint64_t kImageWindow = format::config::kImageWindow;
+  static constexpr uint64_t kRegLength = format::config::kRegLength;
+  static constexpr uint64_t kRegLoad = format::config::kRegLoad;
+  static constexpr uint64_t kRegStatus = format::config::kRegStatus;
+  static constexpr uint64_t kRegEntries = format::config::kRegEntries;
+  enum Status : uint32_t {
+    kStatusEmpty = format::table_status::kEmpty,
+    kStatusLoaded = format::table_status::kLoaded,
+    kStatusError = format::table_status::kError,
+  };
 
   // An image is accepted only for `node` of a `nodes`-node network.
   NiScheduleTable(sc_core::sc_module_name name, uint32_t node, uint32_t nodes);

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "image/crc32.hpp"
 #include "image/image.hpp"
 
 namespace mt {
@@ -99,9 +98,7 @@ void put_u(std::vector<uint8_t>& img, size_t offset, size_t bytes, uint64_t v) {
 }
 
 void refresh_crc(std::vector<uint8_t>& img) {
-  const uint32_t head = crc32(img.data(), 56);
-  const uint32_t crc = crc32(img.data() + kHeader, img.size() - kHeader, head);
-  put_u(img, 56, 4, crc);
+  put_u(img, 56, 4, image_crc(img));
 }
 
 std::vector<uint8_t> small_image(uint32_t node = 0) {
@@ -164,16 +161,17 @@ class TempDir {
 
 // ---- CRC ---------------------------------------------------------------------------------
 
-TEST(Crc32, CheckValue) {
-  const std::string s = "123456789";
-  EXPECT_EQ(crc32(reinterpret_cast<const uint8_t*>(s.data()), s.size()), 0xCBF43926u);
-  EXPECT_EQ(crc32(nullptr, 0), 0u);
-}
-
-TEST(Crc32, ChainsLikeZlib) {
-  const std::string s = "123456789";
-  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
-  EXPECT_EQ(crc32(p + 4, 5, crc32(p, 4)), 0xCBF43926u);
+TEST(ImageCrc, CoversHeaderBeforeTheFieldAndEveryEntryByte) {
+  std::vector<uint8_t> img = small_image();
+  const uint32_t crc = image_crc(img);
+  img[56] ^= 0xff;  // the crc32 field itself is not covered
+  EXPECT_EQ(image_crc(img), crc);
+  img[55] ^= 1;
+  EXPECT_NE(image_crc(img), crc);
+  img[55] ^= 1;
+  img.back() ^= 0x80;
+  EXPECT_NE(image_crc(img), crc);
+  EXPECT_THROW(image_crc(std::vector<uint8_t>(59, 0)), InputError);
 }
 
 // ---- Layout ------------------------------------------------------------------------------
@@ -433,7 +431,7 @@ TEST(ImageDecode, RejectsCrcMismatchAndPrintsBothValues) {
   std::vector<uint8_t> img = small_image();
   const uint32_t stored = img[56] | img[57] << 8 | img[58] << 16 | uint32_t{img[59]} << 24;
   img[kHeader + 3] ^= 0x01;  // a start_addr bit: still a valid entry, only the CRC catches it
-  const uint32_t actual = crc32(img.data() + kHeader, img.size() - kHeader, crc32(img.data(), 56));
+  const uint32_t actual = image_crc(img);
   const std::string what = error_of([&] { decode_image(img); });
   EXPECT_THAT(what, HasSubstr("CRC mismatch"));
   char buf[16];

@@ -31,6 +31,69 @@ TEST(Flit, HeadsTailsAndReservations) {
   EXPECT_STREQ(flit_type_name(FlitType::kSubTail), "sub-tail");
 }
 
+TEST(Flit, NormalHeadPacksIntoTheDescribedBitsAndBack) {
+  Flit f;
+  f.type = FlitType::kHead;
+  f.vc = 3;
+  f.op = 2;
+  f.tree = 0xabcd;
+  f.dest = 0x1234;
+  f.src = 0xfedc;
+  f.addr = 0x89abcdef;
+  f.message_bytes = 0x76543210;
+  f.packet_bytes = 0x3ff0;
+  f.next = 4;  // a normal head has no Next/Eject: not on the wire
+  const WireFlit w = pack(f);
+  EXPECT_EQ(w.type, FlitType::kHead);
+  EXPECT_EQ(w.vc, 3u);
+  // Bits by hand from format/ni_formats.json: op [1:0], tree [17:2], dest [33:18],
+  // src [49:34], addr [81:50], message_bytes [113:82], packet_bytes [127:114].
+  EXPECT_EQ(w.data[0], 2u | 0xabcdu << 2 | (0x1234u & 0x3fffu) << 18);
+  EXPECT_EQ(w.data[1], 0x1234u >> 14 | 0xfedcu << 2 | (0x89abcdefu & 0x3fffu) << 18);
+  EXPECT_EQ(w.data[2], 0x89abcdefu >> 14 | (0x76543210u & 0x3fffu) << 18);
+  EXPECT_EQ(w.data[3], 0x76543210u >> 14 | 0x3ff0u << 18);
+  Flit back = unpack(w);
+  f.next = 0;
+  EXPECT_EQ(back, f);
+}
+
+TEST(Flit, SubHeadCarriesNextAndEjectInTheRouteBits) {
+  Flit f;
+  f.type = FlitType::kSubHead;
+  f.op = 1;
+  f.tree = 7;
+  f.next = kPortXPlus;
+  f.eject = local_port(3);
+  f.addr = 0x4000;
+  f.message_bytes = 65536;
+  const WireFlit w = pack(f);
+  EXPECT_EQ(w.data[0] & 0x3u, 1u);
+  EXPECT_EQ(w.data[0] >> 18 & 0x7u, uint32_t{kPortXPlus});
+  EXPECT_EQ(w.data[0] >> 21 & 0x7u, uint32_t{local_port(3)});
+  EXPECT_EQ(unpack(w), f);
+}
+
+TEST(Flit, BodyFlitsCarryTheirPayloadAndHeadFieldsMustFit) {
+  Flit body;
+  body.type = FlitType::kSubBody;
+  body.data = {1, 2, 3, 0xffffffffu};
+  EXPECT_EQ(pack(body).data, body.data);
+  EXPECT_EQ(unpack(pack(body)), body);
+  Flit head;
+  head.type = FlitType::kHead;
+  head.dest = 1u << 16;  // one bit more than the 16-bit dest field
+  EXPECT_THROW(
+      {
+        try {
+          pack(head);
+        } catch (const std::invalid_argument& e) {
+          EXPECT_THAT(e.what(), ::testing::HasSubstr("dest"));
+          throw;
+        }
+      },
+      std::invalid_argument);
+}
+
 TEST(NocConfig, DefaultsAreTableIIIAndBadValuesAreNamed) {
   const NocConfig cfg;
   EXPECT_NO_THROW(cfg.validate());

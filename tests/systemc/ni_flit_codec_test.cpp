@@ -83,7 +83,7 @@ TEST_F(NiFlitCodec, PacketsHaveAHeadEvery256Bytes) {
   for (size_t i = 0; i < flits.size(); ++i) {
     const Flit& f = flits[i];
     if (f.type != FlitType::kHead) continue;
-    EXPECT_EQ(f.offset, heads * 256);
+    EXPECT_EQ(f.packet_bytes, heads < 3 ? 256u : 232u);
     EXPECT_EQ(f.addr, 0x1000u + heads * 256);
     EXPECT_EQ(f.dest, 10u);
     EXPECT_EQ(f.src, 5u);
@@ -122,7 +122,7 @@ TEST_F(NiFlitCodec, EjectionRecoversDataSenderAndMessageEnd) {
   nb[kPortYMinus] = 2;
   nb[kPortYPlus] = 10;
   FlitEncoder enc("encoder", 5, noc, ni);
-  EjectionDecoder dec("ejection", 6, nb, noc, ni);
+  EjectionDecoder dec("ejection", 6, nb, noc);
   const auto a = bytes(3000, 1), b = bytes(700, 100);
   std::vector<Flit> fa, fb;
   SendJob ja = job(3000, true);
@@ -165,7 +165,7 @@ TEST_F(NiFlitCodec, PacketsCompleteTheirMessageInAnyOrder) {
   std::array<uint32_t, kPorts> nb{};
   nb.fill(Router::kNoNeighbour);
   FlitEncoder enc("encoder", 5, noc, ni);
-  EjectionDecoder dec("ejection", 10, nb, noc, ni);
+  EjectionDecoder dec("ejection", 10, nb, noc);
   const auto a = bytes(1000, 5);
   std::vector<Flit> flits;
   enc.encode(job(1000, false), 0, a.data(), a.size(), 0, flits);
@@ -191,7 +191,7 @@ TEST_F(NiFlitCodec, EjectionRejectsBrokenStreams) {
   std::array<uint32_t, kPorts> nb{};
   nb.fill(Router::kNoNeighbour);
   nb[kPortXMinus] = 5;
-  EjectionDecoder dec("ejection", 6, nb, noc, ni);
+  EjectionDecoder dec("ejection", 6, nb, noc);
   ReceivedBlock blk;
   Flit body;
   body.type = FlitType::kSubBody;
