@@ -1,0 +1,295 @@
+// rtl/schedule_table.sv: loads every golden image of schedules/ through the table-write port
+// and reads back, entry by entry, what the C++ decoder (host_sw/image, the SystemC table's
+// loader) decodes; accepts exactly the images the C++ decoder accepts (bad header fields,
+// entries, lengths and CRCs, and random corruptions with the CRC made right again); keeps
+// the previous table when an image is rejected; answers the register map as the SystemC
+// configuration target does.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "Vschedule_table.h"
+#include "common/error.hpp"
+#include "image/image.hpp"
+#include "ni_formats.hpp"
+#include "support/clocked.hpp"
+
+namespace mt::tb {
+namespace {
+
+namespace fs = std::filesystem;
+namespace cfg = format::config;
+
+// The instance's parameters (tb/CMakeLists.txt keeps the defaults of rtl/schedule_table.sv).
+constexpr uint32_t kNodeW = 8, kK = 4, kDepth = 256;
+constexpr uint32_t kNil = (1u << kNodeW) - 1;
+
+std::vector<uint8_t> read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+struct Response {
+  bool error = false;
+  uint32_t data = 0;
+};
+
+class Table {
+ public:
+  Table(uint32_t node, uint32_t nodes) {
+    dut_->node_id_i = static_cast<uint8_t>(node);
+    dut_->nodes_i = static_cast<uint8_t>(nodes);
+    dut_.reset();
+  }
+
+  Response access(bool write, uint32_t addr, uint32_t data) {
+    dut_->cfg_valid_i = 1;
+    dut_->cfg_write_i = write;
+    dut_->cfg_addr_i = addr;
+    dut_->cfg_wdata_i = data;
+    for (int wait = 0;; ++wait) {
+      dut_.settle();
+      if (dut_->cfg_ready_o) break;
+      EXPECT_LT(wait, 8) << "cfg_ready_o stays low";
+      if (wait >= 8) break;
+      dut_.tick();
+    }
+    dut_.tick();
+    dut_->cfg_valid_i = 0;
+    dut_.settle();
+    EXPECT_TRUE(dut_->cfg_rvalid_o);
+    return {dut_->cfg_error_o != 0, dut_->cfg_rdata_o};
+  }
+  Response write(uint32_t addr, uint32_t data) { return access(true, addr, data); }
+  Response read(uint32_t addr) { return access(false, addr, 0); }
+
+  // The host's sequence: the image as words from the window base, LENGTH, LOAD. Returns the
+  // STATUS register afterwards.
+  uint32_t load(const std::vector<uint8_t>& image, uint32_t length) {
+    for (size_t at = 0; at < image.size(); at += 4) {
+      uint32_t w = 0;
+      for (size_t b = 0; b < 4 && at + b < image.size(); ++b) w |= uint32_t{image[at + b]} << (8 * b);
+      EXPECT_FALSE(write(static_cast<uint32_t>(cfg::kImageBase + at), w).error);
+    }
+    EXPECT_FALSE(write(cfg::kRegLength, length).error);
+    EXPECT_FALSE(write(cfg::kRegLoad, 1).error);
+    return read(cfg::kRegStatus).data;
+  }
+  uint32_t load(const std::vector<uint8_t>& image) {
+    return load(image, static_cast<uint32_t>(image.size()));
+  }
+
+  TableEntry entry(uint32_t index) {
+    dut_->rd_idx_i = static_cast<uint8_t>(index);
+    dut_.tick();
+    dut_.settle();
+    TableEntry e;
+    e.op = static_cast<Op>(dut_->rd_op_o);
+    e.flow = dut_->rd_flow_o;
+    e.parent = dut_->rd_parent_o == kNil ? mt::kNil : dut_->rd_parent_o;
+    for (uint32_t k = 0; k < kK; ++k) {
+      const uint32_t c = static_cast<uint32_t>(dut_->rd_children_o >> (kNodeW * k)) & kNil;
+      if (c != kNil) e.children.push_back(c);
+    }
+    e.step = dut_->rd_step_o;
+    e.start_addr = dut_->rd_addr_o;
+    e.size = dut_->rd_size_o;
+    return e;
+  }
+
+  Clocked<Vschedule_table>& dut() { return dut_; }
+
+ private:
+  Clocked<Vschedule_table> dut_;
+};
+
+// Whether an image the C++ decoder accepts fits this RTL instance (rtl/README.md).
+bool fits_instance(const ImageHeader& h) {
+  return h.children_slots <= kK && h.node_bits <= kNodeW && h.flow_bits <= kNodeW &&
+         h.step_bits <= 8 && h.addr_bits <= 32 && h.size_bits <= 32 && h.entries <= kDepth &&
+         h.base_addr + h.bytes <= (uint64_t{1} << 32) && h.base_addr < (uint64_t{1} << 32);
+}
+
+// The C++ decoder's verdict, as the SystemC table applies it, for an image this instance can
+// hold (a decoded image beyond its parameters is a capacity error in the RTL).
+bool cpp_accepts(const std::vector<uint8_t>& image, uint32_t node, uint32_t nodes) {
+  try {
+    return fits_instance(decode_image(image, ImageExpect{node, nodes}).header);
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
+void expect_table(Table& t, const ScheduleTable& want, const std::string& where) {
+  ASSERT_EQ(t.read(cfg::kRegEntries).data, want.entries.size()) << where;
+  for (uint32_t i = 0; i < want.entries.size(); ++i) {
+    ASSERT_EQ(t.entry(i), want.entries[i]) << where << ", entry " << i;
+  }
+}
+
+std::vector<fs::path> golden_sets() {
+  std::vector<fs::path> sets;
+  for (const auto& d : fs::directory_iterator(fs::path(MT_SOURCE_DIR) / "schedules")) {
+    if (d.is_directory()) sets.push_back(d.path());
+  }
+  std::sort(sets.begin(), sets.end());
+  return sets;
+}
+
+TEST(ScheduleTable, LoadsEveryGoldenImageAsTheCppDecoderReadsIt) {
+  size_t images = 0, entries = 0;
+  for (const fs::path& set : golden_sets()) {
+    const TableSet tables = read_image_set(set.string());
+    for (uint32_t n = 0; n < tables.nodes; ++n) {
+      const fs::path bin = set / (image_stem(n, tables.nodes) + ".bin");
+      const std::vector<uint8_t> image = read_file(bin);
+      Table t(n, tables.nodes);
+      ASSERT_EQ(t.load(image), format::table_status::kLoaded) << bin;
+      EXPECT_EQ(t.dut()->error_cause_o, 0u);
+      EXPECT_EQ(t.dut()->dtype_o, static_cast<uint32_t>(tables.dtype));
+      expect_table(t, decode_image(image).table, bin.string());
+      ++images;
+      entries += tables.tables[n].entries.size();
+    }
+  }
+  EXPECT_EQ(images, 4u + 16u + 16u + 64u);
+  RecordProperty("entries", static_cast<int>(entries));
+}
+
+// A golden image of a 4x4 torus node with one header field or byte changed.
+class BadImage : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    good_ = read_file(fs::path(MT_SOURCE_DIR) / "schedules/multitree_torus4x4/node_05.bin");
+    ASSERT_TRUE(cpp_accepts(good_, 5, 16));
+  }
+  static void put(std::vector<uint8_t>& img, const format::ByteField& f, uint64_t v) {
+    for (uint32_t i = 0; i < f.bytes; ++i) img[f.offset + i] = static_cast<uint8_t>(v >> (8 * i));
+  }
+  static void fix_crc(std::vector<uint8_t>& img) { put(img, format::image::field::kCrc32, image_crc(img)); }
+  // Loads the good image, then `bad`: the RTL must reject it exactly when the C++ decoder
+  // does, and keep the good table when it does.
+  void expect_verdict(const std::vector<uint8_t>& bad, uint32_t length, uint32_t node = 5,
+                      uint32_t nodes = 16) {
+    Table t(node, nodes);
+    const bool good_fits = node == 5 && nodes == 16;
+    if (good_fits) {
+      ASSERT_EQ(t.load(good_), format::table_status::kLoaded);
+    }
+    const bool want = cpp_accepts({bad.begin(), bad.begin() + std::min<size_t>(length, bad.size())},
+                                  node, nodes) && length <= bad.size();
+    const uint32_t status = t.load(bad, length);
+    EXPECT_EQ(status, want ? format::table_status::kLoaded : format::table_status::kError)
+        << "error_cause_o " << static_cast<int>(t.dut()->error_cause_o);
+    if (want) {
+      expect_table(t, decode_image(bad).table, "accepted image");
+    } else {
+      EXPECT_NE(t.dut()->error_cause_o, 0u);
+      if (good_fits) expect_table(t, decode_image(good_).table, "previous table");
+    }
+  }
+  std::vector<uint8_t> good_;
+};
+
+TEST_F(BadImage, HeaderFieldsTheDecoderRejectsAreRejected) {
+  namespace hf = format::image::field;
+  const struct { format::ByteField field; uint64_t value; } cases[] = {
+      {hf::kMagic, 0x5453544e},  {hf::kVersion, 2},       {hf::kHeaderBytes, 64},
+      {hf::kNodeId, 6},          {hf::kNodes, 17},        {hf::kFlows, 17},
+      {hf::kStepsPerPhase, 9},   {hf::kChildrenSlots, 3}, {hf::kOpBits, 3},
+      {hf::kFlowBits, 5},        {hf::kNodeBits, 4},      {hf::kStepBits, 3},
+      {hf::kAddrBits, 31},       {hf::kSizeBits, 0},      {hf::kDtype, 2},
+      {hf::kEntryBits, 100},     {hf::kEntryBytes, 14},   {hf::kBytes, 1},
+      {hf::kBaseAddr, 0xFFFFFFFFFFFFFF00ull}, {hf::kEntries, 24},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.field.name);
+    std::vector<uint8_t> bad = good_;
+    put(bad, c.field, c.value);
+    fix_crc(bad);
+    expect_verdict(bad, static_cast<uint32_t>(bad.size()));
+  }
+}
+
+TEST_F(BadImage, WrongCrcLengthAndNodeAreRejected) {
+  std::vector<uint8_t> bad = good_;
+  bad[70] ^= 0x10;  // CRC left as it was
+  expect_verdict(bad, static_cast<uint32_t>(bad.size()));
+  expect_verdict(good_, static_cast<uint32_t>(good_.size()) - 1);  // truncated
+  std::vector<uint8_t> longer = good_;
+  longer.push_back(0);
+  expect_verdict(longer, static_cast<uint32_t>(longer.size()));  // a trailing byte
+  expect_verdict(good_, static_cast<uint32_t>(good_.size()), 6, 16);  // another node's NI
+  expect_verdict(good_, static_cast<uint32_t>(good_.size()), 5, 15);  // another network
+  expect_verdict(std::vector<uint8_t>(good_.begin(), good_.begin() + 40), 40);  // no header
+}
+
+TEST_F(BadImage, RandomCorruptionsAreJudgedAsTheCppDecoderJudgesThem) {
+  std::mt19937 rng(2021);
+  int accepted = 0, rejected = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::vector<uint8_t> bad = good_;
+    const int flips = 1 + static_cast<int>(rng() % 3);
+    for (int f = 0; f < flips; ++f) {
+      const size_t at = rng() % bad.size();
+      if (at >= 56 && at < 60) continue;  // the CRC is made right below
+      bad[at] ^= static_cast<uint8_t>(1u << (rng() % 8));
+    }
+    fix_crc(bad);
+    SCOPED_TRACE(trial);
+    expect_verdict(bad, static_cast<uint32_t>(bad.size()));
+    (cpp_accepts(bad, 5, 16) ? accepted : rejected)++;
+  }
+  // Both verdicts occur (a flipped address or size bit often still makes a valid entry).
+  EXPECT_GT(accepted, 100);
+  EXPECT_GT(rejected, 100);
+  RecordProperty("accepted", accepted);
+  RecordProperty("rejected", rejected);
+}
+
+TEST(ScheduleTableBus, AnswersTheRegisterMapAsTheSystemCTarget) {
+  Table t(0, 4);
+  EXPECT_EQ(t.read(cfg::kRegStatus).data, format::table_status::kEmpty);
+  EXPECT_EQ(t.read(cfg::kRegEntries).data, 0u);
+  EXPECT_TRUE(t.read(cfg::kRegLength).error);   // write-only
+  EXPECT_TRUE(t.read(cfg::kRegLoad).error);
+  EXPECT_TRUE(t.write(cfg::kRegStatus, 1).error);  // read-only
+  EXPECT_TRUE(t.write(cfg::kRegEntries, 1).error);
+  EXPECT_TRUE(t.write(cfg::kRegLength, cfg::kImageWindow + 1).error);
+  EXPECT_FALSE(t.write(cfg::kRegLength, cfg::kImageWindow).error);
+  EXPECT_TRUE(t.write(cfg::kRegLoad, 2).error);
+  EXPECT_TRUE(t.write(cfg::kRegEntries + 4, 0).error);  // no register there
+  EXPECT_TRUE(t.read(cfg::kImageBase).error);  // the RTL's window is write-only
+  // LOAD with nothing streamed: an error, nothing installed.
+  EXPECT_FALSE(t.write(cfg::kRegLoad, 1).error);
+  EXPECT_EQ(t.read(cfg::kRegStatus).data, format::table_status::kError);
+}
+
+TEST(ScheduleTableBus, AWindowWriteOutOfOrderSpoilsTheImage) {
+  const std::vector<uint8_t> image =
+      read_file(fs::path(MT_SOURCE_DIR) / "schedules/multitree_mesh2x2/node_01.bin");
+  Table t(1, 4);
+  // Words 0, 2, 1, 3, ...: every byte arrives, but not in order.
+  auto word = [&](size_t at) {
+    uint32_t w = 0;
+    for (size_t b = 0; b < 4 && at + b < image.size(); ++b) w |= uint32_t{image[at + b]} << (8 * b);
+    return w;
+  };
+  t.write(0, word(0));
+  t.write(8, word(8));
+  t.write(4, word(4));
+  for (size_t at = 12; at < image.size(); at += 4) t.write(static_cast<uint32_t>(at), word(at));
+  t.write(cfg::kRegLength, static_cast<uint32_t>(image.size()));
+  t.write(cfg::kRegLoad, 1);
+  EXPECT_EQ(t.read(cfg::kRegStatus).data, format::table_status::kError);
+  // The same image in order loads.
+  EXPECT_EQ(t.load(image), format::table_status::kLoaded);
+}
+
+}  // namespace
+}  // namespace mt::tb
