@@ -39,7 +39,9 @@ string(APPEND hpp "  const char* name;\n  uint32_t lsb;\n  uint32_t bits;\n};\n\
 
 set(svh "// Generated from format/ni_formats.json by format/gen_formats.cmake: do not edit.\n")
 string(APPEND svh "// The formats the host software, the SystemC NI and the RTL NI share (format/README.md).\n")
-string(APPEND svh "// Included inside a module body (no include guard: every module gets its own copy).\n\n")
+string(APPEND svh "// Included inside a module body (no include guard: every module gets its own copy).\n")
+string(APPEND svh "// Every module gets every constant and uses a few of them, hence the lint pragma.\n")
+string(APPEND svh "// verilator lint_off UNUSEDPARAM\n\n")
 
 # --- schedule-table image ---------------------------------------------------------------
 get(magic image magic)
@@ -173,4 +175,5 @@ endforeach()
 string(APPEND hpp "}  // namespace config\n\n}  // namespace mt::format\n")
 
 file(WRITE "${OUT_HPP}" "${hpp}")
+string(APPEND svh "\n// verilator lint_on UNUSEDPARAM\n")
 file(WRITE "${OUT_SVH}" "${svh}")
