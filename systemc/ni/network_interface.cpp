@@ -31,6 +31,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
       timestep("timestep"),
       lockstep("lockstep"),
       decoder("decoder", ni),
+      dependencies("dependencies", ni.arrival_slots),
       dma("dma", noc.clock_ps),
       reduction("reduction", reduction_cfg, dtype),
       encoder("encoder", place.node, noc, ni),
@@ -83,7 +84,7 @@ void NetworkInterface::start() {
   head_ = 0;
   started_ = true;
   done_ = false;
-  reduced_flow_.assign(place_.nodes, false);
+  dependencies.reset();
   const uint64_t now = now_cycle();
   if (on_step) on_step(place_.node, timestep.value(), now);
   wake_at(now + 1, now);
@@ -155,6 +156,9 @@ void NetworkInterface::eject(uint64_t now) {
     const uint32_t slot = new_block();
     Block& b = blocks_[slot];
     b.key = key(received_.op, received_.flow, received_.sender);
+    b.op = received_.op;
+    b.flow = received_.flow;
+    b.sender = received_.sender;
     b.addr = received_.addr;
     b.data.swap(received_.data);
     ++outstanding_[b.key];
@@ -174,7 +178,7 @@ void NetworkInterface::block_done(uint32_t slot) {
   if (--it->second == 0 && last_seen_.count(b.key)) {
     outstanding_.erase(it);
     last_seen_.erase(b.key);
-    arrived_.insert(b.key);
+    dependencies.arrive(b.op, b.flow, b.sender);
   }
   free_blocks_.push_back(slot);
 }
@@ -253,24 +257,6 @@ void NetworkInterface::fetch(uint64_t now) {
   }
 }
 
-// The first message the entry still waits for (the wait rules of schedule_table.hpp); false
-// when it waits for nothing.
-bool NetworkInterface::first_missing(const TableEntry& e, Op& op, uint32_t& from) const {
-  auto missing = [&](Op o, uint32_t node) {
-    if (arrived_.count(key(o, e.flow, node))) return false;
-    op = o;
-    from = node;
-    return true;
-  };
-  if (e.op == Op::kGather && e.parent != kNil) return missing(Op::kGather, e.parent);
-  if (e.op == Op::kReduce || (e.op == Op::kGather && !reduced_flow_.at(e.flow))) {
-    for (uint32_t c : e.children) {
-      if (missing(Op::kReduce, c)) return true;
-    }
-  }
-  return false;
-}
-
 void NetworkInterface::control(uint64_t now) {
   const std::vector<TableEntry>& entries = table.entries();
   if (head_ >= entries.size()) return;
@@ -286,13 +272,12 @@ void NetworkInterface::control(uint64_t now) {
     }
     return;
   }
-  if (e.flow >= reduced_flow_.size()) reduced_flow_.resize(e.flow + 1, false);
   Op op;
   uint32_t from;
-  if (first_missing(e, op, from)) return;
+  if (dependencies.first_missing(e, op, from)) return;
   decoder.decode(e, decoded_);
   if (e.op == Op::kNop) lockstep.load(now, decoded_.lockstep_cycles);
-  if (e.op == Op::kReduce) reduced_flow_[e.flow] = true;
+  dependencies.issue(e);
   for (const SendRequest& s : decoded_.sends) {
     SendJob job;
     job.request = s;
@@ -351,7 +336,7 @@ std::string NetworkInterface::status() const {
                     timestep.value(), head_, op_name(e.op), e.flow, e.step);
     Op op;
     uint32_t from;
-    if (e.step == timestep.value() && first_missing(e, op, from)) {
+    if (e.step == timestep.value() && dependencies.first_missing(e, op, from)) {
       s += fmt::format(" waits for the {} of flow {} from node {}", op_name(op), e.flow, from);
     }
   } else {

@@ -31,6 +31,7 @@
 
 #include "endpoint/endpoint.hpp"
 #include "ni/decoder.hpp"
+#include "ni/dependency_tracker.hpp"
 #include "ni/dma_requester.hpp"
 #include "ni/ejection_decoder.hpp"
 #include "ni/flit_encoder.hpp"
@@ -62,6 +63,7 @@ class NetworkInterface : public sc_core::sc_module {
   TimestepCounter timestep;
   LockstepCounter lockstep;
   Decoder decoder;
+  DependencyTracker dependencies;
   DmaRequester dma;      // bind dma.mem to the accelerator memory
   ReductionUnit reduction;
   FlitEncoder encoder;
@@ -119,7 +121,9 @@ class NetworkInterface : public sc_core::sc_module {
     std::vector<Flit> flits;
   };
   struct Block {  // received data on its way into memory
-    uint64_t key = 0;
+    uint64_t key = 0;  // key(op, flow, sender)
+    Op op = Op::kNop;
+    uint32_t flow = 0, sender = 0;
     uint64_t addr = 0;
     std::vector<uint8_t> data;
   };
@@ -140,7 +144,6 @@ class NetworkInterface : public sc_core::sc_module {
   void run_events(uint64_t now);
   void fetch(uint64_t now);
   void control(uint64_t now);
-  bool first_missing(const TableEntry& e, Op& op, uint32_t& from) const;
   SendRoute route_to(uint32_t dest) const;
   void schedule(uint64_t cycle, EventKind kind, uint32_t slot);
   uint32_t new_block();
@@ -168,8 +171,6 @@ class NetworkInterface : public sc_core::sc_module {
   // Messages being received: blocks not yet in memory, and whether the last has arrived.
   std::unordered_map<uint64_t, uint32_t> outstanding_;
   std::unordered_set<uint64_t> last_seen_;
-  std::unordered_set<uint64_t> arrived_;  // complete messages: (op, flow, sender)
-  std::vector<bool> reduced_flow_;        // a Reduce of the flow has issued here
   Decoded decoded_;
   ReceivedBlock received_;
   std::vector<uint8_t> scratch_;

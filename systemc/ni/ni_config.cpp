@@ -34,6 +34,7 @@ void NiConfig::validate() const {
   if (dma_burst_bytes == 0 || dma_burst_bytes % kFlitPayloadBytes != 0) {
     bad("dma_burst_bytes", dma_burst_bytes, "must be a positive multiple of 16");
   }
+  if (arrival_slots == 0) bad("arrival_slots", arrival_slots, "must be at least 1");
   // A burst becomes at most one payload flit per 16 bytes plus a head per packet it starts.
   const uint64_t burst_flits = 2ull * dma_burst_bytes / kFlitPayloadBytes + 1;
   if (buffer_flits < burst_flits) {

@@ -27,6 +27,9 @@ struct NiConfig {
   // network. Footnote 4's "NI buffer"; the paper gives no size, this is one VC buffer.
   uint32_t buffer_flits = 318;
   uint32_t dma_burst_bytes = 256;       // one DMA read of a send
+  // Senders the dependency scoreboard records per (Op, flow) (rtl/dependency_tracker.sv's
+  // SLOTS): a node hears from at most its 4 tree children, or 2 ring neighbours, per flow.
+  uint32_t arrival_slots = 4;
   // Deadlock watchdog: an NI that has work left and sees nothing happen (no flit in or out,
   // no memory or reduction completion) for this many cycles stops the simulation. 0: off.
   uint64_t watchdog_cycles = 20000;

@@ -1,0 +1,51 @@
+// The NI's dependency tracking (paper Fig. 6 (5)(6)): which messages have arrived in full, and
+// whether the table's head entry still waits for one. The wait rules are
+// host_sw/table/schedule_table.hpp's: a Reduce waits for the Reduce of its flow from every
+// child; a Gather with a parent waits for the parent's Gather; a root Gather waits for its
+// children's Reduces unless a Reduce of the same flow issued earlier at this node. A message
+// is known by (Op, flow, sender); no plan sends the same one twice.
+//
+// Hardware (rtl/dependency_tracker.sv): a scoreboard with one row per (Op, flow) holding the
+// senders whose message of that flow has arrived, at most `slots` of them; the RTL raises an
+// error when a row is full, and so does this model (std::runtime_error), so a run that passes
+// here fits the RTL. An arrival counts for the head entry in the cycle it is recorded.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include <systemc>
+
+#include "table/schedule_table.hpp"
+
+namespace mt::noc {
+
+class DependencyTracker : public sc_core::sc_module {
+ public:
+  // `slots`: senders one (Op, flow) row holds (rtl/dependency_tracker.sv's SLOTS).
+  DependencyTracker(sc_core::sc_module_name name, uint32_t slots);
+
+  // The host's start: nothing has arrived, no Reduce has issued.
+  void reset();
+  // The whole message (op, flow) from `sender` is in memory. Throws std::runtime_error when
+  // the row already holds `slots` senders.
+  void arrive(Op op, uint32_t flow, uint32_t sender);
+  // The entry issued (a Reduce marks its flow as reduced here).
+  void issue(const TableEntry& e);
+  // The first message `e` still waits for, in the order children first, then parent; false
+  // when it waits for nothing.
+  bool first_missing(const TableEntry& e, Op& op, uint32_t& from) const;
+  bool arrived(Op op, uint32_t flow, uint32_t sender) const;
+  uint32_t slots() const { return slots_; }
+
+ private:
+  static uint64_t row(Op op, uint32_t flow) {
+    return (uint64_t{static_cast<uint8_t>(op)} << 32) | flow;
+  }
+  uint32_t slots_;
+  std::unordered_map<uint64_t, std::vector<uint32_t>> rows_;  // (op, flow) -> senders
+  std::vector<bool> reduced_flow_;
+};
+
+}  // namespace mt::noc
