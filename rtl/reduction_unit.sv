@@ -10,15 +10,19 @@
 // a job may be partial); a lane that is masked off outputs zero, and mask_o is the beat's
 // mask. dtype_i is per beat. With LATENCY >= 2 the operands are registered, the adders sit
 // behind that register and LATENCY - 1 result registers follow (registered in and out); with
-// LATENCY = 1 the adders sit in front of the one result register.
+// LATENCY = 1 the adders sit in front of the one result register. (The SystemC model also
+// allows latency 0, a combinational unit; this RTL does not: LANES and LATENCY >= 1 are
+// checked at elaboration.)
 //
 // The SystemC contract in these terms: a job of e elements ready in cycle `ready` is fed by
 // the NI as ceil(e / LANES) beats in consecutive cycles from start = max(ready, free), free
 // being the cycle after the previous job's last beat entered (0 at first). Its last beat
 // enters in cycle free' - 1, free' = start + ceil(e / LANES), and leaves in cycle
-// free' - 1 + LATENCY, so the whole sum is in the result registers' outputs and usable from
-// done = free' + LATENCY (ReductionUnit::reduce's return value). A job of no elements sends no
-// beat. tb/reduction_unit_test.cpp checks this cycle by cycle against the SystemC block.
+// free' - 1 + LATENCY: the whole sum has come out (and can be stored at that cycle's edge) by
+// the end of that cycle, and is complete from done = free' + LATENCY, the cycle
+// ReductionUnit::reduce returns. A job of no elements sends no beat. start = max(ready, free)
+// is the feeding side's rule (the NI's), as this unit never stalls.
+// tb/reduction_unit_test.cpp checks all of this cycle by cycle against the SystemC block.
 module reduction_unit #(
   // Elements (32-bit lanes) added per cycle, >= 1: 16 keeps up with four ejection ports of
   // four elements per flit.
@@ -47,6 +51,14 @@ module reduction_unit #(
   localparam int unsigned RESULT_STAGES = (LATENCY >= 2) ? LATENCY - 1 : 1;
   // Bits of a result beat: its mask and its sums.
   localparam int unsigned BEAT_W = LANES + LANES * 32;
+
+  // Elaboration checks (Verilator and Yosys both stop on them).
+  if (LANES < 1) begin : g_bad_lanes
+    $error("reduction_unit: LANES must be at least 1");
+  end
+  if (LATENCY < 1) begin : g_bad_latency
+    $error("reduction_unit: LATENCY must be at least 1");
+  end
 
   // The beat the adders see: the operand register's output, or the inputs when LATENCY = 1.
   logic                op_valid;
