@@ -1,6 +1,7 @@
 #include "ni/reduction_unit.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -29,6 +30,13 @@ uint32_t to_bits(float f) {
   uint32_t bits = 0;
   std::memcpy(&bits, &f, sizeof bits);
   return bits;
+}
+
+// One fp32 addition as the RTL adder does it (rtl/fp32_adder.sv): the host's sum, except that
+// every NaN sum is the canonical NaN, whatever the CPU makes of the operands' payloads and signs.
+uint32_t fp32_add(uint32_t x, uint32_t y) {
+  const float sum = to_float(x) + to_float(y);
+  return std::isnan(sum) ? kCanonicalNan : to_bits(sum);
 }
 
 }  // namespace
@@ -63,7 +71,7 @@ uint64_t ReductionUnit::reduce(uint8_t* acc, const uint8_t* src, uint64_t bytes,
     uint8_t* a = acc + i * kElementBytes;
     const uint32_t x = load_le(a), y = load_le(src + i * kElementBytes);
     // int32 in uint32_t: wraps like two's complement without signed overflow.
-    store_le(a, dtype_ == DType::kInt32 ? x + y : to_bits(to_float(x) + to_float(y)));
+    store_le(a, dtype_ == DType::kInt32 ? x + y : fp32_add(x, y));
   }
 
   const uint64_t start = std::max(ready, free_);

@@ -10,7 +10,11 @@
 // pipeline cycle but still waits for its turn and the latency).
 //
 // Arithmetic: little-endian 32-bit elements; int32 wraps around (two's complement), fp32 is
-// one IEEE single-precision addition acc = acc + src per element (round to nearest even).
+// one IEEE single-precision addition acc = acc + src per element (round to nearest even,
+// subnormals kept). Every fp32 NaN sum (a NaN operand, quiet or signalling, or inf + -inf) is
+// the canonical NaN kCanonicalNan = 0x7FC00000 (positive quiet NaN, as RISC-V), not the
+// CPU's NaN (x86 gives 0xFFC00000 for inf + -inf and keeps an operand's payload), so the
+// sums compare bit for bit with the RTL adder (rtl/fp32_adder.sv).
 #pragma once
 
 #include <cstdint>
@@ -20,6 +24,9 @@
 #include "plan/plan.hpp"
 
 namespace mt::noc {
+
+// The one NaN an fp32 sum can be (see Arithmetic above).
+inline constexpr uint32_t kCanonicalNan = 0x7FC00000u;
 
 struct ReductionConfig {
   // 4 links x 4 elements of a 16-byte flit: keeps up with K = 4 ejection ports.

@@ -100,13 +100,32 @@ TEST_F(NiReductionUnitTest, Fp32SumsAreSingleIeeeAdditions) {
   }
 }
 
-TEST_F(NiReductionUnitTest, Fp32NanPropagates) {
+TEST_F(NiReductionUnitTest, Fp32NanSumsAreTheCanonicalNan) {
   ReductionUnit unit("reduction", ReductionConfig{}, DType::kFp32);
   const float inf = std::numeric_limits<float>::infinity();
-  std::vector<uint8_t> acc = le_bytes({bits(inf), bits(std::nanf(""))});
-  const std::vector<uint8_t> src = le_bytes({bits(-inf), bits(1.0f)});
+  // inf + -inf (x86: 0xFFC00000), quiet NaNs of both signs with and without payload,
+  // signalling NaNs of both signs, NaN + NaN, NaN + inf: every sum is 0x7FC00000.
+  const std::vector<std::pair<uint32_t, uint32_t>> pairs = {
+      {bits(inf), bits(-inf)},     {bits(-inf), bits(inf)},    {bits(std::nanf("")), bits(1.0f)},
+      {0xFFC00000u, bits(1.0f)},   {0x7FC12345u, 0u},          {bits(2.0f), 0xFFC00001u},
+      {0x7F800001u, bits(1.0f)},   {0xFFBFFFFFu, 0x80000000u}, {0x7FA00000u, 0xFFFFFFFFu},
+      {0xFFFFFFFFu, bits(inf)},    {bits(-inf), 0x7F800001u}};
+  std::vector<uint32_t> aw, bw;
+  for (const auto& [x, y] : pairs) {
+    aw.push_back(x);
+    bw.push_back(y);
+  }
+  std::vector<uint8_t> acc = le_bytes(aw);
+  const std::vector<uint8_t> src = le_bytes(bw);
   unit.reduce(acc.data(), src.data(), acc.size(), 0);
-  for (uint32_t w : le_words(acc)) EXPECT_TRUE(std::isnan(from_bits(w)));
+  const std::vector<uint32_t> got = le_words(acc);
+  ASSERT_EQ(got.size(), pairs.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i], kCanonicalNan) << fmt::format("element {}: {:#010x} + {:#010x} = {:#010x}",
+                                                    i, pairs[i].first, pairs[i].second, got[i]);
+    EXPECT_TRUE(std::isnan(from_bits(got[i])));
+  }
+  EXPECT_EQ(kCanonicalNan, 0x7FC00000u) << "the RTL adder's NaN (rtl/fp32_adder.sv)";
 }
 
 TEST_F(NiReductionUnitTest, UnalignedAndAliasedBuffers) {

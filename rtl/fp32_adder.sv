@@ -1,0 +1,157 @@
+// IEEE-754 binary32 adder, sum_o = a_i + b_i: one lane of the reduction unit's fp32 mode.
+// SystemC twin: the fp32 addition in systemc/ni/reduction_unit.cpp (ReductionUnit::reduce),
+// which is the host CPU's float addition with the canonical NaN below.
+//
+// Timing: combinational, no clock; rtl/reduction_unit.sv puts the pipeline registers around it.
+//
+// Arithmetic: round to nearest, ties to even; subnormal operands and results are kept (no
+// flush to zero); a sum too large for the format is an infinity of its sign; an exact zero
+// sum of two operands of opposite signs is +0 (-0 + -0 = -0). Every NaN result (a NaN
+// operand, quiet or signalling, or inf + -inf) is the one canonical NaN 32'h7FC00000
+// (positive quiet NaN, as RISC-V); no payload is propagated and no flags are raised. Every
+// other result is bit-identical to the host CPU's float addition (tb/fp32_adder_test.cpp).
+//
+// Datapath: the operand of larger magnitude is `big_op`; the other one's significand is
+// shifted right by the exponent difference into a 27-bit field (24 significand bits, guard,
+// round, sticky), added to or subtracted from big_op's, normalised by at most one right shift
+// or any number of left shifts (never below the smallest exponent: subnormal results), and
+// rounded by incrementing the packed exponent and fraction (a carry out of the fraction rounds
+// into the exponent, and max finite rounds to infinity).
+module fp32_adder (
+  input  logic [31:0] a_i,
+  input  logic [31:0] b_i,
+  output logic [31:0] sum_o
+);
+
+  // The canonical NaN: every NaN result, whatever the operands' payloads and signs.
+  localparam logic [31:0] CANONICAL_NAN = 32'h7FC0_0000;
+  // The positive infinity; its sign bit is set from the operands.
+  localparam logic [30:0] INF_MAGNITUDE = 31'h7F80_0000;
+  // Bits of the aligned significands: 24 significand bits, then guard, round and sticky.
+  localparam int unsigned SIG_W = 27;
+
+  // Operand classes.
+  logic       a_sign, b_sign;
+  logic [7:0] a_exp, b_exp;
+  logic       a_inf, b_inf, a_nan, b_nan;
+
+  assign a_sign = a_i[31];
+  assign b_sign = b_i[31];
+  assign a_exp  = a_i[30:23];
+  assign b_exp  = b_i[30:23];
+  assign a_inf  = (a_exp == 8'hFF) && (a_i[22:0] == '0);
+  assign b_inf  = (b_exp == 8'hFF) && (b_i[22:0] == '0);
+  assign a_nan  = (a_exp == 8'hFF) && (a_i[22:0] != '0);
+  assign b_nan  = (b_exp == 8'hFF) && (b_i[22:0] != '0);
+
+  // Order by magnitude: |big_op| >= |small_op| (compare exponent and fraction as one number).
+  logic        swap;
+  logic [31:0] big_op;
+  logic [30:0] small_op;  // its sign is not needed
+  logic        eff_sub;   // the magnitudes are subtracted
+
+  assign swap     = b_i[30:0] > a_i[30:0];
+  assign big_op   = swap ? b_i : a_i;
+  assign small_op = swap ? a_i[30:0] : b_i[30:0];
+  assign eff_sub  = a_sign ^ b_sign;
+
+  // Significands with the hidden bit, and exponents with a subnormal's exponent as 1.
+  logic [23:0] big_sig, small_sig;
+  logic [7:0]  big_exp, small_exp;
+  logic [7:0]  exp_diff;
+
+  assign big_sig   = {big_op[30:23] != '0, big_op[22:0]};
+  assign small_sig = {small_op[30:23] != '0, small_op[22:0]};
+  assign big_exp   = (big_op[30:23] == '0) ? 8'd1 : big_op[30:23];
+  assign small_exp = (small_op[30:23] == '0) ? 8'd1 : small_op[30:23];
+  assign exp_diff  = big_exp - small_exp;  // >= 0 as |big_op| >= |small_op|
+
+  // Alignment: small_op's significand shifted right by exp_diff, the bits shifted out ORed into
+  // the sticky bit (bit 0). Exact for exp_diff <= 3; beyond that the result needs at most one
+  // left shift, and guard, round and sticky keep every rounding decision exact.
+  logic [SIG_W-1:0] big_ext, small_ext, small_shifted;
+  logic             small_sticky;
+
+  assign big_ext   = {big_sig, 3'b000};
+  assign small_ext = {small_sig, 3'b000};
+
+  always_comb begin
+    if (exp_diff >= 8'(SIG_W)) begin
+      small_shifted = '0;
+      small_sticky  = small_ext != '0;
+    end else begin
+      small_shifted = small_ext >> exp_diff;
+      small_sticky  = (small_shifted << exp_diff) != small_ext;
+    end
+  end
+
+  // The magnitude sum, one carry bit wider: bit 26 is the hidden bit's place.
+  logic [SIG_W:0] mag_sum;
+  logic [SIG_W:0] small_aligned;
+
+  assign small_aligned = {1'b0, small_shifted[SIG_W-1:1], small_shifted[0] | small_sticky};
+  assign mag_sum = eff_sub ? {1'b0, big_ext} - small_aligned : {1'b0, big_ext} + small_aligned;
+
+  // Normalisation. lead_pos: the highest set bit of mag_sum[SIG_W-1:0].
+  logic [4:0]       lead_pos;
+  logic [4:0]       left_shift;
+  logic [SIG_W-1:0] norm_sig;  // hidden bit at bit 26 unless the result is subnormal
+  logic [8:0]       norm_exp;  // biased exponent of norm_sig's bit 26, 1..255
+
+  always_comb begin
+    lead_pos = '0;
+    for (int unsigned i = 0; i < SIG_W; i++) begin
+      if (mag_sum[i]) begin
+        lead_pos = 5'(i);
+      end
+    end
+  end
+
+  always_comb begin
+    left_shift = '0;
+    if (mag_sum[SIG_W]) begin
+      // Carry out of an addition: one right shift, the lost bit kept in the sticky bit.
+      norm_sig = {mag_sum[SIG_W:2], mag_sum[1] | mag_sum[0]};
+      norm_exp = {1'b0, big_exp} + 9'd1;
+    end else begin
+      // Shift the leading one up to bit 26, but not below exponent 1 (then it is subnormal).
+      left_shift = 5'(SIG_W - 1) - lead_pos;
+      if ({3'b000, left_shift} > big_exp - 8'd1) begin
+        left_shift = 5'(big_exp - 8'd1);
+      end
+      norm_sig = mag_sum[SIG_W-1:0] << left_shift;
+      norm_exp = {1'b0, big_exp} - {4'b0000, left_shift};
+    end
+  end
+
+  // Rounding to nearest even on the packed exponent and fraction: a carry out of the fraction
+  // increments the exponent (a subnormal becomes the smallest normal, max finite becomes inf).
+  logic        round_up;
+  logic [30:0] packed_mag, rounded_mag;
+
+  assign round_up    = norm_sig[2] && (norm_sig[1] || norm_sig[0] || norm_sig[3]);
+  assign packed_mag  = {norm_sig[SIG_W-1] ? norm_exp[7:0] : 8'h00, norm_sig[25:3]};
+  assign rounded_mag = packed_mag + {30'b0, round_up};
+
+  // Result selection.
+  logic        result_sign;
+  logic [31:0] finite_sum;
+
+  // An exact zero is +0 unless both operands are -0 (round to nearest); otherwise big_op's sign.
+  assign result_sign = (mag_sum == '0) ? (a_sign && b_sign) : big_op[31];
+  assign finite_sum  = (norm_exp == 9'd255) ? {result_sign, INF_MAGNITUDE}
+                                            : {result_sign, rounded_mag};
+
+  always_comb begin
+    if (a_nan || b_nan || (a_inf && b_inf && eff_sub)) begin
+      sum_o = CANONICAL_NAN;
+    end else if (a_inf) begin
+      sum_o = a_i;
+    end else if (b_inf) begin
+      sum_o = b_i;
+    end else begin
+      sum_o = finite_sum;
+    end
+  end
+
+endmodule
