@@ -24,7 +24,10 @@ module fp32_adder (
 );
 
   // The canonical NaN: every NaN result, whatever the operands' payloads and signs.
-  localparam logic [31:0] CANONICAL_NAN = 32'h7FC0_0000;
+  `include "ni_formats.svh"
+
+  // The one NaN every NaN sum gives (format/ni_formats.json).
+  localparam logic [31:0] CANONICAL_NAN = 32'(FP32_CANONICAL_NAN);
   // The positive infinity; its sign bit is set from the operands.
   localparam logic [30:0] INF_MAGNITUDE = 31'h7F80_0000;
   // Bits of the aligned significands: 24 significand bits, then guard, round and sticky.

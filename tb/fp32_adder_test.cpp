@@ -23,12 +23,13 @@
 #include <vector>
 
 #include "Vfp32_adder.h"
+#include "ni_formats.hpp"
 #include "support/clocked.hpp"
 
 namespace mt::tb {
 namespace {
 
-constexpr uint32_t kCanonicalNan = 0x7FC00000u;
+constexpr uint32_t kCanonicalNan = format::fp32::kCanonicalNan;
 constexpr uint32_t kSign = 0x80000000u;
 constexpr uint32_t kPosInf = 0x7F800000u;
 constexpr uint32_t kMaxFinite = 0x7F7FFFFFu;

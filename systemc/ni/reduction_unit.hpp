@@ -21,12 +21,14 @@
 
 #include <systemc>
 
+#include "ni_formats.hpp"
 #include "plan/plan.hpp"
 
 namespace mt::noc {
 
 // The one NaN an fp32 sum can be (see Arithmetic above).
-inline constexpr uint32_t kCanonicalNan = 0x7FC00000u;
+inline constexpr uint32_t kCanonicalNan = format::fp32::kCanonicalNan;  // format/ni_formats.json
+static_assert(kCanonicalNan == 0x7FC00000u, "the positive quiet NaN");
 
 struct ReductionConfig {
   // 4 links x 4 elements of a 16-byte flit: keeps up with K = 4 ejection ports.
