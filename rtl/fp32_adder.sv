@@ -23,10 +23,10 @@ module fp32_adder (
   output logic [31:0] sum_o
 );
 
-  // The canonical NaN: every NaN result, whatever the operands' payloads and signs.
   `include "ni_formats.svh"
 
-  // The one NaN every NaN sum gives (format/ni_formats.json).
+  // The canonical NaN (format/ni_formats.json): every NaN result, whatever the operands'
+  // payloads and signs.
   localparam logic [31:0] CANONICAL_NAN = 32'(FP32_CANONICAL_NAN);
   // The positive infinity; its sign bit is set from the operands.
   localparam logic [30:0] INF_MAGNITUDE = 31'h7F80_0000;
