@@ -45,7 +45,11 @@ uint32_t ceil_log2(uint32_t n) {
 uint32_t expected_steps(const std::string& algo, const Topology& topo) {
   const uint32_t n = topo.nodes();
   if (algo == "ring" || algo == "ring-bi") return n - 1;
-  if (algo == "ring2d") return (topo.width() - 1) + (topo.height() - 1);
+  if (algo == "ring2d") {
+    // Both orders run concurrently: each stage lasts as long as the longer side's ring.
+    const uint32_t w = topo.width(), h = topo.height();
+    return w > 1 && h > 1 ? 2 * (std::max(w, h) - 1) : (w - 1) + (h - 1);
+  }
   if (algo == "hdrm") return ceil_log2(n);
   // dbtree: both NCCL trees are ceil(log2 N) edges high; tree B takes the even steps.
   return 2 * ceil_log2(n);
@@ -322,18 +326,63 @@ TEST(Ring2d, OneHopOnTorusMultiHopOnLargerMesh) {
   EXPECT_FALSE(build_ring2d(make_mesh(4, 4), PlanOptions{}).contention_free);
 }
 
-TEST(Ring2d, RowsFirstThenColumns) {
+// On a torus with sides larger than 2, every directed link carries exactly one transfer in
+// every step of both phases: the rows-first and columns-first halves, each both ways round.
+TEST(Ring2d, EveryLinkCarriesOneTransferInEveryStep) {
+  for (const char* spec : {"torus:3x3", "torus:4x4", "torus:8x8"}) {
+    const Topology topo = parse_topology(spec);
+    const Plan plan = build_ring2d(topo, PlanOptions{});
+    std::map<uint32_t, std::set<std::pair<uint32_t, uint32_t>>> links_in_step;
+    for (const Transfer& t : plan.transfers) {
+      ASSERT_TRUE(topo.adjacent(t.src, t.dst)) << spec;
+      EXPECT_TRUE(links_in_step[t.step].insert({t.src, t.dst}).second) << spec << " step " << t.step;
+    }
+    ASSERT_EQ(links_in_step.size(), plan.total_steps()) << spec;
+    for (const auto& [step, links] : links_in_step) {
+      EXPECT_EQ(links.size(), 4u * topo.nodes()) << spec << " step " << step;
+    }
+    const VerifyReport r = verify_plan(plan, topo);
+    EXPECT_TRUE(r.ok()) << spec << errors_of(r);
+    EXPECT_EQ(r.max_step_link_load, 1u) << spec;
+  }
+}
+
+// Half of the data goes rows first, half columns first; within each half a quarter of the
+// data each way round. On a 4x3 torus both first stages last 3 steps (the longer side).
+TEST(Ring2d, HalfRowsFirstHalfColumnsFirstBothWays) {
   const Topology topo = make_torus(4, 3);
-  const Plan plan = build_ring2d(topo, PlanOptions{});
-  const uint32_t T = plan.steps_per_phase;  // 3 row steps + 2 column steps
-  ASSERT_EQ(T, 5u);
+  PlanOptions opt;
+  opt.bytes = 48 * 1024;
+  const Plan plan = build_ring2d(topo, opt);
+  const uint32_t T = plan.steps_per_phase;
+  ASSERT_EQ(T, 6u);
+  ASSERT_EQ(plan.flows.size(), 4u * 12u);
+  // Which dimension each flow's first Reduce step uses tells its order.
+  std::map<uint32_t, uint64_t> bytes_by_kind;  // 0 rows-first +, 1 rows-first -, 2 cols +, 3 cols -
   for (const Transfer& t : plan.transfers) {
     const bool row = topo.y_of(t.src) == topo.y_of(t.dst);
+    const uint32_t share = t.flow / 12;  // shares: rows +, rows -, columns +, columns -
     const uint32_t s = t.step > T ? t.step - T : t.step;
-    // Reduce-scatter: rows in 1..3, columns in 4..5; all-gather: columns, then rows.
-    const bool row_step = t.op == Op::kReduce ? s <= 3 : s > 2;
-    EXPECT_EQ(row, row_step) << "step " << t.step;
+    const bool first_stage = t.op == Op::kReduce ? s <= 3 : s > 3;
+    EXPECT_EQ(row, (share < 2) == first_stage) << "flow " << t.flow << " step " << t.step;
+    const uint32_t x = topo.x_of(t.src), y = topo.y_of(t.src);
+    const bool plus = row ? t.dst == y * 4 + (x + 1) % 4 : t.dst == ((y + 1) % 3) * 4 + x;
+    EXPECT_EQ(plus, share % 2 == 0) << "flow " << t.flow << " step " << t.step;
   }
+  for (uint32_t f = 0; f < plan.flows.size(); ++f) bytes_by_kind[f / 12] += plan.flows[f].chunk.size;
+  for (uint32_t k = 0; k < 4; ++k) EXPECT_EQ(bytes_by_kind[k], opt.bytes / 4) << "share " << k;
+}
+
+// A side of 2 has one link per direction, which both ring directions would share: both
+// orders run one way only and stay contention-free.
+TEST(Ring2d, TwoWideSideRunsOneWay) {
+  const Topology topo = make_torus(2, 5);
+  const Plan plan = build_ring2d(topo, PlanOptions{});
+  EXPECT_EQ(plan.flows.size(), 2u * 10u);
+  EXPECT_TRUE(plan.contention_free);
+  const VerifyReport r = verify_plan(plan, topo);
+  EXPECT_TRUE(r.ok()) << errors_of(r);
+  EXPECT_EQ(r.max_step_link_load, 1u);
 }
 
 TEST(Ring2d, RejectsOtherTopologiesNamingThem) {
