@@ -150,6 +150,10 @@ int mtsim_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
       ->capture_default_str();
   app.add_flag("--prioritize-height", o.prioritize_height,
                "MultiTree: trees with the larger remaining height take their turn first");
+  app.add_option("--dbtree-chunks", o.dbtree_chunks,
+                 "dbtree: chunks per tree, pipelined through both trees (0: the default, "
+                 "sqrt((levels - 1) * bytes per tree / 16 KiB))")
+      ->capture_default_str();
   app.add_option("--images", o.images,
                  "load the tables from this image set (mtc plan --out) instead of compiling");
   bool no_verify = false;
