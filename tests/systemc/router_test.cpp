@@ -26,36 +26,61 @@ GridPlace place(uint32_t x, uint32_t y, uint32_t w, uint32_t h, bool wraps) {
   return p;
 }
 
-TEST(DimensionOrderHop, XFirstThenYShorterWayRoundTiesGoPlus) {
+TEST(DimensionOrderHop, XFirstThenYShorterWayRoundTiesByDestinationParity) {
   const GridPlace at00 = place(0, 0, 4, 4, true);
   EXPECT_EQ(dimension_order_hop(at00, 1, Dim::kNone, 0).step, Step::kXPlus);
   EXPECT_EQ(dimension_order_hop(at00, 3, Dim::kNone, 0).step, Step::kXMinus);  // wrap
-  EXPECT_EQ(dimension_order_hop(at00, 2, Dim::kNone, 0).step, Step::kXPlus);   // tie
+  EXPECT_EQ(dimension_order_hop(at00, 2, Dim::kNone, 0).step, Step::kXPlus);   // tie, x 2 even
   EXPECT_EQ(dimension_order_hop(at00, 10, Dim::kNone, 0).step, Step::kXPlus);  // X first
-  EXPECT_EQ(dimension_order_hop(at00, 8, Dim::kNone, 0).step, Step::kYPlus);   // tie in Y
+  EXPECT_EQ(dimension_order_hop(at00, 8, Dim::kNone, 0).step, Step::kYPlus);   // tie, y 2 even
   EXPECT_EQ(dimension_order_hop(at00, 12, Dim::kNone, 0).step, Step::kYMinus);
   EXPECT_EQ(dimension_order_hop(at00, 0, Dim::kNone, 0).step, Step::kLocal);
+  // Ties to an odd coordinate go -; the next hop is then the shorter way, still -.
+  EXPECT_EQ(dimension_order_hop(place(1, 0, 4, 4, true), 3, Dim::kNone, 0).step, Step::kXMinus);
+  EXPECT_EQ(dimension_order_hop(place(0, 0, 4, 4, true), 3, Dim::kX, 1).step, Step::kXMinus);
+  EXPECT_EQ(dimension_order_hop(place(1, 1, 4, 4, true), 13, Dim::kNone, 0).step, Step::kYMinus);
   // A mesh never wraps: 0 -> 3 goes + three hops.
   const GridPlace mesh00 = place(0, 0, 4, 4, false);
   EXPECT_EQ(dimension_order_hop(mesh00, 3, Dim::kNone, 0).step, Step::kXPlus);
   EXPECT_EQ(dimension_order_hop(place(3, 3, 4, 4, false), 0, Dim::kNone, 0).step,
             Step::kXMinus);
-  // Ring of 8: 4 hops either way is a tie (+); 5 hops + is 3 hops -.
+  // Ring of 8: 4 hops either way is a tie (+ to 0, - to 5); 5 hops + is 3 hops -.
   EXPECT_EQ(dimension_order_hop(place(4, 0, 8, 1, true), 0, Dim::kNone, 0).step, Step::kXPlus);
+  EXPECT_EQ(dimension_order_hop(place(1, 0, 8, 1, true), 5, Dim::kNone, 0).step, Step::kXMinus);
   EXPECT_EQ(dimension_order_hop(place(1, 0, 8, 1, true), 6, Dim::kNone, 0).step,
             Step::kXMinus);
+  // A dimension of size 2 has one link per direction: its ties go +, whatever the parity.
+  EXPECT_EQ(dimension_order_hop(place(0, 0, 2, 2, true), 1, Dim::kNone, 0).step, Step::kXPlus);
+  EXPECT_EQ(dimension_order_hop(place(1, 0, 2, 2, true), 0, Dim::kNone, 0).step, Step::kXPlus);
 }
 
-TEST(DimensionOrderHop, DatelineClasses) {
-  // Injected, no wrap ahead on this hop: class 0.
+// Uniform pairs half a ring apart split evenly between the directions: on every 8-ring link
+// direction the same number of tie routes start.
+TEST(DimensionOrderHop, TiesSplitEvenlyBetweenDirections) {
+  int plus = 0, minus = 0;
+  for (uint32_t from = 0; from < 8; ++from) {
+    const Step s = dimension_order_hop(place(from, 0, 8, 1, true), (from + 4) % 8, Dim::kNone, 0).step;
+    (s == Step::kXPlus ? plus : minus) += 1;
+  }
+  EXPECT_EQ(plus, 4);
+  EXPECT_EQ(minus, 4);
+}
+
+TEST(DimensionOrderHop, DatelineClassChosenAtDimensionEntry) {
+  // Injected, no wrap ahead in this dimension: class 0.
   EXPECT_EQ(dimension_order_hop(place(0, 0, 4, 4, true), 1, Dim::kNone, 0).vc_class, 0);
-  // The wrap-around link itself is class 1 (3 -> 0 going +, 0 -> 3 going -).
-  EXPECT_EQ(dimension_order_hop(place(3, 0, 4, 4, true), 1, Dim::kNone, 0).vc_class, 1);
+  // Routes over the wrap-around link are class 1 from their first hop in the dimension on
+  // (3 -> 0 going +, 0 -> 3 going -), even when that hop is not the wrap-around link.
+  EXPECT_EQ(dimension_order_hop(place(3, 0, 4, 4, true), 0, Dim::kNone, 0).vc_class, 1);
   EXPECT_EQ(dimension_order_hop(place(0, 0, 4, 4, true), 3, Dim::kNone, 0).vc_class, 1);
-  // After the wrap the packet stays in class 1 in that dimension...
+  EXPECT_EQ(dimension_order_hop(place(3, 0, 4, 4, true), 1, Dim::kNone, 0).vc_class, 0);  // tie, -
+  EXPECT_EQ(dimension_order_hop(place(6, 0, 8, 1, true), 1, Dim::kNone, 0).vc_class, 1);
+  EXPECT_EQ(dimension_order_hop(place(1, 0, 8, 1, true), 6, Dim::kNone, 0).vc_class, 1);
+  EXPECT_EQ(dimension_order_hop(place(5, 0, 8, 1, true), 7, Dim::kNone, 0).vc_class, 0);
+  // Within the dimension the packet keeps its class...
   EXPECT_EQ(dimension_order_hop(place(0, 0, 4, 4, true), 1, Dim::kX, 1).vc_class, 1);
   EXPECT_EQ(dimension_order_hop(place(1, 0, 4, 4, true), 2, Dim::kX, 0).vc_class, 0);
-  // ...and restarts in class 0 when it turns into Y (unless that hop wraps).
+  // ...and chooses again when it turns into Y.
   EXPECT_EQ(dimension_order_hop(place(1, 0, 4, 4, true), 9, Dim::kX, 1).vc_class, 0);
   EXPECT_EQ(dimension_order_hop(place(1, 0, 4, 4, true), 13, Dim::kX, 1).vc_class, 1);
   EXPECT_EQ(dimension_order_hop(place(1, 1, 4, 4, true), 9, Dim::kY, 1).vc_class, 1);
