@@ -139,23 +139,23 @@ int mtsim_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
       app.add_option("-t,--topology", o.topology,
                      "torus:WxH, mesh:WxH or ring:N (with --images: the image set's)")
           ->capture_default_str();
-  // With --images the image set fixes these three.
+  // With --images the image set fixes these.
   const std::vector<CLI::Option*> plan_opts = {
       app.add_option("-a,--algorithm", o.algorithm, "multitree, ring, ring-bi, ring2d or dbtree")
           ->capture_default_str(),
       app.add_option("-b,--bytes", bytes, "all-reduce buffer size, e.g. 65536, 64KiB, 1MiB")
           ->capture_default_str(),
-      app.add_option("--dtype", dtype, "element type: int32 or fp32")->capture_default_str()};
+      app.add_option("--dtype", dtype, "element type: int32 or fp32")->capture_default_str(),
+      app.add_option("--dbtree-chunks", o.dbtree_chunks,
+                     "dbtree: chunks per tree, pipelined through both trees (0: the default, "
+                     "sqrt((levels - 1) * bytes per tree / 16 KiB))")
+          ->capture_default_str()};
   app.add_option("--config", config, config_preset_help())->capture_default_str();
   app.add_option("--flow-control", flow_control,
                  "message (one head flit per gradient message) or packet (256-byte packets)")
       ->capture_default_str();
   app.add_flag("--prioritize-height", o.prioritize_height,
                "MultiTree: trees with the larger remaining height take their turn first");
-  app.add_option("--dbtree-chunks", o.dbtree_chunks,
-                 "dbtree: chunks per tree, pipelined through both trees (0: the default, "
-                 "sqrt((levels - 1) * bytes per tree / 16 KiB))")
-      ->capture_default_str();
   app.add_option("--images", o.images,
                  "load the tables from this image set (mtc plan --out) instead of compiling");
   bool no_verify = false;

@@ -131,6 +131,7 @@ TEST(Mtsim, BadInputIsAClearErrorWithoutJson) {
       {"-t torus:4x4 --images " + dir + "/set", "4 nodes"},
       {"-t mesh:2x2 --images " + dir + "/corrupt", "node_01.bin"},
       {"--images " + dir + "/set --bytes 8KiB", "fixes it"},
+      {"--images " + dir + "/set --dbtree-chunks 4", "fixes it"},
       {"--trace " + dir + "/run.txt", ".vcd or .fst"},
       {"--trace-nodes 99", "node 99"},
   };
