@@ -8,6 +8,8 @@
 #include "router/dor_route.hpp"
 #include "router/ring_buffer.hpp"
 #include "sim_test_util.hpp"
+#include "topology/routing.hpp"
+#include "topology/topology.hpp"
 
 namespace mt::noc {
 namespace {
@@ -64,6 +66,40 @@ TEST(DimensionOrderHop, TiesSplitEvenlyBetweenDirections) {
   }
   EXPECT_EQ(plus, 4);
   EXPECT_EQ(minus, 4);
+}
+
+// The routers' hop-by-hop route (the NI picks its first hop with the same function) is the
+// host's route() for every pair, so the verifier's link loads are the links packets take.
+TEST(DimensionOrderHop, AgreesWithTheHostRouteForEveryPair) {
+  for (const Topology& topo : {make_torus(4, 4), make_torus(8, 8), make_torus(5, 4),
+                               make_torus(2, 6), make_mesh(4, 3), make_ring(8)}) {
+    for (uint32_t src = 0; src < topo.nodes(); ++src) {
+      for (uint32_t dest = 0; dest < topo.nodes(); ++dest) {
+        std::vector<uint32_t> walked;
+        uint32_t at = src;
+        Dim in_dim = Dim::kNone;
+        int in_class = 0;
+        for (size_t hops = 0; hops <= topo.nodes(); ++hops) {
+          GridPlace here = place(topo.x_of(at), topo.y_of(at), topo.width(), topo.height(),
+                                 topo.wraps());
+          const Hop hop = dimension_order_hop(here, dest, in_dim, in_class);
+          if (hop.step == Step::kLocal) break;
+          const uint32_t w = topo.width(), h = topo.height(), x = here.x, y = here.y;
+          uint32_t next = at;
+          if (hop.step == Step::kXPlus) next = y * w + (x + 1) % w;
+          if (hop.step == Step::kXMinus) next = y * w + (x + w - 1) % w;
+          if (hop.step == Step::kYPlus) next = ((y + 1) % h) * w + x;
+          if (hop.step == Step::kYMinus) next = ((y + h - 1) % h) * w + x;
+          walked.push_back(topo.first_link(at, next));
+          in_dim = hop.step == Step::kXPlus || hop.step == Step::kXMinus ? Dim::kX : Dim::kY;
+          in_class = hop.vc_class;
+          at = next;
+        }
+        EXPECT_EQ(at, dest) << topo.spec() << " " << src << " -> " << dest;
+        EXPECT_EQ(walked, route(topo, src, dest)) << topo.spec() << " " << src << " -> " << dest;
+      }
+    }
+  }
 }
 
 TEST(DimensionOrderHop, DatelineClassChosenAtDimensionEntry) {
