@@ -15,7 +15,8 @@ Plan build_multitree(const Topology& topo, const PlanOptions& opt);
 Plan build_ring(const Topology& topo, const PlanOptions& opt);
 // The same cycle in both directions, half of the data each way.
 Plan build_ring_bi(const Topology& topo, const PlanOptions& opt);
-// 2D-ring (Ying et al.): rings along X, then along Y; torus and mesh only.
+// 2D-ring (Ying et al.) on every link: half of the data rows-then-columns, half
+// columns-then-rows, both ways round; torus and mesh only.
 Plan build_ring2d(const Topology& topo, const PlanOptions& opt);
 // NCCL's double binary tree, topology-oblivious (multi-hop normal packets).
 Plan build_dbtree(const Topology& topo, const PlanOptions& opt);

@@ -1,19 +1,32 @@
-// Double binary tree (NCCL 2.4+; Sanders et al.), topology-oblivious: ranks are node ids.
+// Double binary tree (NCCL 2.4+; Sanders et al.), pipelined as NCCL runs it,
+// topology-oblivious: ranks are node ids.
 //
 // Trees follow NCCL's src/graph/trees.cc: tree A is ncclGetBtree (root 0, which has a single
 // child; every other rank r finds its lowest set bit `bit`, its parent is (r ^ bit) | (bit << 1)
 // or r ^ bit when that is out of range, its children r -/+ bit/2, the right one shrunk into
 // range). Tree B is ncclGetDtree's second tree: tree A mirrored (rank r -> N-1-r) when N is
 // even, shifted by one rank (r -> r+1 mod N) when N is odd, so that a leaf of one tree is an
-// interior node of the other. Flow 0 carries the first half of the buffer on tree A (root 0),
-// flow 1 the second half on tree B (root N-1, or 1 when N is odd).
+// interior node of the other. Tree A carries the first half of the buffer (root 0), tree B
+// the second half (root N-1, or 1 when N is odd).
 //
-// Schedule (paper §III-B, Fig. 4b): a node reduces up as soon as its subtree is summed (tree
-// level h = height above the deepest leaf below it) and the broadcast goes down one tree
-// level per round (level = depth). Round l of tree A is step 2l-1 of its phase, round l of
-// tree B step 2l, so a node never sends or receives in both trees in the same step. Both
-// trees have NCCL's height H = ceil(log2 N), hence T = 2H.
+// Pipeline (NCCL's tree all-reduce): each half is cut into C chunks, flow t*C + k being chunk
+// k of tree t, and both trees run at once (a node is interior in at most one of them). A node
+// of height h (1 for a leaf) sends chunk k up in reduce round h + k, as soon as its children
+// have sent it theirs; a node at depth d receives chunk k of the broadcast in round d + k and
+// forwards it in the next. With R = ceil(log2 N) levels below the root, each phase takes
+// T = R + C - 1 steps: the tree's depth to fill the pipeline, then one step per further
+// chunk, so as C grows every link carries its share of the data at full rate (bandwidth
+// optimal, Table I), while each step adds one fixed cost (link, router and memory latency).
+// Reduce and broadcast are the two phases of the plan (steps 1..T and T+1..2T): a node
+// forwards the broadcast of a chunk only after the reduce phase, as the lockstep plan has it.
+//
+// Default C (PlanOptions::chunks == 0): the classic optimum of a pipeline of depth R with a
+// fixed cost per stage, C = sqrt((R - 1) * S / s0), S the bytes per tree and s0 = 16 KiB, the
+// bytes a link carries during one step's fixed cost (about 1000 cycles: 150-cycle links over
+// a few hops, 4-cycle routers and the memory latency, at 16 bytes per cycle). Fewer chunks
+// leave the tree's levels idle while the pipeline fills; more pay the fixed cost more often.
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "algorithms/algorithms.hpp"
@@ -102,6 +115,31 @@ Tree make_tree(std::vector<int> parent) {
   return t;
 }
 
+// Chunks per tree: the option, or the default above; at most one element per chunk.
+uint32_t chunk_count(const PlanOptions& opt, uint32_t levels) {
+  const uint64_t per_tree = opt.bytes / 2;
+  uint64_t c = opt.chunks;
+  if (c == 0) {
+    constexpr double kStepCostBytes = 16 * 1024;
+    const double depth = std::max(1.0, static_cast<double>(levels) - 1.0);
+    c = static_cast<uint64_t>(std::lround(std::sqrt(depth * static_cast<double>(per_tree) / kStepCostBytes)));
+  }
+  return static_cast<uint32_t>(std::clamp<uint64_t>(c, 1, std::max<uint64_t>(1, per_tree / kElementBytes)));
+}
+
+// Tree t's transfers of chunk k (flow f): up in round height + k, down in round depth + k.
+void add_chunk(Plan& plan, const Tree& tree, uint32_t f, uint32_t k) {
+  if (plan.ranges[f].size == 0) return;  // fewer elements than chunks
+  const uint32_t T = plan.steps_per_phase;
+  for (uint32_t v = 0; v < plan.nodes; ++v) {
+    const int p = tree.parent[v];
+    if (p == kNone) continue;
+    const uint32_t up = static_cast<uint32_t>(p);
+    plan.transfers.push_back({f, v, up, f, tree.height[v] + k, Op::kReduce});
+    plan.transfers.push_back({f, up, v, f, T + tree.depth[v] + k, Op::kGather});
+  }
+}
+
 }  // namespace
 
 Plan build_dbtree(const Topology& topo, const PlanOptions& opt) {
@@ -109,36 +147,19 @@ Plan build_dbtree(const Topology& topo, const PlanOptions& opt) {
   std::vector<int> pa, pb;
   nccl_dtree(static_cast<int>(n), pa, pb);
   const Tree trees[2] = {make_tree(std::move(pa)), make_tree(std::move(pb))};
+  const uint32_t levels = std::max(trees[0].rounds, trees[1].rounds);
+  const uint32_t chunks = chunk_count(opt, levels);
 
   Plan plan = plan_header("dbtree", topo, opt);
   plan.neighbour_only = false;  // tree edges ignore the topology: normal multi-hop packets
   plan.contention_free = false;
-  plan.ranges = split_bytes(opt.bytes, 2);
-  for (uint32_t f = 0; f < 2; ++f) plan.flows.push_back({trees[f].root, plan.ranges[f]});
-  // Tree A on odd steps, tree B on even steps of each phase.
-  const uint32_t T = std::max(2 * trees[0].rounds - 1, 2 * trees[1].rounds);
-  plan.steps_per_phase = T;
-
-  for (uint32_t s = 1; s <= T; ++s) {  // reduce: a node sends up in round = its height
-    const uint32_t f = (s + 1) % 2, round = (s + 1) / 2;
-    if (plan.ranges[f].size == 0) continue;
-    for (uint32_t v = 0; v < n; ++v) {
-      const int p = trees[f].parent[v];
-      if (p != kNone && trees[f].height[v] == round) {
-        plan.transfers.push_back({f, v, static_cast<uint32_t>(p), f, s, Op::kReduce});
-      }
-    }
-  }
-  for (uint32_t s = 1; s <= T; ++s) {  // broadcast: a node receives in round = its depth
-    const uint32_t f = (s + 1) % 2, round = (s + 1) / 2;
-    if (plan.ranges[f].size == 0) continue;
-    for (uint32_t v = 0; v < n; ++v) {
-      const int p = trees[f].parent[v];
-      if (p != kNone && trees[f].depth[v] == round) {
-        plan.transfers.push_back({f, static_cast<uint32_t>(p), v, f, T + s, Op::kGather});
-      }
-    }
-  }
+  plan.steps_per_phase = levels + chunks - 1;
+  plan.ranges = split_bytes(opt.bytes, 2 * chunks);
+  for (uint32_t f = 0; f < 2 * chunks; ++f) plan.flows.push_back({trees[f / chunks].root, plan.ranges[f]});
+  for (uint32_t f = 0; f < 2 * chunks; ++f) add_chunk(plan, trees[f / chunks], f, f % chunks);
+  // Plan order within a step: reduces before broadcasts, tree by tree, chunk by chunk.
+  std::stable_sort(plan.transfers.begin(), plan.transfers.end(),
+                   [](const Transfer& a, const Transfer& b) { return a.step < b.step; });
   if (!topo.direct()) {
     for (const Transfer& t : plan.transfers) plan.routes.push_back(route(topo, t.src, t.dst));
   }

@@ -25,6 +25,7 @@ struct PlanArgs {
   std::string bytes = "1MiB";
   std::string dtype = "fp32";
   bool prioritize_height = false;
+  uint32_t dbtree_chunks = 0;
 };
 
 void add_plan_args(CLI::App* cmd, PlanArgs& a) {
@@ -39,6 +40,10 @@ void add_plan_args(CLI::App* cmd, PlanArgs& a) {
   cmd->add_option("--dtype", a.dtype, "element type: int32 or fp32")->capture_default_str();
   cmd->add_flag("--prioritize-height", a.prioritize_height,
                 "MultiTree: trees with the larger remaining height take their turn first");
+  cmd->add_option("--dbtree-chunks", a.dbtree_chunks,
+                  "dbtree: chunks per tree, pipelined through both trees (0: the default, "
+                  "sqrt((levels - 1) * bytes per tree / 16 KiB))")
+      ->capture_default_str();
 }
 
 // Builds the plan and proves it; throws InputError with the verifier's errors otherwise.
@@ -47,6 +52,7 @@ Plan build_verified(const PlanArgs& a, const Topology& topo, VerifyReport* repor
   opt.bytes = parse_size(a.bytes);
   opt.dtype = parse_dtype(a.dtype);
   opt.prioritize_height = a.prioritize_height;
+  opt.chunks = a.dbtree_chunks;
   Plan plan = build_plan(topo, a.algorithm, opt);
   VerifyReport r = require_valid(plan, topo);
   if (report) *report = std::move(r);

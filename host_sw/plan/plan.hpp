@@ -88,6 +88,7 @@ struct PlanOptions {
   uint64_t bytes = 1 << 20;
   DType dtype = DType::kFp32;
   bool prioritize_height = false;  // MultiTree: trees with larger remaining height go first
+  uint32_t chunks = 0;  // dbtree: chunks per tree, pipelined; 0 picks the default (dbtree.cpp)
 };
 
 }  // namespace mt

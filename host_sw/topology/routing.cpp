@@ -15,11 +15,13 @@ uint32_t link_between(const Topology& topo, uint32_t a, uint32_t b) {
 }
 
 // Steps one coordinate from `from` toward `to` on a dimension of `size`, the shorter way
-// round when it wraps (+ on a tie).
+// round when it wraps. A tie (half a ring, size > 2) goes + to an even and - to an odd
+// destination coordinate, as the routers do (systemc/router/dor_route.cpp).
 int dim_step(uint32_t from, uint32_t to, uint32_t size, bool wrap) {
   if (from == to) return 0;
   if (!wrap) return to > from ? 1 : -1;
   const uint32_t fwd = (to + size - from) % size;
+  if (2 * fwd == size && size > 2) return to % 2 == 0 ? 1 : -1;
   return fwd <= size - fwd ? 1 : -1;
 }
 

@@ -72,6 +72,7 @@ Loaded load_tables(const AllReduceOptions& opt, const Topology& topo, TableSet i
   po.bytes = opt.bytes;
   po.dtype = opt.dtype;
   po.prioritize_height = opt.prioritize_height;
+  po.chunks = opt.dbtree_chunks;
   const Plan plan = build_plan(topo, opt.algorithm, po);
   require_valid(plan, topo);
   TableOptions to;

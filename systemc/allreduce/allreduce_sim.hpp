@@ -25,6 +25,7 @@ struct AllReduceOptions {
   uint64_t bytes = 1u << 20;
   DType dtype = DType::kFp32;
   bool prioritize_height = false;
+  uint32_t dbtree_chunks = 0;           // PlanOptions::chunks (0: dbtree's default)
   // Load the tables from this image set (mtc plan --out) instead of compiling the plan;
   // its manifest then fixes algorithm, bytes and dtype.
   std::string images;

@@ -12,6 +12,7 @@
 #include "allreduce/allreduce_sim.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
+#include "mtsim/config_preset.hpp"
 #include "plan/plan.hpp"
 #include "traffic/child_process.hpp"
 
@@ -121,7 +122,7 @@ std::string comparison(const std::vector<AllReduceResult>& runs) {
 
 int mtsim_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   AllReduceOptions o;
-  std::string bytes = "1MiB", dtype = "fp32", flow_control = "message";
+  std::string bytes = "1MiB", dtype = "fp32", flow_control = "message", config = "default";
   std::string trace_nodes = "0", json_path, compare;
   unsigned jobs = 0;
   bool quiet = false, show_timeline = false, show_links = false;
@@ -138,13 +139,18 @@ int mtsim_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
       app.add_option("-t,--topology", o.topology,
                      "torus:WxH, mesh:WxH or ring:N (with --images: the image set's)")
           ->capture_default_str();
-  // With --images the image set fixes these three.
+  // With --images the image set fixes these.
   const std::vector<CLI::Option*> plan_opts = {
       app.add_option("-a,--algorithm", o.algorithm, "multitree, ring, ring-bi, ring2d or dbtree")
           ->capture_default_str(),
       app.add_option("-b,--bytes", bytes, "all-reduce buffer size, e.g. 65536, 64KiB, 1MiB")
           ->capture_default_str(),
-      app.add_option("--dtype", dtype, "element type: int32 or fp32")->capture_default_str()};
+      app.add_option("--dtype", dtype, "element type: int32 or fp32")->capture_default_str(),
+      app.add_option("--dbtree-chunks", o.dbtree_chunks,
+                     "dbtree: chunks per tree, pipelined through both trees (0: the default, "
+                     "sqrt((levels - 1) * bytes per tree / 16 KiB))")
+          ->capture_default_str()};
+  app.add_option("--config", config, config_preset_help())->capture_default_str();
   app.add_option("--flow-control", flow_control,
                  "message (one head flit per gradient message) or packet (256-byte packets)")
       ->capture_default_str();
@@ -176,12 +182,14 @@ int mtsim_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
       ->capture_default_str();
   app.add_option("--mem-bandwidth", o.memory.bytes_per_cycle, "accelerator memory, bytes/cycle")
       ->capture_default_str();
-  app.add_option("--mem-latency", o.memory.latency, "accelerator memory latency, cycles")
+  CLI::Option* mem_latency_opt =
+      app.add_option("--mem-latency", o.memory.latency, "accelerator memory latency, cycles")
       ->capture_default_str();
   app.add_option("--reduce-throughput", o.reduction.elements_per_cycle,
                  "reduction unit, elements/cycle")
       ->capture_default_str();
-  app.add_option("--reduce-latency", o.reduction.latency, "reduction unit pipeline, cycles")
+  CLI::Option* reduce_latency_opt =
+      app.add_option("--reduce-latency", o.reduction.latency, "reduction unit pipeline, cycles")
       ->capture_default_str();
   app.add_option("--watchdog", o.ni.watchdog_cycles,
                  "stop and report a deadlock after this many cycles without progress (0: off)")
@@ -208,6 +216,7 @@ int mtsim_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
       }
       if (topology_opt->count() == 0) o.topology.clear();
     }
+    apply_config_preset(config, o, mem_latency_opt->count() > 0, reduce_latency_opt->count() > 0);
     o.bytes = parse_size(bytes);
     o.dtype = parse_dtype(dtype);
     o.ni.flow_control = parse_flow_control(flow_control);
@@ -233,10 +242,11 @@ int mtsim_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
     }
 
     if (o.images.empty()) {
-      out << fmt::format("mtsim: {}, {}, {} {}, {}-based flow control\n", o.topology, o.algorithm,
-                         size_text(o.bytes), dtype, flow_control);
+      out << fmt::format("mtsim: {}, {}, {} {}, {}-based flow control, config {}\n", o.topology,
+                         o.algorithm, size_text(o.bytes), dtype, flow_control, config);
     } else {
-      out << fmt::format("mtsim: the tables in {}, {}-based flow control\n", o.images, flow_control);
+      out << fmt::format("mtsim: the tables in {}, {}-based flow control, config {}\n", o.images,
+                         flow_control, config);
     }
     out.flush();
     std::vector<std::function<std::string()>> work;
@@ -277,6 +287,9 @@ int mtsim_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
     }
     if (!json_path.empty()) {
       nlohmann::json doc = docs.front();
+      doc["config"] = config;
+      doc["memory_latency"] = o.memory.latency;
+      doc["reduce_latency"] = o.reduction.latency;
       doc["compare"] = nlohmann::json::array();
       for (size_t i = 1; i < docs.size(); ++i) doc["compare"].push_back(docs[i]);
       write_file(json_path, doc.dump(2) + "\n");

@@ -82,7 +82,7 @@ int noc_sim_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
       "packet being offered (Bernoulli process) to its tail arriving. A point is saturated when "
       "its measured packets do not drain before --drain-timeout or the undelivered flits "
       "(all of them, or those for one node) grow through the window beyond noise.\n\nThe defaults (torus:8x8, uniform, 20 loads from 0.05 "
-      "to 1, through saturation at about 0.6) take about 10 s of CPU, spread over the cores.\n"};
+      "to 1, through saturation at about 0.65) take about 10 s of CPU, spread over the cores.\n"};
   app.add_option("-t,--topology", t.topology, "torus:WxH, mesh:WxH or ring:N")
       ->capture_default_str();
   app.add_option("-p,--pattern", pattern,

@@ -1,6 +1,7 @@
 // Route computation for normal packets: dimension order, X then Y, the shorter way round a
-// wrapped dimension (ties go +, as host_sw/topology/routing.cpp), with dateline VC classes on
-// wrapped dimensions. A pure function of the router's place, the destination and where the
+// wrapped dimension (a tie, half a ring away, goes + to an even destination coordinate and -
+// to an odd one, as host_sw/topology/routing.cpp), with dateline VC classes on wrapped
+// dimensions. A pure function of the router's place, the destination and where the
 // packet came from, so it can be tested without a simulation.
 #pragma once
 
@@ -26,10 +27,12 @@ struct Hop {
 };
 
 // The next hop toward node `dest` of a packet that arrived along dimension `in_dim` (kNone:
-// injected here) on a VC of dateline class `in_class`. On a wrapped dimension a packet is in
-// class 0 until it crosses the dimension's wrap-around link (between coordinates size-1 and
-// 0): the wrap-around link itself and every later hop in that dimension use class 1. A packet
-// that enters a dimension (injected, or turning from X into Y) starts again in class 0.
+// injected here) on a VC of dateline class `in_class`. On a wrapped dimension the class is
+// chosen when the packet enters the dimension (injected, or turning from X into Y) from its
+// whole route in it, as BookSim does: class 1 if the route will cross the dimension's
+// wrap-around link (between coordinates size-1 and 0), class 0 if not, kept to the end of
+// the dimension. So packets bound for the wrap-around link never wait in class-0 VCs behind
+// it, and class 0 never uses it (no cycle); class 1 never uses the link half a ring from it.
 Hop dimension_order_hop(const GridPlace& here, uint32_t dest, Dim in_dim, int in_class);
 
 }  // namespace mt::noc

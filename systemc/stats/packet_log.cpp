@@ -14,7 +14,8 @@ PacketLog::PacketLog(uint32_t nodes, uint64_t window_begin, uint64_t window_end)
       created_to_(nodes),
       ejected_at_(nodes),
       window_to_(nodes),
-      window_at_(nodes) {}
+      window_at_(nodes),
+      window_from_(nodes) {}
 
 uint64_t PacketLog::create(uint32_t src, uint32_t dest, uint32_t length, uint64_t cycle) {
   std::vector<PacketRecord>& v = by_src_.at(src);
@@ -75,6 +76,7 @@ void PacketLog::arrive(const Flit& flit, uint32_t node, uint64_t cycle) {
   if (in_window(cycle)) {
     ++flits_ejected_in_window_;
     ++window_at_.at(node);
+    if (flit.src < nodes_) ++window_from_[flit.src];
   }
   ++flits_ejected_;
   ++ejected_at_.at(node);

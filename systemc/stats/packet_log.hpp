@@ -65,6 +65,8 @@ class PacketLog {
   // the window.
   const std::vector<uint64_t>& flits_created_in_window_by_dest() const { return window_to_; }
   const std::vector<uint64_t>& flits_ejected_in_window_by_dest() const { return window_at_; }
+  // Per source node: its flits ejected (anywhere) during the window.
+  const std::vector<uint64_t>& flits_ejected_in_window_by_src() const { return window_from_; }
 
   // After the window closes (no measured packet can be created any more), `on_drained` runs
   // once the last measured packet arrives (at once if it already has).
@@ -90,6 +92,7 @@ class PacketLog {
   uint64_t flits_created_ = 0, flits_ejected_ = 0;
   std::vector<uint64_t> created_to_, ejected_at_;  // all flits, per destination
   std::vector<uint64_t> window_to_, window_at_;    // window flits, per destination
+  std::vector<uint64_t> window_from_;              // window flits ejected, per source
   uint64_t measured_created_ = 0, measured_arrived_ = 0;
   uint64_t flits_created_in_window_ = 0, flits_ejected_in_window_ = 0;
   bool closed_ = false;

@@ -74,6 +74,12 @@ nlohmann::json to_json(const RunStats& s, bool timing) {
   j["unfinished"] = s.unfinished;
   j["max_link_utilisation"] = s.max_link_utilisation;
   j["mean_link_utilisation"] = s.mean_link_utilisation;
+  j["accepted_at"] = s.accepted_at;
+  j["accepted_from"] = s.accepted_from;
+  if (!s.accepted_from.empty()) {
+    j["accepted_min"] = *std::min_element(s.accepted_from.begin(), s.accepted_from.end());
+    j["accepted_max"] = *std::max_element(s.accepted_from.begin(), s.accepted_from.end());
+  }
   j["in_system_start"] = s.in_system_start;
   j["in_system_end"] = s.in_system_end;
   j["drained"] = s.drained;
@@ -105,6 +111,8 @@ RunStats run_stats_from_json(const nlohmann::json& j) {
   s.network_latency = get_latency(j, "network_latency", s.packets);
   s.max_link_utilisation = j.at("max_link_utilisation").get<double>();
   s.mean_link_utilisation = j.at("mean_link_utilisation").get<double>();
+  s.accepted_at = j.value("accepted_at", std::vector<double>{});
+  s.accepted_from = j.value("accepted_from", std::vector<double>{});
   s.in_system_start = j.at("in_system_start").get<uint64_t>();
   s.in_system_end = j.at("in_system_end").get<uint64_t>();
   s.drained = j.at("drained").get<bool>();

@@ -17,6 +17,9 @@ struct RunStats {
   double offered = 0.0;    // nominal injection rate, flits/node/cycle
   double injected = 0.0;   // flits/node/cycle offered during the measurement window
   double accepted = 0.0;   // flits/node/cycle ejected during the measurement window
+  // The same per node, flits/cycle: ejected at each node, and each node's own flits ejected
+  // anywhere (a starved source shows as a low entry here).
+  std::vector<double> accepted_at, accepted_from;
   uint64_t packets = 0;    // measured packets (offered in the window) that arrived
   uint64_t unfinished = 0;  // measured packets still out when the drain timed out
   LatencySummary latency;          // offered (head generated) -> tail arrived
@@ -67,7 +70,9 @@ std::string saturation_reason(bool drained, const FlowBalance& total,
 
 // The points[] entry: offered, accepted, injected, latency_{mean,p99,min,max},
 // network_latency_{mean,p99,min,max}, packets, unfinished, max_link_utilisation,
-// mean_link_utilisation, in_system_start, in_system_end, drained, saturated,
+// mean_link_utilisation, accepted_at[] and accepted_from[] (per node, flits/cycle ejected at
+// the node and of the node's own flits), accepted_min and accepted_max (the least and most
+// of accepted_from), in_system_start, in_system_end, drained, saturated,
 // saturation_reason (null when not saturated), cycles,
 // router_cycles, routers, errors and
 // links[]; latencies are null when no packet was measured. With `timing`, also the wall-clock

@@ -86,6 +86,13 @@ class Supervisor : public sc_core::sc_module {
   sc_core::sc_event drained_;
 };
 
+// Flits/cycle ejected at each node and of each node's own flits, over the window.
+void per_node_accepted(const PacketLog& log, uint64_t measure, RunStats& s) {
+  const double window = static_cast<double>(measure);
+  for (uint64_t f : log.flits_ejected_in_window_by_dest()) s.accepted_at.push_back(static_cast<double>(f) / window);
+  for (uint64_t f : log.flits_ejected_in_window_by_src()) s.accepted_from.push_back(static_cast<double>(f) / window);
+}
+
 }  // namespace
 
 Topology TrafficConfig::checked_topology() const {
@@ -166,6 +173,7 @@ RunStats run_traffic(const TrafficConfig& cfg,
   const double slots = static_cast<double>(n) * static_cast<double>(cfg.measure);
   s.injected = static_cast<double>(log.flits_created_in_window()) / slots;
   s.accepted = static_cast<double>(log.flits_ejected_in_window()) / slots;
+  per_node_accepted(log, cfg.measure, s);
   std::vector<uint64_t> total, network;
   log.for_each([&](uint64_t, const PacketRecord& r) {
     if (!log.in_window(r.created) || r.arrived == PacketRecord::kNever) return;

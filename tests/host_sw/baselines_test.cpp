@@ -41,14 +41,18 @@ uint32_t ceil_log2(uint32_t n) {
   return k;
 }
 
-// Steps per phase each algorithm must take.
-uint32_t expected_steps(const std::string& algo, const Topology& topo) {
+// Steps per phase each algorithm must take (dbtree: with `chunks` chunks per tree).
+uint32_t expected_steps(const std::string& algo, const Topology& topo, uint32_t chunks) {
   const uint32_t n = topo.nodes();
   if (algo == "ring" || algo == "ring-bi") return n - 1;
-  if (algo == "ring2d") return (topo.width() - 1) + (topo.height() - 1);
+  if (algo == "ring2d") {
+    // Both orders run concurrently: each stage lasts as long as the longer side's ring.
+    const uint32_t w = topo.width(), h = topo.height();
+    return w > 1 && h > 1 ? 2 * (std::max(w, h) - 1) : (w - 1) + (h - 1);
+  }
   if (algo == "hdrm") return ceil_log2(n);
-  // dbtree: both NCCL trees are ceil(log2 N) edges high; tree B takes the even steps.
-  return 2 * ceil_log2(n);
+  // dbtree: both NCCL trees are ceil(log2 N) edges high, then one step per further chunk.
+  return ceil_log2(n) + chunks - 1;
 }
 
 bool supports(const std::string& algo, const Topology& topo) {
@@ -78,7 +82,8 @@ TEST_P(EveryTopology, VerifiesAtEverySize) {
     opt.bytes = bytes;
     const Plan plan = build_plan(topo, algo, opt);
     EXPECT_EQ(plan.algorithm, algo);
-    EXPECT_EQ(plan.steps_per_phase, expected_steps(algo, topo));
+    const uint32_t chunks = static_cast<uint32_t>(plan.flows.size() / 2);
+    EXPECT_EQ(plan.steps_per_phase, expected_steps(algo, topo, chunks));
     ASSERT_GE(plan.ranges.size(), plan.flows.size());
     for (size_t f = 0; f < plan.flows.size(); ++f) {
       EXPECT_EQ(plan.ranges[f].offset, plan.flows[f].chunk.offset);
@@ -322,18 +327,63 @@ TEST(Ring2d, OneHopOnTorusMultiHopOnLargerMesh) {
   EXPECT_FALSE(build_ring2d(make_mesh(4, 4), PlanOptions{}).contention_free);
 }
 
-TEST(Ring2d, RowsFirstThenColumns) {
+// On a torus with sides larger than 2, every directed link carries exactly one transfer in
+// every step of both phases: the rows-first and columns-first halves, each both ways round.
+TEST(Ring2d, EveryLinkCarriesOneTransferInEveryStep) {
+  for (const char* spec : {"torus:3x3", "torus:4x4", "torus:8x8"}) {
+    const Topology topo = parse_topology(spec);
+    const Plan plan = build_ring2d(topo, PlanOptions{});
+    std::map<uint32_t, std::set<std::pair<uint32_t, uint32_t>>> links_in_step;
+    for (const Transfer& t : plan.transfers) {
+      ASSERT_TRUE(topo.adjacent(t.src, t.dst)) << spec;
+      EXPECT_TRUE(links_in_step[t.step].insert({t.src, t.dst}).second) << spec << " step " << t.step;
+    }
+    ASSERT_EQ(links_in_step.size(), plan.total_steps()) << spec;
+    for (const auto& [step, links] : links_in_step) {
+      EXPECT_EQ(links.size(), 4u * topo.nodes()) << spec << " step " << step;
+    }
+    const VerifyReport r = verify_plan(plan, topo);
+    EXPECT_TRUE(r.ok()) << spec << errors_of(r);
+    EXPECT_EQ(r.max_step_link_load, 1u) << spec;
+  }
+}
+
+// Half of the data goes rows first, half columns first; within each half a quarter of the
+// data each way round. On a 4x3 torus both first stages last 3 steps (the longer side).
+TEST(Ring2d, HalfRowsFirstHalfColumnsFirstBothWays) {
   const Topology topo = make_torus(4, 3);
-  const Plan plan = build_ring2d(topo, PlanOptions{});
-  const uint32_t T = plan.steps_per_phase;  // 3 row steps + 2 column steps
-  ASSERT_EQ(T, 5u);
+  PlanOptions opt;
+  opt.bytes = 48 * 1024;
+  const Plan plan = build_ring2d(topo, opt);
+  const uint32_t T = plan.steps_per_phase;
+  ASSERT_EQ(T, 6u);
+  ASSERT_EQ(plan.flows.size(), 4u * 12u);
+  // Which dimension each flow's first Reduce step uses tells its order.
+  std::map<uint32_t, uint64_t> bytes_by_kind;  // 0 rows-first +, 1 rows-first -, 2 cols +, 3 cols -
   for (const Transfer& t : plan.transfers) {
     const bool row = topo.y_of(t.src) == topo.y_of(t.dst);
+    const uint32_t share = t.flow / 12;  // shares: rows +, rows -, columns +, columns -
     const uint32_t s = t.step > T ? t.step - T : t.step;
-    // Reduce-scatter: rows in 1..3, columns in 4..5; all-gather: columns, then rows.
-    const bool row_step = t.op == Op::kReduce ? s <= 3 : s > 2;
-    EXPECT_EQ(row, row_step) << "step " << t.step;
+    const bool first_stage = t.op == Op::kReduce ? s <= 3 : s > 3;
+    EXPECT_EQ(row, (share < 2) == first_stage) << "flow " << t.flow << " step " << t.step;
+    const uint32_t x = topo.x_of(t.src), y = topo.y_of(t.src);
+    const bool plus = row ? t.dst == y * 4 + (x + 1) % 4 : t.dst == ((y + 1) % 3) * 4 + x;
+    EXPECT_EQ(plus, share % 2 == 0) << "flow " << t.flow << " step " << t.step;
   }
+  for (uint32_t f = 0; f < plan.flows.size(); ++f) bytes_by_kind[f / 12] += plan.flows[f].chunk.size;
+  for (uint32_t k = 0; k < 4; ++k) EXPECT_EQ(bytes_by_kind[k], opt.bytes / 4) << "share " << k;
+}
+
+// A side of 2 has one link per direction, which both ring directions would share: both
+// orders run one way only and stay contention-free.
+TEST(Ring2d, TwoWideSideRunsOneWay) {
+  const Topology topo = make_torus(2, 5);
+  const Plan plan = build_ring2d(topo, PlanOptions{});
+  EXPECT_EQ(plan.flows.size(), 2u * 10u);
+  EXPECT_TRUE(plan.contention_free);
+  const VerifyReport r = verify_plan(plan, topo);
+  EXPECT_TRUE(r.ok()) << errors_of(r);
+  EXPECT_EQ(r.max_step_link_load, 1u);
 }
 
 TEST(Ring2d, RejectsOtherTopologiesNamingThem) {
@@ -360,10 +410,16 @@ std::vector<int> reduce_parents(const Plan& plan, uint32_t f) {
   return parent;
 }
 
+PlanOptions one_chunk() {
+  PlanOptions opt;
+  opt.chunks = 1;
+  return opt;
+}
+
 TEST(DBTree, FollowsNcclTrees) {
   // NCCL's trees.cc illustration for 14 ranks: tree A 0-8, 8-{4,12}, 12-{10,13}, ...; tree B
   // mirrored: 13-5, 5-{9,1}, ...
-  const Plan plan = build_dbtree(make_ring(14), PlanOptions{});
+  const Plan plan = build_dbtree(make_ring(14), one_chunk());
   const std::vector<int> a = reduce_parents(plan, 0), b = reduce_parents(plan, 1);
   const std::vector<int> want_a = {-1, 2, 4, 2, 8, 6, 4, 6, 0, 10, 12, 10, 8, 12};
   EXPECT_EQ(a, want_a);
@@ -374,7 +430,7 @@ TEST(DBTree, FollowsNcclTrees) {
   EXPECT_EQ(plan.flows[0].root, 0u);
   EXPECT_EQ(plan.flows[1].root, 13u);
   // Odd N: tree B is tree A shifted by one rank, rooted at 1.
-  const Plan odd = build_dbtree(make_ring(13), PlanOptions{});
+  const Plan odd = build_dbtree(make_ring(13), one_chunk());
   const std::vector<int> oa = reduce_parents(odd, 0), ob = reduce_parents(odd, 1);
   EXPECT_EQ(odd.flows[1].root, 1u);
   for (int r = 0; r < 13; ++r) {
@@ -383,19 +439,45 @@ TEST(DBTree, FollowsNcclTrees) {
   }
 }
 
-TEST(DBTree, TreesAlternateStepsAndLeavesOfOneAreInnerNodesOfTheOther) {
-  for (uint32_t n = 2; n <= 64; ++n) {
-    const Plan plan = build_dbtree(make_ring(n), PlanOptions{});
-    std::vector<std::set<uint32_t>> inner(2);
-    std::map<uint32_t, std::set<uint32_t>> flows_in_step;
+// Chunk k of a tree goes up one round after chunk k-1 and down one round after it: a node
+// sends chunk k at (its chunk-0 step) + k in both phases; every chunk uses the same tree.
+TEST(DBTree, ChunksArePipelinedThroughBothTrees) {
+  for (uint32_t n : {2u, 5u, 14u, 16u, 64u}) {
+    PlanOptions opt;
+    opt.chunks = 5;
+    opt.bytes = 4096;
+    const Plan plan = build_dbtree(make_ring(n), opt);
+    ASSERT_EQ(plan.flows.size(), 10u);
+    EXPECT_EQ(plan.steps_per_phase, ceil_log2(n) + 4) << "N " << n;
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t, int>, uint32_t> step_of;  // tree, src, dst, op
     for (const Transfer& t : plan.transfers) {
-      flows_in_step[t.step].insert(t.flow);
-      if (t.op == Op::kReduce) inner[t.flow].insert(t.dst);
-      // Tree A (flow 0) on odd steps of each phase, tree B on even ones.
-      const uint32_t s = t.step > plan.steps_per_phase ? t.step - plan.steps_per_phase : t.step;
-      EXPECT_EQ(t.flow, s % 2 == 1 ? 0u : 1u) << "N " << n << " step " << t.step;
+      const uint32_t tree = t.flow / 5, k = t.flow % 5;
+      const auto key = std::make_tuple(tree, t.src, t.dst, static_cast<int>(t.op));
+      if (k == 0) step_of[key] = t.step;
     }
-    for (const auto& [step, flows] : flows_in_step) EXPECT_EQ(flows.size(), 1u);
+    for (const Transfer& t : plan.transfers) {
+      const auto key = std::make_tuple(t.flow / 5, t.src, t.dst, static_cast<int>(t.op));
+      ASSERT_EQ(step_of.count(key), 1u) << "N " << n << " flow " << t.flow;
+      EXPECT_EQ(t.step, step_of[key] + t.flow % 5) << "N " << n << " flow " << t.flow;
+    }
+    // Both trees work in the same steps.
+    std::set<uint32_t> steps_a, steps_b;
+    for (const Transfer& t : plan.transfers) (t.flow < 5 ? steps_a : steps_b).insert(t.step);
+    if (n > 2) {
+      EXPECT_EQ(steps_a, steps_b) << "N " << n;
+    }
+    const VerifyReport r = verify_plan(plan, make_ring(n));
+    EXPECT_TRUE(r.ok()) << errors_of(r);
+  }
+}
+
+TEST(DBTree, LeavesOfOneTreeAreInnerNodesOfTheOther) {
+  for (uint32_t n = 2; n <= 64; ++n) {
+    const Plan plan = build_dbtree(make_ring(n), one_chunk());
+    std::vector<std::set<uint32_t>> inner(2);
+    for (const Transfer& t : plan.transfers) {
+      if (t.op == Op::kReduce) inner[t.flow].insert(t.dst);
+    }
     // Only tree A's root (rank 0, one child) may be inner in both trees.
     size_t both = 0;
     for (uint32_t v : inner[0]) both += inner[1].count(v);
@@ -405,6 +487,21 @@ TEST(DBTree, TreesAlternateStepsAndLeavesOfOneAreInnerNodesOfTheOther) {
       for (uint32_t v = 0; v < n; ++v) EXPECT_EQ(parent[v] < 0, v == plan.flows[f].root);
     }
   }
+}
+
+// The default chunk count grows with the square root of the size (dbtree.cpp) and is never
+// more than one element per chunk.
+TEST(DBTree, DefaultChunksFollowTheSize) {
+  const Topology topo = make_torus(4, 4);  // 4 levels
+  auto chunks = [&](uint64_t bytes) {
+    PlanOptions opt;
+    opt.bytes = bytes;
+    return build_dbtree(topo, opt).flows.size() / 2;
+  };
+  EXPECT_EQ(chunks(64 * 1024), 2u);        // sqrt(3 * 32 KiB / 16 KiB) = 2.4
+  EXPECT_EQ(chunks(1 << 20), 10u);         // sqrt(3 * 512 KiB / 16 KiB) = 9.8
+  EXPECT_EQ(chunks(4 * 1024 * 1024), 20u); // sqrt(3 * 2 MiB / 16 KiB) = 19.6
+  EXPECT_EQ(chunks(8), 1u);                // one element per tree
 }
 
 // ---- hdrm ---------------------------------------------------------------------------------

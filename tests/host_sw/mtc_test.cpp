@@ -145,6 +145,19 @@ TEST(Mtc, EveryAlgorithmCompilesAndVerifiesThroughTheCli) {
   }
 }
 
+// --dbtree-chunks C: C chunks per tree (2C flows), ceil(log2 N) + C - 1 steps per phase.
+TEST(Mtc, DbtreeChunksOption) {
+  const Result r = run("plan --topology torus:4x4 --algorithm dbtree --bytes 64KiB --dbtree-chunks 3 "
+                       "--format json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["flows"], 6);
+  EXPECT_EQ(j["steps_per_phase"], 4 + 3 - 1);
+  EXPECT_EQ(j["verification"]["verified"], true);
+  const Result bad = run("plan --topology torus:4x4 --algorithm dbtree --dbtree-chunks -2");
+  EXPECT_EQ(bad.code, 1) << bad.out;
+}
+
 TEST(Mtc, DotIsValidGraphviz) {
   const fs::path dir = temp_dir("dot");
   fs::create_directories(dir);

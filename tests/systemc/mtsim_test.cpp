@@ -29,7 +29,8 @@ TEST(Mtsim, HelpNamesTheFlagsAndExitCodes) {
   const auto r = run_command(kMtsim + " --help");
   EXPECT_EQ(r.code, 0);
   for (const char* flag : {"--topology", "--algorithm", "--bytes", "--dtype", "--flow-control",
-                           "--images", "--trace", "--trace-nodes", "--json", "--compare"}) {
+                           "--images", "--trace", "--trace-nodes", "--json", "--compare",
+                           "--config", "--dbtree-chunks"}) {
     EXPECT_THAT(r.out, HasSubstr(flag));
   }
   EXPECT_THAT(r.out, HasSubstr("Exit codes"));
@@ -55,6 +56,29 @@ TEST(Mtsim, RunsComparesAndWritesJson) {
   EXPECT_EQ(j.at("compare")[0].at("algorithm"), "ring");
   EXPECT_EQ(j.at("compare")[0].at("flow_control"), "packet");
   EXPECT_GT(j.at("compare")[0].at("cycles").get<uint64_t>(), j.at("cycles").get<uint64_t>());
+}
+
+// --config paper drops the memory and adder latencies (the paper's assumptions); explicit
+// options still win; the JSON says which configuration ran.
+TEST(Mtsim, PaperConfigDropsMemoryLatency) {
+  const std::string dir = temp_dir("config");
+  auto run = [&](const std::string& args) {
+    const auto r = run_command(kMtsim + " -q -t torus:4x4 -b 16KiB --json " + dir + "/out.json " + args);
+    EXPECT_EQ(r.code, 0) << r.out;
+    std::ifstream f(dir + "/out.json");
+    return nlohmann::json::parse(f);
+  };
+  const nlohmann::json def = run(""), paper = run("--config paper"),
+                       mixed = run("--config paper --mem-latency 100");
+  EXPECT_EQ(def.at("config"), "default");
+  EXPECT_EQ(def.at("memory_latency"), 100);
+  EXPECT_EQ(paper.at("config"), "paper");
+  EXPECT_EQ(paper.at("memory_latency"), 0);
+  EXPECT_EQ(paper.at("reduce_latency"), 0);
+  EXPECT_EQ(mixed.at("memory_latency"), 100);
+  EXPECT_EQ(mixed.at("reduce_latency"), 0);
+  EXPECT_LT(paper.at("cycles").get<uint64_t>(), mixed.at("cycles").get<uint64_t>());
+  EXPECT_LT(mixed.at("cycles").get<uint64_t>(), def.at("cycles").get<uint64_t>());
 }
 
 TEST(Mtsim, PrintsTheTimelineAndLinksOnRequest) {
@@ -102,10 +126,12 @@ TEST(Mtsim, BadInputIsAClearErrorWithoutJson) {
       {"-a nosuch", "nosuch"},
       {"--flow-control circuit", "circuit"},
       {"--dtype fp64", "fp64"},
+      {"--config booksim", "unknown configuration"},
       {"--images " + dir + "/missing", "missing"},
       {"-t torus:4x4 --images " + dir + "/set", "4 nodes"},
       {"-t mesh:2x2 --images " + dir + "/corrupt", "node_01.bin"},
       {"--images " + dir + "/set --bytes 8KiB", "fixes it"},
+      {"--images " + dir + "/set --dbtree-chunks 4", "fixes it"},
       {"--trace " + dir + "/run.txt", ".vcd or .fst"},
       {"--trace-nodes 99", "node 99"},
   };

@@ -21,13 +21,15 @@ struct Pair {
   uint32_t src, dest;
 };
 
-// The output port the first hop leaves by, from coordinates (the shorter way round, + on a
-// tie; in a dimension of size 2 the single link is + toward the larger coordinate).
+// The output port the first hop leaves by, from coordinates (the shorter way round; a tie
+// goes + to an even destination coordinate, - to an odd one; in a dimension of size 2 the
+// single link is + toward the larger coordinate).
 uint8_t first_port(const Topology& t, uint32_t src, uint32_t dest) {
   auto along = [&](uint32_t a, uint32_t b, uint32_t size, uint8_t minus, uint8_t plus) {
     if (size == 2) return b > a ? plus : minus;
     if (!t.wraps()) return b > a ? plus : minus;
     const uint32_t fwd = (b + size - a) % size;
+    if (2 * fwd == size) return b % 2 == 0 ? plus : minus;
     return fwd <= size - fwd ? plus : minus;
   };
   if (t.x_of(src) != t.x_of(dest)) {
@@ -78,7 +80,8 @@ void check_zero_load(const std::string& spec, const NocConfig& cfg, const std::v
 const std::vector<uint32_t> kLengths = {1, 2, 5, 17};
 
 TEST_F(NetworkSim, ZeroLoadTorus4x4) {
-  // Wrap-around in X (0->3) and Y (0->12), ties (0->2, 2->0, 0->10 go +), self, diagonal.
+  // Wrap-around in X (0->3) and Y (0->12), ties (0->2, 2->0, 0->10 go + to even x; 5->15 goes
+  // - to odd x), self, diagonal.
   check_zero_load("torus:4x4", NocConfig{},
                   {{0, 1}, {0, 3}, {0, 12}, {0, 2}, {2, 0}, {0, 10}, {5, 15}, {15, 0}, {6, 6}},
                   kLengths);
@@ -99,7 +102,8 @@ TEST_F(NetworkSim, ZeroLoadMesh8x8) {
 }
 
 TEST_F(NetworkSim, ZeroLoadRing8) {
-  // 0->4 and 4->0 are ties (4 hops either way): both go +. 1->6 goes - through the wrap.
+  // 0->4 and 4->0 are ties (4 hops either way): both go + (even destinations). 1->6 goes -
+  // through the wrap.
   check_zero_load("ring:8", NocConfig{}, {{0, 4}, {4, 0}, {0, 7}, {7, 0}, {2, 5}, {1, 6}},
                   kLengths);
 }
@@ -141,38 +145,51 @@ TEST_F(NetworkSim, ZeroLoadWormholeWithPacketsLongerThanABuffer) {
 TEST_F(NetworkSim, DatelineClassesOnARing) {
   // ring:8, 4 VCs: class 0 = VCs 0-1, class 1 = VCs 2-3.
   Harness h("ring:8", NocConfig{});
-  // 6 -> 1 goes + through the wrap-around link 7 -> 0: class 0 into 7, class 1 into 0 and 1.
+  // 6 -> 1 goes + through the wrap-around link 7 -> 0: class 1 from its first hop (into 7),
+  // chosen at injection from the whole route, and into 0 and 1.
   h.eps[6]->send(make_packet(1, 6, 1, 3));
-  // 1 -> 6 goes -: 1 -> 0 (class 0), 0 -> 7 is the wrap-around link (class 1), 7 -> 6 (1).
+  // 1 -> 6 goes - through the wrap-around link 0 -> 7: class 1 into 0, 7 and 6.
   h.eps[1]->send(make_packet(2, 1, 6, 3));
+  // 2 -> 4 goes + without a wrap: class 0 into 3 and 4.
+  h.eps[2]->send(make_packet(3, 2, 4, 3));
   h.run(2000);
   auto in_class = [&](uint32_t r, uint8_t port, int cls) {
     const Router& router = h.net.router(r);
     return router.flits_in(port, static_cast<uint8_t>(2 * cls)) +
            router.flits_in(port, static_cast<uint8_t>(2 * cls + 1));
   };
-  EXPECT_EQ(in_class(7, kPortXMinus, 0), 3u);
+  EXPECT_EQ(in_class(7, kPortXMinus, 1), 3u);
   EXPECT_EQ(in_class(0, kPortXMinus, 1), 3u);
   EXPECT_EQ(in_class(1, kPortXMinus, 1), 3u);
-  EXPECT_EQ(in_class(0, kPortXPlus, 0), 3u);
+  EXPECT_EQ(in_class(0, kPortXPlus, 1), 3u);
   EXPECT_EQ(in_class(7, kPortXPlus, 1), 3u);
   EXPECT_EQ(in_class(6, kPortXPlus, 1), 3u);
+  EXPECT_EQ(in_class(3, kPortXMinus, 0), 3u);
+  EXPECT_EQ(in_class(4, kPortXMinus, 0), 3u);
   EXPECT_EQ(h.received[1].size(), 3u);
   EXPECT_EQ(h.received[6].size(), 3u);
+  EXPECT_EQ(h.received[4].size(), 3u);
 }
 
-TEST_F(NetworkSim, DatelineRestartsInClassZeroInY) {
-  // torus:4x4, 3 (3,0) -> 5 (1,1): X + through the wrap 3 -> 0 (class 1 into 0 and 1), then
-  // Y + from y 0 to 1 without a wrap: class 0 again into 5.
+TEST_F(NetworkSim, DatelineClassChosenAgainInY) {
+  // torus:4x4, 3 (3,0) -> 4 (0,1): X + over the wrap 3 -> 0 (class 1 into 0), then Y + from
+  // y 0 to 1 without a wrap: class 0 into 4. 3 -> 5 (1,1) is an X tie to an odd coordinate:
+  // - through 2 and 1 without a wrap, class 0.
   Harness h("torus:4x4", NocConfig{});
-  h.eps[3]->send(make_packet(1, 3, 5, 2));
+  h.eps[3]->send(make_packet(1, 3, 4, 2));
+  h.eps[3]->send(make_packet(2, 3, 5, 2));
   h.run(2000);
-  const Router& r0 = h.net.router(0);
-  const Router& r1 = h.net.router(1);
-  const Router& r5 = h.net.router(5);
-  EXPECT_EQ(r0.flits_in(kPortXMinus, 2) + r0.flits_in(kPortXMinus, 3), 2u);
-  EXPECT_EQ(r1.flits_in(kPortXMinus, 2) + r1.flits_in(kPortXMinus, 3), 2u);
-  EXPECT_EQ(r5.flits_in(kPortYMinus, 0) + r5.flits_in(kPortYMinus, 1), 2u);
+  auto in_class = [&](uint32_t r, uint8_t port, int cls) {
+    const Router& router = h.net.router(r);
+    return router.flits_in(port, static_cast<uint8_t>(2 * cls)) +
+           router.flits_in(port, static_cast<uint8_t>(2 * cls + 1));
+  };
+  EXPECT_EQ(in_class(0, kPortXMinus, 1), 2u);
+  EXPECT_EQ(in_class(4, kPortYMinus, 0), 2u);
+  EXPECT_EQ(in_class(2, kPortXPlus, 0), 2u);
+  EXPECT_EQ(in_class(1, kPortXPlus, 0), 2u);
+  EXPECT_EQ(in_class(5, kPortYMinus, 0), 2u);
+  EXPECT_EQ(h.received[4].size(), 2u);
   EXPECT_EQ(h.received[5].size(), 2u);
 }
 

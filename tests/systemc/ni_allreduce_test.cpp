@@ -117,8 +117,14 @@ TEST_F(NiAllReduce, EveryBaselineRunsOnTheSameNi) {
 }
 
 TEST_F(NiAllReduce, Fig9OrderOnTorus4x4At64KiB) {
-  // The slow suite (ni_fig9_slow_test) covers 4x4 and 8x8 from 64 KiB to 1 MiB.
-  test::expect_fig9_order("torus:4x4", 64 * 1024);
+  // The slow suite (ni_fig9_slow_test) covers 4x4 and 8x8 from 64 KiB to 1 MiB. With the
+  // default memory latency ring's 30 dependent steps are latency-bound at 64 KiB and the
+  // pipelined double binary tree overtakes it (fig9.hpp); without memory latency, as the
+  // paper assumes, the whole order holds.
+  test::Fig9Expect latency_bound;
+  latency_bound.ring_beats_dbtree = false;
+  test::expect_fig9_order("torus:4x4", 64 * 1024, MemoryConfig{}.latency, latency_bound);
+  test::expect_fig9_order("torus:4x4", 64 * 1024, 0);
 }
 
 TEST_F(NiAllReduce, MultiHopPacketsOnAMeshWithoutHamiltonianCycle) {

@@ -120,6 +120,20 @@ TEST_F(NocSim, JsonContract) {
     // all the way back over the x- links.
     EXPECT_EQ(p["links"].size(), 48u);
     EXPECT_GE(p["max_link_utilisation"].get<double>(), offered[i] * 0.8);
+    // Per-node accepted throughput: 16 entries each way whose mean is `accepted`, the least
+    // and most of accepted_from beside them.
+    ASSERT_EQ(p["accepted_at"].size(), 16u);
+    ASSERT_EQ(p["accepted_from"].size(), 16u);
+    double at = 0, from = 0;
+    for (size_t v = 0; v < 16; ++v) {
+      at += p["accepted_at"][v].get<double>();
+      from += p["accepted_from"][v].get<double>();
+    }
+    EXPECT_NEAR(at / 16, p["accepted"].get<double>(), 1e-9);
+    EXPECT_NEAR(from / 16, p["accepted"].get<double>(), 1e-9);
+    EXPECT_LE(p["accepted_min"].get<double>(), from / 16);
+    EXPECT_GE(p["accepted_max"].get<double>(), from / 16);
+    EXPECT_GT(p["accepted_min"].get<double>(), 0.0);
   }
 }
 

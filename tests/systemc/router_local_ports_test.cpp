@@ -135,11 +135,11 @@ TEST_F(LocalPortsSim, PacketsEjectOnThePortOfTheLinkTheyArriveBy) {
     SCOPED_TRACE(fmt::format("ni_ports = {}", k));
     test::fresh_simcontext();
     Harness h("torus:4x4", with_ports(k));
-    // Last hop into router 5 over y- (from 1 and, the + way round, from 13), y+ (9), x- (4
-    // and, the + way round, 7) and x+ (6).
-    const std::pair<uint32_t, uint8_t> from[] = {{1, kPortYMinus}, {13, kPortYMinus},
+    // Last hop into router 5 over y- (from 1), y+ (9 and, a tie to the odd y 1 going -, 13),
+    // x- (4) and x+ (6 and, a tie to the odd x 1 going -, 7).
+    const std::pair<uint32_t, uint8_t> from[] = {{1, kPortYMinus}, {13, kPortYPlus},
                                                  {9, kPortYPlus},  {4, kPortXMinus},
-                                                 {7, kPortXMinus}, {6, kPortXPlus}};
+                                                 {7, kPortXPlus},  {6, kPortXPlus}};
     std::map<uint64_t, uint32_t> expect_port;  // packet -> NI port index at node 5
     for (const auto& [src, in_port] : from) {
       h.eps[src]->send(make_packet(src, src, 5, 3));

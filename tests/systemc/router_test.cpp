@@ -8,6 +8,8 @@
 #include "router/dor_route.hpp"
 #include "router/ring_buffer.hpp"
 #include "sim_test_util.hpp"
+#include "topology/routing.hpp"
+#include "topology/topology.hpp"
 
 namespace mt::noc {
 namespace {
@@ -26,36 +28,95 @@ GridPlace place(uint32_t x, uint32_t y, uint32_t w, uint32_t h, bool wraps) {
   return p;
 }
 
-TEST(DimensionOrderHop, XFirstThenYShorterWayRoundTiesGoPlus) {
+TEST(DimensionOrderHop, XFirstThenYShorterWayRoundTiesByDestinationParity) {
   const GridPlace at00 = place(0, 0, 4, 4, true);
   EXPECT_EQ(dimension_order_hop(at00, 1, Dim::kNone, 0).step, Step::kXPlus);
   EXPECT_EQ(dimension_order_hop(at00, 3, Dim::kNone, 0).step, Step::kXMinus);  // wrap
-  EXPECT_EQ(dimension_order_hop(at00, 2, Dim::kNone, 0).step, Step::kXPlus);   // tie
+  EXPECT_EQ(dimension_order_hop(at00, 2, Dim::kNone, 0).step, Step::kXPlus);   // tie, x 2 even
   EXPECT_EQ(dimension_order_hop(at00, 10, Dim::kNone, 0).step, Step::kXPlus);  // X first
-  EXPECT_EQ(dimension_order_hop(at00, 8, Dim::kNone, 0).step, Step::kYPlus);   // tie in Y
+  EXPECT_EQ(dimension_order_hop(at00, 8, Dim::kNone, 0).step, Step::kYPlus);   // tie, y 2 even
   EXPECT_EQ(dimension_order_hop(at00, 12, Dim::kNone, 0).step, Step::kYMinus);
   EXPECT_EQ(dimension_order_hop(at00, 0, Dim::kNone, 0).step, Step::kLocal);
+  // Ties to an odd coordinate go -; the next hop is then the shorter way, still -.
+  EXPECT_EQ(dimension_order_hop(place(1, 0, 4, 4, true), 3, Dim::kNone, 0).step, Step::kXMinus);
+  EXPECT_EQ(dimension_order_hop(place(0, 0, 4, 4, true), 3, Dim::kX, 1).step, Step::kXMinus);
+  EXPECT_EQ(dimension_order_hop(place(1, 1, 4, 4, true), 13, Dim::kNone, 0).step, Step::kYMinus);
   // A mesh never wraps: 0 -> 3 goes + three hops.
   const GridPlace mesh00 = place(0, 0, 4, 4, false);
   EXPECT_EQ(dimension_order_hop(mesh00, 3, Dim::kNone, 0).step, Step::kXPlus);
   EXPECT_EQ(dimension_order_hop(place(3, 3, 4, 4, false), 0, Dim::kNone, 0).step,
             Step::kXMinus);
-  // Ring of 8: 4 hops either way is a tie (+); 5 hops + is 3 hops -.
+  // Ring of 8: 4 hops either way is a tie (+ to 0, - to 5); 5 hops + is 3 hops -.
   EXPECT_EQ(dimension_order_hop(place(4, 0, 8, 1, true), 0, Dim::kNone, 0).step, Step::kXPlus);
+  EXPECT_EQ(dimension_order_hop(place(1, 0, 8, 1, true), 5, Dim::kNone, 0).step, Step::kXMinus);
   EXPECT_EQ(dimension_order_hop(place(1, 0, 8, 1, true), 6, Dim::kNone, 0).step,
             Step::kXMinus);
+  // A dimension of size 2 has one link per direction: its ties go +, whatever the parity.
+  EXPECT_EQ(dimension_order_hop(place(0, 0, 2, 2, true), 1, Dim::kNone, 0).step, Step::kXPlus);
+  EXPECT_EQ(dimension_order_hop(place(1, 0, 2, 2, true), 0, Dim::kNone, 0).step, Step::kXPlus);
 }
 
-TEST(DimensionOrderHop, DatelineClasses) {
-  // Injected, no wrap ahead on this hop: class 0.
+// Uniform pairs half a ring apart split evenly between the directions: on every 8-ring link
+// direction the same number of tie routes start.
+TEST(DimensionOrderHop, TiesSplitEvenlyBetweenDirections) {
+  int plus = 0, minus = 0;
+  for (uint32_t from = 0; from < 8; ++from) {
+    const Step s = dimension_order_hop(place(from, 0, 8, 1, true), (from + 4) % 8, Dim::kNone, 0).step;
+    (s == Step::kXPlus ? plus : minus) += 1;
+  }
+  EXPECT_EQ(plus, 4);
+  EXPECT_EQ(minus, 4);
+}
+
+// The routers' hop-by-hop route (the NI picks its first hop with the same function) is the
+// host's route() for every pair, so the verifier's link loads are the links packets take.
+TEST(DimensionOrderHop, AgreesWithTheHostRouteForEveryPair) {
+  for (const Topology& topo : {make_torus(4, 4), make_torus(8, 8), make_torus(5, 4),
+                               make_torus(2, 6), make_mesh(4, 3), make_ring(8)}) {
+    for (uint32_t src = 0; src < topo.nodes(); ++src) {
+      for (uint32_t dest = 0; dest < topo.nodes(); ++dest) {
+        std::vector<uint32_t> walked;
+        uint32_t at = src;
+        Dim in_dim = Dim::kNone;
+        int in_class = 0;
+        for (size_t hops = 0; hops <= topo.nodes(); ++hops) {
+          GridPlace here = place(topo.x_of(at), topo.y_of(at), topo.width(), topo.height(),
+                                 topo.wraps());
+          const Hop hop = dimension_order_hop(here, dest, in_dim, in_class);
+          if (hop.step == Step::kLocal) break;
+          const uint32_t w = topo.width(), h = topo.height(), x = here.x, y = here.y;
+          uint32_t next = at;
+          if (hop.step == Step::kXPlus) next = y * w + (x + 1) % w;
+          if (hop.step == Step::kXMinus) next = y * w + (x + w - 1) % w;
+          if (hop.step == Step::kYPlus) next = ((y + 1) % h) * w + x;
+          if (hop.step == Step::kYMinus) next = ((y + h - 1) % h) * w + x;
+          walked.push_back(topo.first_link(at, next));
+          in_dim = hop.step == Step::kXPlus || hop.step == Step::kXMinus ? Dim::kX : Dim::kY;
+          in_class = hop.vc_class;
+          at = next;
+        }
+        EXPECT_EQ(at, dest) << topo.spec() << " " << src << " -> " << dest;
+        EXPECT_EQ(walked, route(topo, src, dest)) << topo.spec() << " " << src << " -> " << dest;
+      }
+    }
+  }
+}
+
+TEST(DimensionOrderHop, DatelineClassChosenAtDimensionEntry) {
+  // Injected, no wrap ahead in this dimension: class 0.
   EXPECT_EQ(dimension_order_hop(place(0, 0, 4, 4, true), 1, Dim::kNone, 0).vc_class, 0);
-  // The wrap-around link itself is class 1 (3 -> 0 going +, 0 -> 3 going -).
-  EXPECT_EQ(dimension_order_hop(place(3, 0, 4, 4, true), 1, Dim::kNone, 0).vc_class, 1);
+  // Routes over the wrap-around link are class 1 from their first hop in the dimension on
+  // (3 -> 0 going +, 0 -> 3 going -), even when that hop is not the wrap-around link.
+  EXPECT_EQ(dimension_order_hop(place(3, 0, 4, 4, true), 0, Dim::kNone, 0).vc_class, 1);
   EXPECT_EQ(dimension_order_hop(place(0, 0, 4, 4, true), 3, Dim::kNone, 0).vc_class, 1);
-  // After the wrap the packet stays in class 1 in that dimension...
+  EXPECT_EQ(dimension_order_hop(place(3, 0, 4, 4, true), 1, Dim::kNone, 0).vc_class, 0);  // tie, -
+  EXPECT_EQ(dimension_order_hop(place(6, 0, 8, 1, true), 1, Dim::kNone, 0).vc_class, 1);
+  EXPECT_EQ(dimension_order_hop(place(1, 0, 8, 1, true), 6, Dim::kNone, 0).vc_class, 1);
+  EXPECT_EQ(dimension_order_hop(place(5, 0, 8, 1, true), 7, Dim::kNone, 0).vc_class, 0);
+  // Within the dimension the packet keeps its class...
   EXPECT_EQ(dimension_order_hop(place(0, 0, 4, 4, true), 1, Dim::kX, 1).vc_class, 1);
   EXPECT_EQ(dimension_order_hop(place(1, 0, 4, 4, true), 2, Dim::kX, 0).vc_class, 0);
-  // ...and restarts in class 0 when it turns into Y (unless that hop wraps).
+  // ...and chooses again when it turns into Y.
   EXPECT_EQ(dimension_order_hop(place(1, 0, 4, 4, true), 9, Dim::kX, 1).vc_class, 0);
   EXPECT_EQ(dimension_order_hop(place(1, 0, 4, 4, true), 13, Dim::kX, 1).vc_class, 1);
   EXPECT_EQ(dimension_order_hop(place(1, 1, 4, 4, true), 9, Dim::kY, 1).vc_class, 1);
