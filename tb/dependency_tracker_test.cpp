@@ -1,0 +1,158 @@
+// rtl/dependency_tracker.sv against the SystemC DependencyTracker
+// (systemc/ni/dependency_tracker.hpp): the same arrivals and issued entries every cycle, the
+// same verdict on the head entry (ready, or the first message it waits for), the same
+// overflow when a row is full.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+
+#include "Vdependency_tracker.h"
+#include "ni/dependency_tracker.hpp"
+#include "ni_formats.hpp"
+#include "support/clocked.hpp"
+
+namespace mt::tb {
+namespace {
+
+constexpr uint32_t kNodeW = 8, kK = 4, kFlows = 64, kSlots = 4;
+constexpr uint32_t kNil = (1u << kNodeW) - 1;
+
+struct Arrival {
+  Op op;
+  uint32_t flow, sender;
+};
+
+class Tracker {
+ public:
+  Tracker() : golden_("dependencies", kSlots) {
+    dut_.reset();
+    golden_.reset();
+  }
+  // One cycle: `head` is the table's head, `arrivals` (at most one) complete this cycle, and
+  // the head issues when `issue` and it is ready. Compares the verdicts; returns ready.
+  bool cycle(const TableEntry& head, const Arrival* arrival, bool issue) {
+    dut_->arrive_i = arrival != nullptr;
+    if (arrival != nullptr) {
+      dut_->arrive_op_i = static_cast<uint8_t>(arrival->op);
+      dut_->arrive_flow_i = static_cast<uint8_t>(arrival->flow);
+      dut_->arrive_sender_i = static_cast<uint8_t>(arrival->sender);
+      golden_.arrive(arrival->op, arrival->flow, arrival->sender);
+    }
+    dut_->op_i = static_cast<uint8_t>(head.op);
+    dut_->flow_i = static_cast<uint8_t>(head.flow);
+    dut_->parent_i = static_cast<uint8_t>(head.parent == mt::kNil ? kNil : head.parent);
+    uint32_t children = 0;
+    for (uint32_t k = 0; k < kK; ++k) {
+      children |= (k < head.children.size() ? head.children[k] : kNil) << (kNodeW * k);
+    }
+    dut_->children_i = children;
+    Op op;
+    uint32_t from;
+    const bool waits = golden_.first_missing(head, op, from);
+    dut_->issue_i = issue && !waits;
+    dut_.settle();
+    EXPECT_EQ(dut_->ready_o, !waits) << "cycle " << dut_.cycle();
+    if (waits) {
+      EXPECT_EQ(dut_->wait_op_o, static_cast<uint32_t>(op)) << "cycle " << dut_.cycle();
+      EXPECT_EQ(dut_->wait_node_o, from) << "cycle " << dut_.cycle();
+    }
+    if (dut_->issue_i) golden_.issue(head);
+    dut_.tick();
+    return !waits;
+  }
+  Clocked<Vdependency_tracker>& dut() { return dut_; }
+  noc::DependencyTracker& golden() { return golden_; }
+
+ private:
+  Clocked<Vdependency_tracker> dut_;
+  noc::DependencyTracker golden_;
+};
+
+TableEntry entry(Op op, uint32_t flow, uint32_t parent, std::vector<uint32_t> children) {
+  TableEntry e;
+  e.op = op;
+  e.flow = flow;
+  e.parent = parent;
+  e.children = std::move(children);
+  return e;
+}
+
+TEST(DependencyTracker, WaitRulesOfFig5) {
+  Tracker t;
+  const TableEntry reduce = entry(Op::kReduce, 3, 1, {2, 5});
+  const TableEntry root_gather = entry(Op::kGather, 7, mt::kNil, {2, 5});
+  const TableEntry gather = entry(Op::kGather, 3, 1, {2, 5});
+  EXPECT_FALSE(t.cycle(reduce, nullptr, false));  // waits for the Reduce of flow 3 from 2
+  const Arrival from2{Op::kReduce, 3, 2}, from5{Op::kReduce, 3, 5};
+  EXPECT_FALSE(t.cycle(reduce, &from2, false));   // now from 5
+  EXPECT_TRUE(t.cycle(reduce, &from5, true));     // an arrival counts in its own cycle
+  EXPECT_FALSE(t.cycle(gather, nullptr, false));  // the parent's Gather
+  const Arrival parent{Op::kGather, 3, 1};
+  EXPECT_TRUE(t.cycle(gather, &parent, true));
+  // A root Gather of a flow no Reduce issued for waits for its children's Reduces.
+  EXPECT_FALSE(t.cycle(root_gather, nullptr, false));
+  const TableEntry reduce7 = entry(Op::kReduce, 7, mt::kNil, {});
+  EXPECT_TRUE(t.cycle(reduce7, nullptr, true));   // a terminal Reduce with no children
+  EXPECT_TRUE(t.cycle(root_gather, nullptr, true));  // the flow is reduced: no more waiting
+  EXPECT_TRUE(t.cycle(entry(Op::kNop, 0, mt::kNil, {}), nullptr, true));
+}
+
+TEST(DependencyTracker, AFullRowOverflowsOnBothSides) {
+  Tracker t;
+  for (uint32_t s = 0; s < kSlots; ++s) {
+    const Arrival a{Op::kReduce, 9, 10 + s};
+    t.cycle(entry(Op::kNop, 0, mt::kNil, {}), &a, false);
+  }
+  EXPECT_FALSE(t.dut()->overflow_o);
+  EXPECT_THROW(t.golden().arrive(Op::kReduce, 9, 20), std::runtime_error);
+  t.dut()->arrive_i = 1;
+  t.dut()->arrive_op_i = static_cast<uint8_t>(Op::kReduce);
+  t.dut()->arrive_flow_i = 9;
+  t.dut()->arrive_sender_i = 20;
+  t.dut().tick();
+  t.dut()->arrive_i = 0;
+  t.dut().settle();
+  EXPECT_TRUE(t.dut()->overflow_o);
+  t.dut()->start_i = 1;  // the next all-reduce starts clean
+  t.dut().tick();
+  t.dut()->start_i = 0;
+  t.dut().settle();
+  EXPECT_FALSE(t.dut()->overflow_o);
+}
+
+TEST(DependencyTracker, RandomTablesAndArrivalsGiveTheSameVerdicts) {
+  std::mt19937 rng(9);
+  for (int run = 0; run < 20; ++run) {
+    Tracker t;
+    std::set<std::tuple<int, uint32_t, uint32_t>> sent;  // messages never repeat
+    std::vector<uint32_t> per_row(2 * kFlows, 0);
+    TableEntry head = entry(Op::kNop, 0, mt::kNil, {});
+    for (int c = 0; c < 3000; ++c) {
+      if (rng() % 6 == 0) {  // a new head entry over a few flows and nodes
+        const Op op = static_cast<Op>(rng() % 3);
+        const uint32_t parent = rng() % 3 == 0 ? mt::kNil : static_cast<uint32_t>(rng() % 12);
+        std::vector<uint32_t> children;
+        for (uint32_t k = 0, n = static_cast<uint32_t>(rng() % (kK + 1)); k < n; ++k) {
+          children.push_back(static_cast<uint32_t>(rng() % 12));
+        }
+        head = entry(op, static_cast<uint32_t>(rng() % 6), op == Op::kNop ? mt::kNil : parent,
+                     children);
+      }
+      Arrival a{rng() % 2 ? Op::kReduce : Op::kGather, static_cast<uint32_t>(rng() % 6),
+                static_cast<uint32_t>(rng() % 12)};
+      const uint32_t row = (a.op == Op::kGather ? kFlows : 0) + a.flow;
+      const bool arrive = rng() % 3 == 0 && per_row[row] < kSlots &&
+                          sent.insert({static_cast<int>(a.op), a.flow, a.sender}).second;
+      if (arrive) ++per_row[row];
+      t.cycle(head, arrive ? &a : nullptr, rng() % 2 == 0);
+      ASSERT_FALSE(HasFailure()) << "run " << run << ", cycle " << c;
+      ASSERT_FALSE(t.dut()->overflow_o);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace mt::tb
