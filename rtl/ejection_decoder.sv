@@ -1,0 +1,255 @@
+// The NI's ejection side for one ejection port (instantiate one per port): reassembles the
+// flits of each VC into blocks of gradient data (a sub-packet's or a packet's payload) and
+// says which message each belongs to and when a message is complete. SystemC twin:
+// systemc/ni/ejection_decoder.hpp (which keeps the contexts of every port in one object).
+//
+// One context per VC. A head opens its VC's context: a SubHead's sender is the neighbour
+// across the port opposite its Eject field (the source router swapped Next and Eject, paper
+// §IV-B), a normal Head's sender is its Src. Body and tail flits add their payload (16 bytes,
+// fewer at the end of a message or packet). A SubTail or message Tail ends a sub-packet's
+// block, a Tail ends a packet's block: block_o is valid in the flit's own cycle with the
+// block's data, its address and whether it completes the message. Packet-mode messages count
+// their bytes in a table of PKT_MSGS open messages (all packets of a message come through one
+// port: routes are deterministic), since their packets may interleave over the VCs.
+//
+// A flit that does not continue what its VC carries (or that names no neighbour, or a message
+// longer than its size, or a full packet table) sets error_o, sticky until start_i: the
+// SystemC decoder throws there.
+module ejection_decoder #(
+  // Width of node ids and of the Tree ID; nil (no neighbour) is all ones.
+  parameter int unsigned NODE_W = 8,
+  // Width of addresses.
+  parameter int unsigned ADDR_W = 32,
+  // Width of sizes.
+  parameter int unsigned SIZE_W = 32,
+  // Virtual channels of the port.
+  parameter int unsigned VCS = 4,
+  // Payload bytes of the largest block: a sub-packet's or a packet's.
+  parameter int unsigned BLOCK_BYTES = 256,
+  // Packet-mode messages that can be open at once on this port.
+  parameter int unsigned PKT_MSGS = 4,
+  localparam int unsigned VC_W = VCS > 1 ? $clog2(VCS) : 1,
+  localparam int unsigned LEN_W = $clog2(BLOCK_BYTES + 1)
+) (
+  input  logic                     clk_i,
+  input  logic                     rst_ni,
+  input  logic                     start_i,
+  // The node across each direction port (codes 1..4: y-, y+, x-, x+), nil if none.
+  input  logic [4*NODE_W-1:0]      neighbour_i,
+  // The flit decoded in this cycle.
+  input  logic                     flit_i,
+  input  logic [2:0]               type_i,
+  input  logic [VC_W-1:0]          vc_i,
+  input  logic [127:0]             data_i,
+  // A block ends with this flit.
+  output logic                     block_o,
+  output logic [1:0]               block_op_o,
+  output logic [NODE_W-1:0]        block_flow_o,
+  output logic [NODE_W-1:0]        block_sender_o,
+  output logic [ADDR_W-1:0]        block_addr_o,
+  output logic [LEN_W-1:0]         block_len_o,
+  output logic [BLOCK_BYTES*8-1:0] block_data_o,
+  output logic                     block_done_o,
+  // No message is partly received (SystemC: open_messages() == 0).
+  output logic                     idle_o,
+  output logic                     error_o
+);
+
+  `include "ni_formats.svh"
+
+  localparam logic [NODE_W-1:0] Nil = '1;
+  localparam int unsigned KEY_W = 2 + 2 * NODE_W;  // (op, flow, sender)
+
+  // Per-VC contexts.
+  logic [VCS-1:0]            open_q, open_d, message_q, message_d;
+  logic [VCS*KEY_W-1:0]      key_q, key_d;
+  logic [VCS*ADDR_W-1:0]     addr_q, addr_d;     // address of the block's first byte
+  logic [VCS*SIZE_W-1:0]     left_q, left_d;     // payload bytes still to come
+  logic [VCS*SIZE_W-1:0]     msg_bytes_q, msg_bytes_d;
+  logic [VCS*LEN_W-1:0]      len_q, len_d;       // bytes of the block so far
+  logic [BLOCK_BYTES*8-1:0]  buf_q [VCS];
+  // Open packet-mode messages.
+  logic [PKT_MSGS-1:0]        pkt_valid_q, pkt_valid_d;
+  logic [PKT_MSGS*KEY_W-1:0]  pkt_key_q, pkt_key_d;
+  logic [PKT_MSGS*SIZE_W-1:0] pkt_got_q, pkt_got_d;
+  logic                       error_q, error_d;
+
+  // The head's fields.
+  logic [1:0]        h_op;
+  logic [NODE_W-1:0] h_tree, h_src, h_sender, h_from_node;
+  logic [2:0]        h_from;
+  logic [ADDR_W-1:0] h_addr;
+  logic [SIZE_W-1:0] h_msg_bytes, h_pkt_bytes;
+  logic              is_head, is_sub, is_tail_flit, ends_block;
+
+  always_comb begin
+    h_op = data_i[HEAD_OP_LSB +: 2];
+    h_tree = data_i[HEAD_TREE_LSB +: NODE_W];
+    h_src = data_i[HEAD_SRC_LSB +: NODE_W];
+    h_addr = data_i[HEAD_ADDR_LSB +: ADDR_W];
+    h_msg_bytes = data_i[HEAD_MESSAGE_BYTES_LSB +: SIZE_W];
+    h_pkt_bytes = SIZE_W'(data_i[HEAD_PACKET_BYTES_LSB +: HEAD_PACKET_BYTES_BITS]);
+    // The sender of a message: across the port opposite Eject (y- <-> y+, x- <-> x+).
+    unique case (32'(data_i[HEAD_EJECT_LSB +: 3]))
+      PORT_Y_MINUS: h_from = 3'(PORT_Y_PLUS);
+      PORT_Y_PLUS:  h_from = 3'(PORT_Y_MINUS);
+      PORT_X_MINUS: h_from = 3'(PORT_X_PLUS);
+      PORT_X_PLUS:  h_from = 3'(PORT_X_MINUS);
+      default:      h_from = 3'(PORT_LOCAL);
+    endcase
+    h_from_node = h_from == 3'(PORT_LOCAL) ? Nil : neighbour_i[NODE_W*(32'(h_from) - 1) +: NODE_W];
+    is_sub = type_i[2];
+    is_head = 32'(type_i) == FLIT_TYPE_HEAD || 32'(type_i) == FLIT_TYPE_HEAD_TAIL ||
+              32'(type_i) == FLIT_TYPE_SUB_HEAD;
+    is_tail_flit = 32'(type_i) == FLIT_TYPE_TAIL || 32'(type_i) == FLIT_TYPE_HEAD_TAIL ||
+                   32'(type_i) == FLIT_TYPE_SUB_MESSAGE_TAIL;
+    ends_block = is_tail_flit || 32'(type_i) == FLIT_TYPE_SUB_TAIL;
+    h_sender = is_sub ? h_from_node : h_src;
+  end
+
+  // The VC's context with this flit.
+  logic [KEY_W-1:0]         c_key;
+  logic [SIZE_W-1:0]        c_left, take;
+  logic [LEN_W-1:0]         c_len;
+  logic [BLOCK_BYTES*8-1:0] merged;
+  logic [PKT_MSGS-1:0]      hit;
+  logic [SIZE_W-1:0]        got;
+
+  always_comb begin
+    open_d = open_q;
+    message_d = message_q;
+    key_d = key_q;
+    addr_d = addr_q;
+    left_d = left_q;
+    msg_bytes_d = msg_bytes_q;
+    len_d = len_q;
+    pkt_valid_d = pkt_valid_q;
+    pkt_key_d = pkt_key_q;
+    pkt_got_d = pkt_got_q;
+    error_d = error_q;
+    block_o = 1'b0;
+    block_done_o = 1'b0;
+    got = '0;
+
+    c_key = key_q[KEY_W*vc_i +: KEY_W];
+    c_left = left_q[SIZE_W*vc_i +: SIZE_W];
+    c_len = len_q[LEN_W*vc_i +: LEN_W];
+    take = c_left < SIZE_W'(16) ? c_left : SIZE_W'(16);
+    merged = buf_q[vc_i];
+    merged[8*c_len +: 128] = data_i;  // bytes past `take` are never used
+    for (int p = 0; p < PKT_MSGS; p++) begin
+      hit[p] = pkt_valid_q[p] && pkt_key_q[KEY_W*p +: KEY_W] == c_key;
+    end
+
+    if (flit_i && is_head) begin
+      if (open_q[vc_i] || (32'(h_op) != OP_REDUCE && 32'(h_op) != OP_GATHER) ||
+          h_sender == Nil || (!is_sub && h_pkt_bytes > h_msg_bytes)) begin
+        error_d = 1'b1;
+      end
+      c_key = {h_sender, h_tree, h_op};
+      open_d[vc_i] = 1'b1;
+      message_d[vc_i] = is_sub;
+      key_d[KEY_W*vc_i +: KEY_W] = c_key;
+      addr_d[ADDR_W*vc_i +: ADDR_W] = h_addr;
+      msg_bytes_d[SIZE_W*vc_i +: SIZE_W] = h_msg_bytes;
+      left_d[SIZE_W*vc_i +: SIZE_W] = is_sub ? h_msg_bytes : h_pkt_bytes;
+      len_d[LEN_W*vc_i +: LEN_W] = '0;
+      if (!is_sub) begin  // a packet's message: counted from its first packet on
+        for (int p = 0; p < PKT_MSGS; p++) begin
+          hit[p] = pkt_valid_q[p] && pkt_key_q[KEY_W*p +: KEY_W] == c_key;
+        end
+        if (hit == '0) begin
+          if (&pkt_valid_q) error_d = 1'b1;
+          for (int p = PKT_MSGS - 1; p >= 0; p--) begin
+            if (!pkt_valid_q[p]) begin
+              pkt_valid_d = pkt_valid_q;
+              pkt_valid_d[p] = 1'b1;
+              pkt_key_d = pkt_key_q;
+              pkt_key_d[KEY_W*p +: KEY_W] = c_key;
+              pkt_got_d = pkt_got_q;
+              pkt_got_d[SIZE_W*p +: SIZE_W] = '0;
+            end
+          end
+        end
+      end
+    end else if (flit_i) begin
+      if (!open_q[vc_i] || is_sub != message_q[vc_i] ||
+          (message_q[vc_i] && !is_tail_flit && c_left <= SIZE_W'(16))) begin
+        error_d = 1'b1;
+      end
+      left_d[SIZE_W*vc_i +: SIZE_W] = c_left - take;
+      len_d[LEN_W*vc_i +: LEN_W] = c_len + LEN_W'(take);
+      if (ends_block) begin
+        block_o = 1'b1;
+        len_d[LEN_W*vc_i +: LEN_W] = '0;
+        addr_d[ADDR_W*vc_i +: ADDR_W] = addr_q[ADDR_W*vc_i +: ADDR_W] + ADDR_W'(c_len) + ADDR_W'(take);
+        if (is_tail_flit) open_d[vc_i] = 1'b0;
+        if (message_q[vc_i]) begin
+          if (is_tail_flit && c_left != take) error_d = 1'b1;
+          block_done_o = is_tail_flit;
+        end else begin
+          if (c_left != take) error_d = 1'b1;
+          for (int p = 0; p < PKT_MSGS; p++) begin
+            if (hit[p]) begin
+              got = pkt_got_q[SIZE_W*p +: SIZE_W] + SIZE_W'(c_len) + take;
+              pkt_got_d[SIZE_W*p +: SIZE_W] = got;
+              if (got >= msg_bytes_q[SIZE_W*vc_i +: SIZE_W]) begin
+                block_done_o = 1'b1;
+                pkt_valid_d[p] = 1'b0;
+              end
+            end
+          end
+          if (hit == '0) error_d = 1'b1;
+        end
+      end
+    end
+    if (start_i) begin
+      open_d = '0;
+      pkt_valid_d = '0;
+      error_d = 1'b0;
+    end
+  end
+
+  assign block_op_o = c_key[1:0];
+  assign block_flow_o = c_key[2 +: NODE_W];
+  assign block_sender_o = c_key[2 + NODE_W +: NODE_W];
+  assign block_addr_o = addr_q[ADDR_W*vc_i +: ADDR_W];
+  assign block_len_o = c_len + LEN_W'(take);
+  assign block_data_o = merged;
+
+  always_comb begin
+    logic open_message;
+    open_message = 1'b0;
+    for (int v = 0; v < VCS; v++) open_message |= open_q[v] && message_q[v];
+    idle_o = !open_message && pkt_valid_q == '0;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      open_q <= '0;
+      message_q <= '0;
+      pkt_valid_q <= '0;
+      error_q <= 1'b0;
+    end else begin
+      open_q <= open_d;
+      message_q <= message_d;
+      pkt_valid_q <= pkt_valid_d;
+      error_q <= error_d;
+    end
+  end
+
+  // Read only where a valid or open bit says so: no reset needed.
+  always_ff @(posedge clk_i) begin
+    key_q <= key_d;
+    addr_q <= addr_d;
+    left_q <= left_d;
+    msg_bytes_q <= msg_bytes_d;
+    len_q <= len_d;
+    pkt_key_q <= pkt_key_d;
+    pkt_got_q <= pkt_got_d;
+    if (flit_i && !is_head) buf_q[vc_i] <= merged;
+  end
+
+  assign error_o = error_q;
+
+endmodule

@@ -1,0 +1,187 @@
+// rtl/ejection_decoder.sv against the SystemC EjectionDecoder (systemc/ni/ejection_decoder.hpp)
+// on one ejection port: messages and packets from the SystemC flit encoder, as the receiver
+// sees them (Next and Eject swapped by the source router), interleaved flit by flit over the
+// VCs at random; every flit gives the same block (message, address, bytes, completion) and
+// the same idle state. Protocol errors the SystemC decoder throws on set error_o.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <deque>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include "Vejection_decoder.h"
+#include "flit/flit.hpp"
+#include "ni/ejection_decoder.hpp"
+#include "ni/flit_encoder.hpp"
+#include "router/router.hpp"
+#include "support/clocked.hpp"
+
+namespace mt::tb {
+namespace {
+
+constexpr uint32_t kNodeW = 8, kVcs = 4, kPktMsgs = 4, kNode = 6;
+// The receiver's neighbours across y-, y+, x-, x+ (port codes 1..4): none across y-, as at a
+// mesh edge.
+const std::array<uint32_t, noc::kPorts> kNeighbour = {noc::Router::kNoNeighbour,
+                                                     noc::Router::kNoNeighbour, 10, 5, 7};
+
+class Receiver {
+ public:
+  Receiver() : golden_("ejection", kNode, kNeighbour, config()) {
+    uint32_t nb = 0;
+    for (uint32_t p = 1; p < noc::kPorts; ++p) nb |= (kNeighbour[p] & 0xFFu) << (kNodeW * (p - 1));
+    dut_->neighbour_i = nb;
+    dut_.reset();
+  }
+  static noc::NocConfig config() {
+    noc::NocConfig c;
+    c.vcs = kVcs;
+    c.ni_ports = 1;
+    return c;
+  }
+  // One flit in one cycle on both sides; compares what comes out.
+  void flit(const noc::Flit& f) {
+    const noc::WireFlit w = noc::pack(f);
+    dut_->flit_i = 1;
+    dut_->type_i = static_cast<uint8_t>(w.type);
+    dut_->vc_i = w.vc;
+    for (int k = 0; k < 4; ++k) dut_->data_i[k] = w.data[k];
+    dut_.settle();
+    noc::ReceivedBlock b;
+    const bool block = golden_.consume(f, 0, b);
+    ASSERT_EQ(dut_->block_o, block) << f.str();
+    blocks += block;
+    messages += block && b.message_done;
+    if (block) {
+      ASSERT_EQ(dut_->block_op_o, static_cast<uint32_t>(b.op));
+      ASSERT_EQ(dut_->block_flow_o, b.flow);
+      ASSERT_EQ(dut_->block_sender_o, b.sender);
+      ASSERT_EQ(dut_->block_addr_o, b.addr);
+      ASSERT_EQ(dut_->block_len_o, b.data.size());
+      ASSERT_EQ(dut_->block_done_o, b.message_done);
+      for (size_t i = 0; i < b.data.size(); ++i) {
+        const uint32_t byte = (dut_->block_data_o[i / 4] >> (8 * (i % 4))) & 0xFFu;
+        ASSERT_EQ(byte, b.data[i]) << "block byte " << i;
+      }
+    }
+    dut_.tick();
+    dut_->flit_i = 0;
+    dut_.settle();
+    ASSERT_EQ(dut_->idle_o, golden_.open_messages() == 0);
+    ASSERT_FALSE(dut_->error_o);
+  }
+  void idle() { dut_.tick(); }
+  uint64_t blocks = 0, messages = 0;  // compared so far
+  Clocked<Vejection_decoder>& dut() { return dut_; }
+
+ private:
+  Clocked<Vejection_decoder> dut_;
+  noc::EjectionDecoder golden_;
+};
+
+// A send to kNode, as its flits arrive: one unit per message, one per packet.
+std::vector<std::vector<noc::Flit>> units_of(bool message, uint32_t from_port, uint32_t src,
+                                            Op op, uint32_t flow, uint64_t bytes,
+                                            std::mt19937& rng) {
+  noc::NocConfig noc;
+  noc::NiConfig ni;
+  noc::FlitEncoder enc("encoder", src, noc, ni);
+  noc::SendJob job;
+  job.request = {kNode, op, flow, 0x4000 + 0x1000 * flow, bytes};
+  job.route.source_routed = message;
+  // The sender's output port towards us is the opposite of the port it sits across; after the
+  // source router's swap, Eject carries it.
+  job.route.next = message ? noc::local_port(0) : 0;
+  job.route.eject = message ? noc::opposite_port(static_cast<uint8_t>(from_port)) : 0;
+  std::vector<uint8_t> data(bytes);
+  for (uint8_t& b : data) b = static_cast<uint8_t>(rng());
+  std::vector<noc::Flit> flits;
+  enc.encode(job, 0, data.data(), bytes, 0, flits);
+  std::vector<std::vector<noc::Flit>> units;
+  for (const noc::Flit& f : flits) {
+    if (noc::is_head(f.type)) units.emplace_back();
+    units.back().push_back(f);
+  }
+  return units;
+}
+
+TEST(EjectionDecoder, InterleavedMessagesAndPacketsGiveTheSameBlocks) {
+  std::mt19937 rng(4);
+  Receiver rx;
+  uint32_t next_flow = 0;
+  for (int batch = 0; batch < 60; ++batch) {
+    // Per VC, the units it carries in order; packets of one message spread over the VCs.
+    std::array<std::deque<std::vector<noc::Flit>>, kVcs> vcs;
+    uint32_t packet_messages = 0;
+    for (int s = 0; s < 6; ++s) {
+      const bool message = rng() % 2 == 0 || packet_messages == kPktMsgs;
+      if (!message) ++packet_messages;
+      const uint32_t port = 1 + static_cast<uint32_t>(rng() % 4);
+      if (message && kNeighbour[port] == noc::Router::kNoNeighbour) continue;
+      const uint64_t bytes = 4 * (rng() % 700);
+      const Op op = rng() % 2 ? Op::kReduce : Op::kGather;
+      const uint32_t src = message ? kNeighbour[port] : static_cast<uint32_t>(rng() % 200);
+      auto units = units_of(message, port, src, op, next_flow++ % 250, bytes, rng);
+      if (message) {
+        vcs[rng() % kVcs].push_back(units.front());
+      } else {
+        for (auto& u : units) vcs[rng() % kVcs].push_back(std::move(u));
+      }
+    }
+    for (auto& q : vcs) {
+      for (auto& u : q) {
+        for (noc::Flit& f : u) f.vc = static_cast<uint8_t>(&q - vcs.data());
+      }
+    }
+    while (std::any_of(vcs.begin(), vcs.end(), [](const auto& q) { return !q.empty(); })) {
+      if (rng() % 5 == 0) {
+        rx.idle();
+        continue;
+      }
+      auto& q = vcs[rng() % kVcs];
+      if (q.empty()) continue;
+      rx.flit(q.front().front());
+      ASSERT_FALSE(::testing::Test::HasFatalFailure()) << "batch " << batch;
+      q.front().erase(q.front().begin());
+      if (q.front().empty()) q.pop_front();
+    }
+  }
+  EXPECT_GT(rx.messages, 250u);  // about 6 a batch, packet and message mode
+  EXPECT_GT(rx.blocks, 1000u);
+  RecordProperty("blocks", static_cast<int>(rx.blocks));
+}
+
+TEST(EjectionDecoder, ProtocolErrorsRaiseError) {
+  std::mt19937 rng(8);
+  Receiver rx;
+  // A body flit on a VC with nothing open.
+  noc::Flit body;
+  body.type = noc::FlitType::kSubBody;
+  const noc::WireFlit w = noc::pack(body);
+  rx.dut()->flit_i = 1;
+  rx.dut()->type_i = static_cast<uint8_t>(w.type);
+  rx.dut()->vc_i = 1;
+  rx.dut().tick();
+  rx.dut()->flit_i = 0;
+  rx.dut().settle();
+  EXPECT_TRUE(rx.dut()->error_o);
+  // A message head from the port with no neighbour (y-).
+  rx.dut()->start_i = 1;
+  rx.dut().tick();
+  rx.dut()->start_i = 0;
+  rx.dut().settle();
+  EXPECT_FALSE(rx.dut()->error_o);
+  auto units = units_of(true, noc::kPortYMinus, 0, Op::kReduce, 1, 64, rng);
+  const noc::WireFlit head = noc::pack(units.front().front());
+  rx.dut()->flit_i = 1;
+  rx.dut()->type_i = static_cast<uint8_t>(head.type);
+  for (int k = 0; k < 4; ++k) rx.dut()->data_i[k] = head.data[k];
+  rx.dut().tick();
+  rx.dut().settle();
+  EXPECT_TRUE(rx.dut()->error_o);
+}
+
+}  // namespace
+}  // namespace mt::tb
