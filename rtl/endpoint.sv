@@ -1,0 +1,213 @@
+// One NI injection port: the NI buffer (a queue of DMA bursts), the flit encoder at its head,
+// and the injection VCs and credits of the router's local input. SystemC twin: the injection
+// side of systemc/endpoint/endpoint.hpp (Endpoint::send, try_inject), fed as the SystemC NI
+// feeds it (systemc/ni/network_interface.cpp: a burst's flits are queued when its DMA read
+// completes).
+//
+// Timing: a burst written with line_i in cycle c is queued from cycle c + 1 (SystemC:
+// Endpoint::send in cycle c, flits may leave from c + 1). One flit leaves per cycle at most.
+// A credit (credit_i, credit_vc_i) usable in cycle c counts for the flit of cycle c. Between
+// packets, the next head takes the first VC, round robin from the one after the last packet's,
+// with room for what it reserves: under virtual cut-through a sub-head reserves a sub-packet
+// (SUBPACKET_FLITS), a normal head its whole packet (at most VC_DEPTH); the first flit after a
+// SubTail reserves the next sub-packet; under wormhole every flit needs one credit.
+module endpoint #(
+  // Width of node ids and of the Tree ID.
+  parameter int unsigned NODE_W = 8,
+  // Width of addresses.
+  parameter int unsigned ADDR_W = 32,
+  // Width of sizes and offsets.
+  parameter int unsigned SIZE_W = 32,
+  // Virtual channels of the link.
+  parameter int unsigned VCS = 4,
+  // Flits of one VC buffer of the router's local input: the credits each VC starts with.
+  parameter int unsigned VC_DEPTH = 318,
+  // Flits of a sub-packet, the VCT reservation unit of all-reduce messages.
+  parameter int unsigned SUBPACKET_FLITS = 16,
+  // 1: wormhole flow control (one credit per flit); 0: virtual cut-through.
+  parameter bit WORMHOLE = 1'b0,
+  // Bytes of one DMA burst.
+  parameter int unsigned BURST_BYTES = 256,
+  // Payload bytes of a packet in packet-based flow control.
+  parameter int unsigned PACKET_BYTES = 256,
+  // Bursts the NI buffer holds.
+  parameter int unsigned LINES = 20,
+  localparam int unsigned VC_W = VCS > 1 ? $clog2(VCS) : 1,
+  localparam int unsigned CREDIT_W = $clog2(VC_DEPTH + 1)
+) (
+  input  logic                     clk_i,
+  input  logic                     rst_ni,
+  // This node's id (the Src of its packets).
+  input  logic [NODE_W-1:0]        node_id_i,
+  // A burst of a send, read from memory in this cycle: the send, the burst and its payload.
+  input  logic                     line_i,
+  input  logic                     message_i,
+  input  logic [2:0]               next_i,
+  input  logic [2:0]               eject_i,
+  input  logic [NODE_W-1:0]        dest_i,
+  input  logic [NODE_W-1:0]        tree_i,
+  input  logic [1:0]               op_i,
+  input  logic [ADDR_W-1:0]        addr_i,
+  input  logic [SIZE_W-1:0]        bytes_i,
+  input  logic [SIZE_W-1:0]        offset_i,
+  input  logic [SIZE_W-1:0]        len_i,
+  input  logic [BURST_BYTES*8-1:0] data_i,
+  // A credit of the router's local input, usable in this cycle.
+  input  logic                     credit_i,
+  input  logic [VC_W-1:0]          credit_vc_i,
+  // The flit injected in this cycle.
+  output logic                     tx_o,
+  output logic [2:0]               tx_type_o,
+  output logic [VC_W-1:0]          tx_vc_o,
+  output logic [127:0]             tx_data_o,
+  // The queue holds no burst (every flit it was given has left).
+  output logic                     empty_o,
+  // A burst arrived when LINES were queued (the SystemC NI checks the same bound).
+  output logic                     overflow_o
+);
+
+  `include "ni_formats.svh"
+
+  localparam int unsigned MetaW = 1 + 3 + 3 + 2 * NODE_W + 2 + ADDR_W + 3 * SIZE_W;
+  localparam int unsigned PTR_W = LINES > 1 ? $clog2(LINES) : 1;
+  localparam int unsigned COUNT_W = $clog2(BURST_BYTES / 16 + 2);
+
+  // The queue of bursts.
+  logic [MetaW-1:0]         meta_q [LINES];
+  logic [BURST_BYTES*8-1:0] data_q [LINES];
+  logic [PTR_W-1:0]         head_q, tail_q;
+  logic [PTR_W:0]           count_q;
+  logic [COUNT_W-1:0]       cursor_q;   // next flit of the head burst
+  // Injection state.
+  logic [VCS*CREDIT_W-1:0]  credits_q;
+  logic                     in_packet_q;   // a packet or message holds a VC
+  logic [VC_W-1:0]          cur_vc_q, next_vc_q;
+  logic                     reserve_q;     // the next flit starts a sub-packet
+  logic                     overflow_q;
+
+  // The head burst's flit at the cursor.
+  logic                     h_message;
+  logic [2:0]               h_next, h_eject;
+  logic [NODE_W-1:0]        h_dest, h_tree;
+  logic [1:0]               h_op;
+  logic [ADDR_W-1:0]        h_addr;
+  logic [SIZE_W-1:0]        h_bytes, h_offset, h_len;
+  logic [COUNT_W-1:0]       flits_in_line;
+  logic [2:0]               f_type;
+  logic [127:0]             f_data;
+
+  assign {h_message, h_next, h_eject, h_dest, h_tree, h_op, h_addr, h_bytes, h_offset, h_len} =
+      meta_q[head_q];
+
+  flit_encoder #(
+    .NODE_W(NODE_W), .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .BURST_BYTES(BURST_BYTES),
+    .PACKET_BYTES(PACKET_BYTES), .SUBPACKET_FLITS(SUBPACKET_FLITS)
+  ) u_encoder (
+    .message_i(h_message), .next_i(h_next), .eject_i(h_eject), .dest_i(h_dest),
+    .src_i(node_id_i), .tree_i(h_tree), .op_i(h_op), .addr_i(h_addr), .bytes_i(h_bytes),
+    .offset_i(h_offset), .len_i(h_len), .data_i(data_q[head_q]), .index_i(cursor_q),
+    .count_o(flits_in_line), .type_o(f_type), .data_o(f_data)
+  );
+
+  // Credits a flit needs on its VC.
+  logic            f_sub, f_tail;
+  logic [SIZE_W:0] f_packet_flits;
+  logic [CREDIT_W:0] need;
+  logic [VCS*CREDIT_W-1:0] credits_now;
+  logic            send;
+  logic [VC_W-1:0] vc;
+
+  always_comb begin
+    logic [VC_W-1:0] v;
+    v = '0;
+    f_sub = f_type[2];
+    f_tail = 32'(f_type) == FLIT_TYPE_TAIL || 32'(f_type) == FLIT_TYPE_HEAD_TAIL ||
+             32'(f_type) == FLIT_TYPE_SUB_MESSAGE_TAIL;
+    // A packet's flits: its head and at least one payload flit.
+    f_packet_flits = ((SIZE_W + 1)'(f_data[HEAD_PACKET_BYTES_LSB +: HEAD_PACKET_BYTES_BITS]) +
+                      (SIZE_W + 1)'(15)) >> 4;
+    if (f_packet_flits == '0) f_packet_flits = (SIZE_W + 1)'(1);
+    f_packet_flits = f_packet_flits + (SIZE_W + 1)'(1);
+    credits_now = credits_q;
+    if (credit_i) begin
+      credits_now[CREDIT_W*credit_vc_i +: CREDIT_W] =
+          credits_q[CREDIT_W*credit_vc_i +: CREDIT_W] + CREDIT_W'(1);
+    end
+    need = (CREDIT_W + 1)'(1);
+    if (!WORMHOLE && !in_packet_q) begin
+      if (f_sub) begin
+        need = (CREDIT_W + 1)'(SUBPACKET_FLITS);
+      end else begin
+        need = f_packet_flits > (SIZE_W + 1)'(VC_DEPTH) ? (CREDIT_W + 1)'(VC_DEPTH)
+                                                        : (CREDIT_W + 1)'(f_packet_flits);
+      end
+    end else if (!WORMHOLE && reserve_q) begin
+      need = (CREDIT_W + 1)'(SUBPACKET_FLITS);
+    end
+    send = 1'b0;
+    vc = cur_vc_q;
+    if (count_q != '0) begin
+      if (in_packet_q) begin
+        send = (CREDIT_W + 1)'(credits_now[CREDIT_W*cur_vc_q +: CREDIT_W]) >= need;
+      end else begin
+        for (int k = VCS - 1; k >= 0; k--) begin  // the first in round-robin order wins
+          v = VC_W'((32'(next_vc_q) + 32'(k)) % VCS);
+          if ((CREDIT_W + 1)'(credits_now[CREDIT_W*v +: CREDIT_W]) >= need) begin
+            send = 1'b1;
+            vc = v;
+          end
+        end
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      head_q <= '0;
+      tail_q <= '0;
+      count_q <= '0;
+      cursor_q <= '0;
+      for (int v = 0; v < VCS; v++) credits_q[CREDIT_W*v +: CREDIT_W] <= CREDIT_W'(VC_DEPTH);
+      in_packet_q <= 1'b0;
+      cur_vc_q <= '0;
+      next_vc_q <= '0;
+      reserve_q <= 1'b0;
+      overflow_q <= 1'b0;
+    end else begin
+      logic pop;
+      credits_q <= credits_now;
+      pop = 1'b0;
+      if (send) begin
+        credits_q[CREDIT_W*vc +: CREDIT_W] <= credits_now[CREDIT_W*vc +: CREDIT_W] - CREDIT_W'(1);
+        reserve_q <= 32'(f_type) == FLIT_TYPE_SUB_TAIL;
+        in_packet_q <= !f_tail;
+        cur_vc_q <= vc;
+        if (f_tail) next_vc_q <= VC_W'((32'(vc) + 1) % VCS);
+        pop = cursor_q + COUNT_W'(1) == flits_in_line;
+        cursor_q <= pop ? '0 : cursor_q + COUNT_W'(1);
+        if (pop) head_q <= head_q == PTR_W'(LINES - 1) ? '0 : head_q + PTR_W'(1);
+      end
+      if (line_i) begin
+        if (32'(count_q) == LINES) overflow_q <= 1'b1;
+        tail_q <= tail_q == PTR_W'(LINES - 1) ? '0 : tail_q + PTR_W'(1);
+      end
+      count_q <= count_q + (PTR_W + 1)'(line_i) - (PTR_W + 1)'(pop);
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (line_i) begin
+      meta_q[tail_q] <= {message_i, next_i, eject_i, dest_i, tree_i, op_i, addr_i, bytes_i,
+                         offset_i, len_i};
+      data_q[tail_q] <= data_i;
+    end
+  end
+
+  assign tx_o = send;
+  assign tx_type_o = f_type;
+  assign tx_vc_o = vc;
+  assign tx_data_o = f_data;
+  assign empty_o = count_q == '0;
+  assign overflow_o = overflow_q;
+
+endmodule
