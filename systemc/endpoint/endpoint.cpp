@@ -145,6 +145,7 @@ bool Endpoint::try_inject(uint64_t now) {
   sc_core::sc_time delay = local_delay_;
   out->nb_transport_fw(f, phase, delay);
   ++sent_;
+  last_send_ = now;
   if (on_send) on_send(f, now);
   return true;
 }

@@ -30,6 +30,12 @@ class Endpoint : public sc_core::sc_module {
   // the types do not continue whole packets/messages (a packet may span several calls).
   void send(std::vector<Flit> flits);
   size_t queued_flits() const;
+  // The flits queued at the start of cycle `now`: the same whether SystemC runs this endpoint
+  // before or after its user within the cycle (at most one flit leaves per cycle), as a
+  // hardware occupancy register reads.
+  size_t queued_flits_at(uint64_t now) const {
+    return queued_flits() + (last_send_ == now ? 1 : 0);
+  }
 
   // Called for every flit that arrives, in its arrival cycle.
   std::function<void(const Flit& flit, uint64_t cycle)> on_receive;
@@ -68,6 +74,7 @@ class Endpoint : public sc_core::sc_module {
   uint32_t node_;
   NocConfig cfg_;
   uint64_t sent_ = 0, received_ = 0;
+  uint64_t last_send_ = ~0ull;  // cycle of the last flit injected
   uint64_t period_;
   sc_core::sc_time local_delay_;
   RingBuffer<Timed> queue_;

@@ -146,8 +146,15 @@ uint32_t NetworkInterface::new_block() {
 }
 
 void NetworkInterface::eject(uint64_t now) {
-  // A flit is decoded the cycle after it arrives (the ejection decoder's register stage), so
-  // the order in which SystemC runs the ports' processes within a cycle never matters.
+  // A flit is decoded the cycle after it arrives (the ejection decoder's register stage), and
+  // the flits of one cycle in port order (the order of the RTL's memory requests), so the
+  // order in which SystemC runs the ports' processes within a cycle never matters.
+  size_t ready = 0;
+  while (ready < inbox_.size() && inbox_[ready].cycle < now) ++ready;
+  std::sort(inbox_.begin(), inbox_.begin() + static_cast<std::ptrdiff_t>(ready),
+            [](const Arrived& a, const Arrived& b) {
+              return a.cycle != b.cycle ? a.cycle < b.cycle : a.port < b.port;
+            });
   while (!inbox_.empty() && inbox_.front().cycle < now) {
     const Arrived a = inbox_.front();
     inbox_.pop_front();
@@ -232,7 +239,7 @@ void NetworkInterface::fetch(uint64_t now) {
     const SendJob& job = ch.jobs.front();
     const uint64_t len = std::min<uint64_t>(ni_.dma_burst_bytes, job.request.bytes - ch.fetched);
     const uint64_t n = encoder.flits(job, ch.fetched, len);
-    if (ch.inflight_flits + ports_[p]->queued_flits() + n > ni_.buffer_flits) continue;
+    if (ch.inflight_flits + ports_[p]->queued_flits_at(now) + n > ni_.buffer_flits) continue;
     uint32_t slot;
     if (free_bursts_.empty()) {
       slot = static_cast<uint32_t>(bursts_.size());
@@ -310,7 +317,7 @@ void NetworkInterface::evaluate() {
   trace_dma_busy_ = !dma_idle();
 
   bool queues_empty = true;
-  for (const auto& p : ports_) queues_empty = queues_empty && p->queued_flits() == 0;
+  for (const auto& p : ports_) queues_empty = queues_empty && p->queued_flits_at(now) == 0;
   if (!done_ && head_ >= table.entries().size() && dma_idle() && queues_empty &&
       events_.empty() && inbox_.empty() && ejection.open_messages() == 0) {
     done_ = true;
@@ -318,6 +325,11 @@ void NetworkInterface::evaluate() {
     return;
   }
   uint64_t next = progress_ != before ? now + 1 : kNever;
+  // A flit that left this cycle frees its buffer slot for the next cycle; its on_send wake-up
+  // may have come before this evaluation and been absorbed by it.
+  for (const auto& p : ports_) {
+    if (p->queued_flits_at(now) != p->queued_flits()) next = std::min(next, now + 1);
+  }
   if (!events_.empty()) next = std::min(next, std::max(events_.top().cycle, now + 1));
   if (!inbox_.empty()) next = std::min(next, std::max(inbox_.front().cycle + 1, now + 1));
   if (lockstep.zero_at() > now) next = std::min(next, lockstep.zero_at());
