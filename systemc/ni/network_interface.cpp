@@ -172,10 +172,45 @@ void NetworkInterface::eject(uint64_t now) {
     if (received_.message_done) last_seen_.insert(b.key);
     if (received_.op == Op::kGather) {
       schedule(dma.write(b.addr, b.data.data(), b.data.size(), now), EventKind::kBlockDone, slot);
+    } else if (overlaps(b, true)) {
+      waiting_.push_back(slot);
     } else {
-      scratch_.resize(b.data.size());
-      schedule(dma.read(b.addr, scratch_.data(), b.data.size(), now), EventKind::kReduceRead, slot);
+      issue_reduce(slot, now);
     }
+  }
+}
+
+bool NetworkInterface::overlaps(const Block& b, bool with_waiting_before) const {
+  auto meet = [&](uint32_t other) {
+    const Block& o = blocks_[other];
+    return &o != &b && b.addr < o.addr + o.data.size() && o.addr < b.addr + b.data.size();
+  };
+  if (std::any_of(reducing_.begin(), reducing_.end(), meet)) return true;
+  if (!with_waiting_before) return false;
+  for (uint32_t w : waiting_) {  // the blocks that came before b
+    if (&blocks_[w] == &b) break;
+    if (meet(w)) return true;
+  }
+  return false;
+}
+
+void NetworkInterface::issue_reduce(uint32_t slot, uint64_t now) {
+  Block& b = blocks_[slot];
+  reducing_.push_back(slot);
+  scratch_.resize(b.data.size());
+  schedule(dma.read(b.addr, scratch_.data(), b.data.size(), now), EventKind::kReduceRead, slot);
+}
+
+void NetworkInterface::release_waiting(uint64_t now) {
+  for (auto it = waiting_.begin(); it != waiting_.end();) {
+    const uint32_t slot = *it;
+    if (overlaps(blocks_[slot], true)) {
+      ++it;
+      continue;
+    }
+    it = waiting_.erase(it);
+    issue_reduce(slot, now);
+    ++progress_;
   }
 }
 
@@ -206,23 +241,21 @@ void NetworkInterface::run_events(uint64_t now) {
         break;
       }
       case EventKind::kReduceRead: {
-        // The partial sum is in; add the block. The sum goes into memory at once (the model
-        // needs no hazard logic for blocks of the same chunk from several children); the
-        // write-back below charges the memory for it when the adder is done.
+        // The local partial sum is in (the interlock kept every write to these bytes before
+        // the read); the block becomes the sum, which the write-back stores.
         Block& b = blocks_[ev.slot];
         scratch_.resize(b.data.size());
         dma.peek(b.addr, scratch_.data(), b.data.size());
         const uint64_t ready = reduction.reduce(scratch_.data(), b.data.data(), b.data.size(), now);
-        dma.poke(b.addr, scratch_.data(), b.data.size());
+        std::copy(scratch_.begin(), scratch_.end(), b.data.begin());
         schedule(ready, EventKind::kWriteBack, ev.slot);
         break;
       }
       case EventKind::kWriteBack: {
         Block& b = blocks_[ev.slot];
-        scratch_.resize(b.data.size());
-        dma.peek(b.addr, scratch_.data(), b.data.size());
-        schedule(dma.write(b.addr, scratch_.data(), b.data.size(), now), EventKind::kBlockDone,
+        schedule(dma.write(b.addr, b.data.data(), b.data.size(), now), EventKind::kBlockDone,
                  ev.slot);
+        reducing_.erase(std::find(reducing_.begin(), reducing_.end(), ev.slot));
         break;
       }
       case EventKind::kBlockDone:
@@ -304,6 +337,7 @@ void NetworkInterface::evaluate() {
   const uint64_t before = progress_;
   eject(now);
   run_events(now);
+  release_waiting(now);
   fetch(now);
   control(now);
 
@@ -319,7 +353,8 @@ void NetworkInterface::evaluate() {
   bool queues_empty = true;
   for (const auto& p : ports_) queues_empty = queues_empty && p->queued_flits_at(now) == 0;
   if (!done_ && head_ >= table.entries().size() && dma_idle() && queues_empty &&
-      events_.empty() && inbox_.empty() && ejection.open_messages() == 0) {
+      events_.empty() && inbox_.empty() && waiting_.empty() &&
+      ejection.open_messages() == 0) {
     done_ = true;
     done_cycle_ = now;
     return;

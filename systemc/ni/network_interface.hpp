@@ -146,6 +146,11 @@ class NetworkInterface : public sc_core::sc_module {
   void control(uint64_t now);
   SendRoute route_to(uint32_t dest) const;
   void schedule(uint64_t cycle, EventKind kind, uint32_t slot);
+  // The read-after-write interlock of Reduce blocks (README "Changes made so that hardware
+  // can do it"): a block whose bytes overlap a block being reduced waits.
+  bool overlaps(const Block& b, bool with_waiting_before) const;
+  void issue_reduce(uint32_t slot, uint64_t now);
+  void release_waiting(uint64_t now);
   uint32_t new_block();
   void block_done(uint32_t slot);
   bool dma_idle() const;
@@ -171,6 +176,10 @@ class NetworkInterface : public sc_core::sc_module {
   // Messages being received: blocks not yet in memory, and whether the last has arrived.
   std::unordered_map<uint64_t, uint32_t> outstanding_;
   std::unordered_set<uint64_t> last_seen_;
+  // Reduce blocks whose local read has issued and whose write-back has not, and the Reduce
+  // blocks that wait for them, oldest first.
+  std::vector<uint32_t> reducing_;
+  std::deque<uint32_t> waiting_;
   Decoded decoded_;
   ReceivedBlock received_;
   std::vector<uint8_t> scratch_;
