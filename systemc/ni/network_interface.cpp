@@ -55,6 +55,11 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
       wake_at(cycle + 1, cycle);
     };
     e.on_send = [this, i](const Flit& f, uint64_t cycle) {
+      Channel& ch = channels_[i];
+      if (--ch.lines.front() == 0) {
+        ch.lines.pop_front();
+        ch.last_line_freed = cycle;
+      }
       if (is_head(f.type)) ++heads_;
       ++trace_flits_out_[i];
       ++progress_;
@@ -160,6 +165,11 @@ void NetworkInterface::eject(uint64_t now) {
     inbox_.pop_front();
     ++progress_;
     if (!ejection.consume(a.flit, a.port, received_)) continue;
+    if (++live_blocks_ > ni_.block_slots) {
+      throw std::runtime_error(fmt::format(
+          "NI {}: {} received blocks at once, more than the RTL's {} (NiConfig::block_slots)",
+          place_.node, live_blocks_, ni_.block_slots));
+    }
     const uint32_t slot = new_block();
     Block& b = blocks_[slot];
     b.key = key(received_.op, received_.flow, received_.sender);
@@ -223,6 +233,7 @@ void NetworkInterface::block_done(uint32_t slot) {
     dependencies.arrive(b.op, b.flow, b.sender);
   }
   free_blocks_.push_back(slot);
+  --live_blocks_;
 }
 
 void NetworkInterface::run_events(uint64_t now) {
@@ -272,7 +283,11 @@ void NetworkInterface::fetch(uint64_t now) {
     const SendJob& job = ch.jobs.front();
     const uint64_t len = std::min<uint64_t>(ni_.dma_burst_bytes, job.request.bytes - ch.fetched);
     const uint64_t n = encoder.flits(job, ch.fetched, len);
-    if (ch.inflight_flits + ports_[p]->queued_flits_at(now) + n > ni_.buffer_flits) continue;
+    if (ch.inflight_flits + ports_[p]->queued_flits_at(now) + n > ni_.buffer_flits ||
+        ch.lines_at(now) >= ni_.buffer_lines) {
+      continue;
+    }
+    ch.lines.push_back(n);
     uint32_t slot;
     if (free_bursts_.empty()) {
       slot = static_cast<uint32_t>(bursts_.size());
@@ -316,6 +331,12 @@ void NetworkInterface::control(uint64_t now) {
   uint32_t from;
   if (dependencies.first_missing(e, op, from)) return;
   decoder.decode(e, decoded_);
+  // The sends must fit their ports' send queues (the RTL's); otherwise the entry waits.
+  std::array<uint32_t, kMaxLocalPorts> adding{};
+  for (const SendRequest& s : decoded_.sends) ++adding.at(route_to(s.dest).port_index);
+  for (uint32_t p = 0; p < channels_.size(); ++p) {
+    if (channels_[p].jobs.size() + adding[p] > ni_.send_queue) return;
+  }
   if (e.op == Op::kNop) lockstep.load(now, decoded_.lockstep_cycles);
   dependencies.issue(e);
   for (const SendRequest& s : decoded_.sends) {

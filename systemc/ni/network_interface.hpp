@@ -132,6 +132,10 @@ class NetworkInterface : public sc_core::sc_module {
     uint64_t fetched = 0;        // bytes of jobs.front() read so far
     bool started = false;        // jobs.front() has had its first burst
     uint64_t inflight_flits = 0;  // flits of reads not yet completed
+    std::deque<uint64_t> lines;   // flits left of every burst read and not yet injected
+    uint64_t last_line_freed = ~0ull;  // cycle the last line's last flit left
+    // Bursts buffered at the start of cycle `now` (a line freed in a cycle counts in it).
+    size_t lines_at(uint64_t now) const { return lines.size() + (last_line_freed == now); }
   };
   struct Arrived {
     Flit flit;
@@ -187,6 +191,7 @@ class NetworkInterface : public sc_core::sc_module {
 
   bool started_ = false, done_ = false;
   uint64_t done_cycle_ = 0, progress_ = 0, heads_ = 0, next_job_id_ = 1;
+  size_t live_blocks_ = 0;  // received blocks not yet complete (block_slots)
   size_t head_ = 0;  // index of the table's head entry
   sc_core::sc_event wake_;
   uint64_t next_wake_ = ~0ull;

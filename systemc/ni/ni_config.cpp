@@ -35,6 +35,9 @@ void NiConfig::validate() const {
     bad("dma_burst_bytes", dma_burst_bytes, "must be a positive multiple of 16");
   }
   if (arrival_slots == 0) bad("arrival_slots", arrival_slots, "must be at least 1");
+  if (buffer_lines == 0) bad("buffer_lines", buffer_lines, "must be at least 1");
+  if (send_queue < 4) bad("send_queue", send_queue, "must hold an entry's 4 sends");
+  if (block_slots == 0) bad("block_slots", block_slots, "must be at least 1");
   // A burst becomes at most one payload flit per 16 bytes plus a head per packet it starts.
   const uint64_t burst_flits = 2ull * dma_burst_bytes / kFlitPayloadBytes + 1;
   if (buffer_flits < burst_flits) {

@@ -30,6 +30,15 @@ struct NiConfig {
   // Senders the dependency scoreboard records per (Op, flow) (rtl/dependency_tracker.sv's
   // SLOTS): a node hears from at most its 4 tree children, or 2 ring neighbours, per flow.
   uint32_t arrival_slots = 4;
+  // The RTL's queue sizes (rtl/README.md), which the model obeys: bursts of sends one NI port
+  // buffers (read or being read, not yet injected: rtl/endpoint.sv's LINES; a full NI buffer
+  // of 256-byte bursts is 19 of them), and sends queued for one port (the DMA's send queue;
+  // an entry whose sends do not fit waits).
+  uint32_t buffer_lines = 20;
+  uint32_t send_queue = 4;
+  // Received blocks the RTL holds at once (decoded, not yet written to memory); the model
+  // checks it and stops with an error where the RTL would have to stall ejection.
+  uint32_t block_slots = 128;
   // Deadlock watchdog: an NI that has work left and sees nothing happen (no flit in or out,
   // no memory or reduction completion) for this many cycles stops the simulation. 0: off.
   uint64_t watchdog_cycles = 20000;
