@@ -6,6 +6,8 @@
 // LANES = 16 / LATENCY = 4, the smallest LANES = 1 / LATENCY = 1, and LANES = 3 / LATENCY = 2.
 #include <gtest/gtest.h>
 
+#include "support/words.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -33,6 +35,10 @@
 
 namespace mt::tb {
 namespace {
+
+using mt::test::float_bits;
+using mt::test::le_bytes;
+using mt::test::le_words;
 
 using noc::ReductionConfig;
 using noc::ReductionUnit;
@@ -80,25 +86,7 @@ struct OutBeat {
   std::vector<uint32_t> sum;
 };
 
-std::vector<uint8_t> le_bytes(const std::vector<uint32_t>& words) {
-  std::vector<uint8_t> out;
-  for (uint32_t w : words) {
-    for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(w >> (8 * i)));
-  }
-  return out;
-}
 
-std::vector<uint32_t> le_words(const std::vector<uint8_t>& bytes) {
-  std::vector<uint32_t> out(bytes.size() / 4, 0);
-  for (size_t i = 0; i < bytes.size(); ++i) out[i / 4] |= uint32_t{bytes[i]} << (8 * (i % 4));
-  return out;
-}
-
-uint32_t float_bits(float f) {
-  uint32_t b = 0;
-  std::memcpy(&b, &f, sizeof b);
-  return b;
-}
 
 template <class P>
 class ReductionUnitBench : public noc::test::SimTest {

@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "support/words.hpp"
 #include <systemc>
 
 #include "common/error.hpp"
@@ -20,30 +22,15 @@
 namespace mt::noc {
 namespace {
 
+using mt::test::float_bits;
+using mt::test::le_bytes;
+using mt::test::le_words;
+
 using ::testing::HasSubstr;
 
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-// Little-endian images of 32-bit elements, built byte by byte (independent of the host).
-std::vector<uint8_t> le_bytes(const std::vector<uint32_t>& words) {
-  std::vector<uint8_t> out;
-  for (uint32_t w : words) {
-    for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(w >> (8 * i)));
-  }
-  return out;
-}
 
-std::vector<uint32_t> le_words(const std::vector<uint8_t>& bytes) {
-  std::vector<uint32_t> out(bytes.size() / 4, 0);
-  for (size_t i = 0; i < bytes.size(); ++i) out[i / 4] |= uint32_t{bytes[i]} << (8 * (i % 4));
-  return out;
-}
-
-uint32_t bits(float f) {
-  uint32_t b = 0;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
 
 float from_bits(uint32_t b) {
   float f = 0;
@@ -77,8 +64,8 @@ TEST_F(NiReductionUnitTest, Fp32SumsAreSingleIeeeAdditions) {
                                 tiny, 0.1f};
   const std::vector<float> b = {2.25f, 0.5f, -1e30f, 1.0f, 3.0f, -0.0f, 1.0f, tiny, 0.2f};
   std::vector<uint32_t> aw, bw;
-  for (float f : a) aw.push_back(bits(f));
-  for (float f : b) bw.push_back(bits(f));
+  for (float f : a) aw.push_back(float_bits(f));
+  for (float f : b) bw.push_back(float_bits(f));
   std::vector<uint8_t> acc = le_bytes(aw);
   const std::vector<uint8_t> src = le_bytes(bw);
   unit.reduce(acc.data(), src.data(), acc.size(), 0);
@@ -86,17 +73,17 @@ TEST_F(NiReductionUnitTest, Fp32SumsAreSingleIeeeAdditions) {
   ASSERT_EQ(got.size(), a.size());
   // Exact sums, written out...
   EXPECT_EQ(from_bits(got[0]), 3.75f);
-  EXPECT_EQ(got[1], bits(0.0f)) << "x + (-x) is +0";
-  EXPECT_EQ(got[2], bits(0.0f));
+  EXPECT_EQ(got[1], float_bits(0.0f)) << "x + (-x) is +0";
+  EXPECT_EQ(got[2], float_bits(0.0f));
   EXPECT_EQ(from_bits(got[3]), 16777216.0f) << "2^24 + 1 rounds to even, down";
   EXPECT_EQ(from_bits(got[4]), 16777220.0f) << "2^24 + 3 rounds to even, up";
-  EXPECT_EQ(got[5], bits(-0.0f)) << "-0 + -0 keeps its sign";
+  EXPECT_EQ(got[5], float_bits(-0.0f)) << "-0 + -0 keeps its sign";
   EXPECT_EQ(from_bits(got[6]), inf);
   EXPECT_EQ(from_bits(got[7]), 2 * tiny) << "subnormals are not flushed";
   // ...and every one bit-identical to the same single-precision addition here.
   for (size_t i = 0; i < a.size(); ++i) {
     volatile float x = a[i], y = b[i];  // no constant folding in another precision
-    EXPECT_EQ(got[i], bits(x + y)) << "element " << i;
+    EXPECT_EQ(got[i], float_bits(x + y)) << "element " << i;
   }
 }
 
@@ -106,10 +93,10 @@ TEST_F(NiReductionUnitTest, Fp32NanSumsAreTheCanonicalNan) {
   // inf + -inf (x86: 0xFFC00000), quiet NaNs of both signs with and without payload,
   // signalling NaNs of both signs, NaN + NaN, NaN + inf: every sum is 0x7FC00000.
   const std::vector<std::pair<uint32_t, uint32_t>> pairs = {
-      {bits(inf), bits(-inf)},     {bits(-inf), bits(inf)},    {bits(std::nanf("")), bits(1.0f)},
-      {0xFFC00000u, bits(1.0f)},   {0x7FC12345u, 0u},          {bits(2.0f), 0xFFC00001u},
-      {0x7F800001u, bits(1.0f)},   {0xFFBFFFFFu, 0x80000000u}, {0x7FA00000u, 0xFFFFFFFFu},
-      {0xFFFFFFFFu, bits(inf)},    {bits(-inf), 0x7F800001u}};
+      {float_bits(inf), float_bits(-inf)},     {float_bits(-inf), float_bits(inf)},    {float_bits(std::nanf("")), float_bits(1.0f)},
+      {0xFFC00000u, float_bits(1.0f)},   {0x7FC12345u, 0u},          {float_bits(2.0f), 0xFFC00001u},
+      {0x7F800001u, float_bits(1.0f)},   {0xFFBFFFFFu, 0x80000000u}, {0x7FA00000u, 0xFFFFFFFFu},
+      {0xFFFFFFFFu, float_bits(inf)},    {float_bits(-inf), 0x7F800001u}};
   std::vector<uint32_t> aw, bw;
   for (const auto& [x, y] : pairs) {
     aw.push_back(x);
