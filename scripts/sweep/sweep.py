@@ -35,7 +35,8 @@ UNITS = {"": 1, "B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
 CSV_COLUMNS = [
     "id", "topology", "nodes", "algorithm", "flow_control", "config", "options", "bytes",
     "size", "cycles", "bandwidth_gbps", "bound_cycles", "bound_ratio", "verified",
-    "memory_latency", "reduce_latency", "wall_s", "max_rss_mib"]
+    "memory_latency", "reduce_latency", "steps_per_phase", "head_overhead", "link_util_mean",
+    "wall_s", "max_rss_mib"]
 
 
 class SpecError(Exception):
@@ -207,8 +208,10 @@ def csv_row(job, out_dir):
     row.update(options=" ".join(job["options"]), size=human_size(job["bytes"]),
                wall_s=wall, max_rss_mib=rss)
     for key in ("cycles", "bandwidth_gbps", "bound_cycles", "bound_ratio", "verified",
-                "memory_latency", "reduce_latency"):
+                "memory_latency", "reduce_latency", "steps_per_phase", "head_overhead"):
         row[key] = result.get(key, "")
+    links = [link["utilisation"] for link in result.get("links", [])]
+    row["link_util_mean"] = f"{sum(links) / len(links):.4f}" if links else ""
     return row
 
 

@@ -18,7 +18,8 @@ SWEEP = os.path.join(ROOT, "scripts", "sweep")
 SPEC = os.path.join(SWEEP, "specs", "small.json")
 COLUMNS = ["id", "topology", "nodes", "algorithm", "flow_control", "config", "options",
            "bytes", "size", "cycles", "bandwidth_gbps", "bound_cycles", "bound_ratio",
-           "verified", "memory_latency", "reduce_latency", "wall_s", "max_rss_mib"]
+           "verified", "memory_latency", "reduce_latency", "steps_per_phase", "head_overhead",
+           "link_util_mean", "wall_s", "max_rss_mib"]
 
 
 def check(cond, what):
