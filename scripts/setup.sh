@@ -12,8 +12,10 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # systemc/, rtl/, tb/
   libsystemc-dev verilator yosys opensta qflow-tech-osu018
-  # plots (noc-sim latency-throughput curves)
+  # plots (noc-sim latency-throughput curves, scripts/sweep figures)
   gnuplot-nox
+  # sweeps (scripts/sweep): GNU parallel runs the jobs, GNU time measures each one
+  parallel time python3
   # waves: GTKWave to view them, and its vcd2fst for mtsim --trace *.fst
   gtkwave
 )

@@ -1,0 +1,442 @@
+#!/usr/bin/env python3
+"""Plots and report tables from a sweep's CSV (sweep.py collect).
+
+  report.py --csv results/results.csv --plots results/plots [--doc docs/results.md]
+
+Writes the PNGs (gnuplot, pngcairo) in the layout of the paper's figures: Fig. 9 bandwidth
+against size, one panel per topology (fig9_<config>.png); Fig. 10 weak scaling normalised to
+Ring on 16 nodes (fig10_<config>.png); message- against packet-based flow control for every
+algorithm (msg_vs_packet_<config>.png). Writes every table as Markdown to PLOTS/tables.md
+and, with --doc, replaces each block between '<!-- BEGIN GENERATED name -->' and
+'<!-- END GENERATED name -->' in that file with the table of that name (the prose around
+the blocks is written by hand). A point that did not run shows as '-'.
+Exit codes: 0 ok, 1 bad arguments or input.
+"""
+import argparse
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+
+CONFIGS = ("default", "paper")
+TOPOS = ("torus:4x4", "torus:8x8", "mesh:4x4", "mesh:8x8")
+VARIANTS = (("ring", "packet", "Ring"), ("ring-bi", "packet", "Ring-bi"),
+            ("ring2d", "packet", "2D-Ring"), ("dbtree", "packet", "DBTree"),
+            ("multitree", "packet", "MultiTree"), ("multitree", "message", "MultiTreeMsg"))
+FIG10 = (("ring", "packet", "Ring"), ("ring2d", "packet", "2D-Ring"),
+         ("multitree", "message", "MultiTreeMsg"))
+MVP_ALGS = (("ring", "Ring"), ("ring-bi", "Ring-bi"), ("ring2d", "2D-Ring"),
+            ("dbtree", "DBTree"), ("multitree", "MultiTree"))
+FIG10_TOPOS = ("torus:4x4", "torus:8x8", "torus:12x12", "torus:16x16")
+
+
+class InputError(Exception):
+    pass
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            rows = list(csv.DictReader(f))
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror}")
+    index = {}
+    for r in rows:
+        if r.get("options"):
+            continue  # option variants are not part of the figures
+        key = (r["topology"], r["algorithm"], r["flow_control"], r["config"], int(r["bytes"]))
+        index[key] = r
+    return index
+
+
+def size_label(n):
+    for unit, shift in (("MiB", 20), ("KiB", 10)):
+        if n % (1 << shift) == 0:
+            return f"{n >> shift} {unit}"
+    return f"{n} B"
+
+
+def get(index, topo, alg, flow, config, size, field="bandwidth_gbps"):
+    r = index.get((topo, alg, flow, config, size))
+    return float(r[field]) if r and r[field] != "" else None
+
+
+def fmt(x, spec="{:.2f}"):
+    return "-" if x is None else spec.format(x)
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def md_table(header, rows):
+    lines = ["| " + " | ".join(header) + " |",
+             "| --- |" + " ---: |" * (len(header) - 1)]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+# ---- tables ---------------------------------------------------------------------------------
+
+def fig9_table(index, config, sizes):
+    header = ["topology", "size"] + [v[2] for v in VARIANTS] + [
+        "MultiTreeMsg of bound", "MTMsg / Ring", "MTMsg / 2D-Ring"]
+    rows = []
+    for topo in TOPOS:
+        for size in sizes:
+            bw = [get(index, topo, a, f, config, size) for a, f, _ in VARIANTS]
+            if all(b is None for b in bw):
+                continue
+            bound = get(index, topo, "multitree", "message", config, size, "bound_ratio")
+            rows.append([topo, size_label(size)] + [fmt(b) for b in bw] + [
+                fmt(bound and 100 * bound, "{:.1f}%"), fmt(ratio(bw[5], bw[0]), "{:.2f}x"),
+                fmt(ratio(bw[5], bw[2]), "{:.2f}x")])
+    return md_table(header, rows)
+
+
+def fig10_points(index, config, per_node_sizes):
+    """(bytes per node, nodes, topology, [(label, row or None)]) for every Fig. 10 point."""
+    for b in per_node_sizes:
+        for topo in FIG10_TOPOS:
+            nodes = nodes_of(topo)
+            cells = [(lab, index.get((topo, a, f, config, b * nodes))) for a, f, lab in FIG10]
+            if any(r for _, r in cells):
+                yield b, nodes, topo, cells
+
+
+def spec_sizes(spec_path, key):
+    """The sizes listed under key ('sizes' or 'bytes_per_node') in a spec, in bytes."""
+    try:
+        with open(spec_path) as f:
+            spec = json.load(f)
+        sizes = {s for g in spec["groups"] for s in g.get(key, [])}
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise InputError(f"{spec_path}: cannot read its {key}: {e}")
+    units = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+    return sorted(int(m.group(1)) * units.get(m.group(2), 1)
+                  for m in (re.fullmatch(r"(\d+)(KiB|MiB|GiB)?", s) for s in sizes) if m)
+
+
+def nodes_of(topo):
+    w, h = re.fullmatch(r"\w+:(\d+)x(\d+)", topo).groups()
+    return int(w) * int(h)
+
+
+def fig10_base(index, config, per_node):
+    return get(index, "torus:4x4", "ring", "packet", config, per_node * 16)
+
+
+def fig10_table(index, config, per_node_sizes):
+    header = ["bytes/node", "nodes", "all-reduce size"] + [
+        f"{lab} (norm.)" for _, _, lab in FIG10] + [f"{lab} wall s" for _, _, lab in FIG10]
+    rows = []
+    for b, nodes, topo, cells in fig10_points(index, config, per_node_sizes):
+        base = fig10_base(index, config, b)
+        norm = [ratio(r and float(r["bandwidth_gbps"]), base) for _, r in cells]
+        wall = [r and float(r["wall_s"]) for _, r in cells]
+        rows.append([size_label(b), str(nodes), size_label(b * nodes)] +
+                    [fmt(x) for x in norm] + [fmt(w, "{:.1f}") for w in wall])
+    return md_table(header, rows)
+
+
+def mvp_table(index, config, sizes):
+    header = ["topology", "size"] + [lab for _, lab in MVP_ALGS]
+    rows = []
+    for topo in ("torus:4x4", "torus:8x8"):
+        for size in sizes:
+            gains = [ratio(get(index, topo, a, "message", config, size),
+                           get(index, topo, a, "packet", config, size)) for a, _ in MVP_ALGS]
+            if any(g is not None for g in gains):
+                rows.append([topo, size_label(size)] +
+                            [fmt(g and 100 * (g - 1), "{:+.1f}%") for g in gains])
+    return md_table(header, rows)
+
+
+def link_step_bound(alg, row):
+    """Share of a torus's link-steps a lockstep plan of N(N-1) equal transfers per phase
+    (MultiTree, Ring) can fill: N(N-1) / (steps * 4N); None for other algorithms."""
+    if alg not in ("multitree", "ring"):
+        return None
+    n, steps = int(row["nodes"]), int(row["steps_per_phase"])
+    return 100 * n * (n - 1) / (steps * 4 * n)
+
+
+def causes_table(index, sizes):
+    """Per variant on both tori at the largest size all ran: where the time goes."""
+    header = ["torus, size, config", "algorithm", "steps/phase", "plan's link-step bound",
+              "of bound", "mean link utilisation", "head flits"]
+    rows = []
+    for topo in ("torus:4x4", "torus:8x8"):
+        for c in CONFIGS:
+            size = largest_common(index, topo, c, [(a, f) for a, f, _ in VARIANTS], sizes)
+            for a, f, lab in VARIANTS if size else ():
+                r = index[(topo, a, f, c, size)]
+                rows.append([f"{topo[6:]}, {size_label(size)}, {c}", lab, r["steps_per_phase"],
+                             fmt(link_step_bound(a, r), "{:.1f}%"), fmt(100 * float(r["bound_ratio"]), "{:.1f}%"),
+                             fmt(100 * float(r["link_util_mean"]), "{:.1f}%"),
+                             fmt(100 * float(r["head_overhead"]), "{:.2f}%")])
+    return md_table(header, rows)
+
+
+def walltime_table(index):
+    header = ["topology", "size", "points", "mean wall s", "max wall s", "max peak MiB"]
+    groups = {}
+    for (topo, _, _, _, size), r in index.items():
+        groups.setdefault((nodes_of(topo), topo, size), []).append(r)
+    rows = []
+    for (_, topo, size), rs in sorted(groups.items()):
+        wall = [float(r["wall_s"]) for r in rs]
+        rss = max(float(r["max_rss_mib"]) for r in rs)
+        rows.append([topo, size_label(size), str(len(rs)), f"{sum(wall) / len(wall):.1f}",
+                     f"{max(wall):.1f}", f"{rss:.0f}"])
+    return md_table(header, rows)
+
+
+# ---- the paper's claims ---------------------------------------------------------------------
+
+def largest_common(index, topo, config, variants, sizes):
+    done = [s for s in sizes if all(get(index, topo, a, f, config, s) for a, f in variants)]
+    return max(done) if done else None
+
+
+def speedups(index, topo, config, size):
+    """MultiTreeMsg over Ring and over 2D-Ring (packet-based) at one point."""
+    mt = get(index, topo, "multitree", "message", config, size)
+    return (ratio(mt, get(index, topo, "ring", "packet", config, size)),
+            ratio(mt, get(index, topo, "ring2d", "packet", config, size)))
+
+
+def claim_8x8(index, config, sizes):
+    need = [("multitree", "message"), ("ring", "packet"), ("ring2d", "packet")]
+    size = largest_common(index, "torus:8x8", config, need, sizes)
+    if size is None:
+        return "-", "-"
+    r, r2 = speedups(index, "torus:8x8", config, size)
+    return (f"{r:.2f}x at {size_label(size)}", f"{r2:.2f}x at {size_label(size)}")
+
+
+def claim_256(index, config, per_node_sizes):
+    """MultiTreeMsg over Ring and 2D-Ring on the largest torus of Fig. 10 that ran (the paper:
+    256 nodes), for every bytes-per-node size."""
+    out_r, out_r2 = [], []
+    for b in per_node_sizes:
+        for topo in reversed(FIG10_TOPOS):
+            r, r2 = speedups(index, topo, config, b * nodes_of(topo))
+            if r and r2:
+                out_r.append(f"{r:.2f}x ({size_label(b)}/node, {nodes_of(topo)} nodes)")
+                out_r2.append(f"{r2:.2f}x ({size_label(b)}/node, {nodes_of(topo)} nodes)")
+                break
+    return "; ".join(out_r) or "-", "; ".join(out_r2) or "-"
+
+
+def claim_message(index, config, sizes):
+    parts = []
+    for topo in ("torus:4x4", "torus:8x8"):
+        size = largest_common(index, topo, config, [("multitree", "message"),
+                                                    ("multitree", "packet")], sizes)
+        if size:
+            g = ratio(get(index, topo, "multitree", "message", config, size),
+                      get(index, topo, "multitree", "packet", config, size))
+            parts.append(f"{100 * (g - 1):+.1f}% ({topo[6:]}, {size_label(size)})")
+    return "; ".join(parts) or "-"
+
+
+def claim_dbtree(index, config, sizes):
+    worst = total = 0
+    for topo in ("torus:4x4", "torus:8x8"):
+        for size in sizes:
+            bw = {lab: get(index, topo, a, f, config, size) for a, f, lab in VARIANTS}
+            if all(v is not None for v in bw.values()):
+                total += 1
+                worst += min(bw, key=bw.get) == "DBTree"
+    return f"worst at {worst} of {total} torus points" if total else "-"
+
+
+def claims_table(index, sizes9, per_node):
+    cols = {c: (claim_8x8(index, c, sizes9), claim_256(index, c, per_node),
+                claim_message(index, c, sizes9), claim_dbtree(index, c, sizes9))
+            for c in CONFIGS}
+    rows = [["MultiTreeMsg over Ring, 8x8 torus", "2.3x"] + [cols[c][0][0] for c in CONFIGS],
+            ["MultiTreeMsg over 2D-Ring, 8x8 torus", "1.56x"] + [cols[c][0][1] for c in CONFIGS],
+            ["MultiTreeMsg over Ring, 256 nodes (ours: largest N run)", "3x"] + [cols[c][1][0] for c in CONFIGS],
+            ["MultiTreeMsg over 2D-Ring, 256 nodes (ours: largest N run)", "1.4x"] + [cols[c][1][1] for c in CONFIGS],
+            ["message-based flow control (MultiTree)", "+6%"] + [cols[c][2] for c in CONFIGS],
+            ["DBTree worst on the 2D torus", "yes"] + [cols[c][3] for c in CONFIGS]]
+    return md_table(["claim", "paper", "ours, default", "ours, --config paper"], rows)
+
+
+# ---- plots (gnuplot) ------------------------------------------------------------------------
+
+def write_rows(path, header, rows):
+    with open(path, "w") as f:
+        f.write("# " + " ".join(header) + "\n")
+        for r in rows:
+            f.write(" ".join("?" if v is None else str(v) for v in r) + "\n")
+
+
+def gnuplot(script_path, text):
+    with open(script_path, "w") as f:
+        f.write(text)
+    r = subprocess.run(["gnuplot", script_path], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise InputError(f"gnuplot {script_path} failed: {r.stderr.strip()}")
+
+
+PREAMBLE = """set terminal pngcairo size {w},{h} font ",10"
+set output "{png}"
+set datafile missing "?"
+set grid ytics
+"""
+
+
+def fig9_plot(index, config, sizes, out):
+    panels = []
+    for i, topo in enumerate(TOPOS):
+        dat = os.path.join(out, f"fig9_{config}_{topo.replace(':', '')}.dat")
+        write_rows(dat, ["bytes"] + [v[2] for v in VARIANTS],
+                   [[s] + [get(index, topo, a, f, config, s) for a, f, _ in VARIANTS]
+                    for s in sizes])
+        plots = ", ".join(f'"{dat}" using 1:{c + 2} with linespoints lw 2 pt {c + 4} '
+                          f'title "{v[2]}"' for c, v in enumerate(VARIANTS))
+        key = "set key top left" if i == 0 else "unset key"
+        panels.append(f'set title "{topo.replace(":", " ")}"\n{key}\nplot {plots}\n')
+    xtics = ", ".join(f'"{size_label(s)}" {s}' for s in sizes)
+    png = os.path.join(out, f"fig9_{config}.png")
+    gnuplot(os.path.join(out, f"fig9_{config}.gp"), PREAMBLE.format(w=1200, h=900, png=png) + f"""
+set multiplot layout 2,2 title "Fig. 9: all-reduce bandwidth, --config {config}"
+set logscale x 2
+set xrange [{sizes[0] / 1.4}:{sizes[-1] * 1.4}]
+set xtics ({xtics})
+set xlabel "all-reduce size"
+set ylabel "bandwidth (GB/s)"
+set yrange [0:*]
+""" + "".join(panels) + "unset multiplot\n")
+    return png
+
+
+def fig10_plot(index, config, per_node, out):
+    panels = []
+    for b in per_node:
+        base = fig10_base(index, config, b)
+        rows = [[nodes] + [ratio(r and float(r["bandwidth_gbps"]), base) for _, r in cells]
+                for bb, nodes, _, cells in fig10_points(index, config, [b])]
+        if not rows:
+            continue
+        dat = os.path.join(out, f"fig10_{config}_{b}.dat")
+        write_rows(dat, ["nodes"] + [lab for _, _, lab in FIG10], rows)
+        plots = ", ".join(f'"{dat}" using {c + 2}:xtic(1) title "{lab}"'
+                          for c, (_, _, lab) in enumerate(FIG10))
+        panels.append(f'set title "{size_label(b)} x N, normalised to Ring on 16 nodes"\n'
+                      f"plot {plots}\n")
+    png = os.path.join(out, f"fig10_{config}.png")
+    gnuplot(os.path.join(out, f"fig10_{config}.gp"), PREAMBLE.format(w=1200, h=450, png=png) + f"""
+set multiplot layout 1,{max(len(panels), 1)} title "Fig. 10: weak scaling, --config {config}"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set xlabel "nodes (N x N torus)"
+set ylabel "bandwidth / Ring's on 16 nodes"
+set yrange [0:*]
+set key top left
+""" + "".join(panels) + "unset multiplot\n")
+    return png
+
+
+def mvp_plot(index, config, sizes, out):
+    panels = []
+    for topo in ("torus:4x4", "torus:8x8"):
+        rows = []
+        for a, lab in MVP_ALGS:
+            gains = [ratio(get(index, topo, a, "message", config, s),
+                           get(index, topo, a, "packet", config, s)) for s in sizes]
+            rows.append([lab] + [g and round(100 * (g - 1), 3) for g in gains])
+        dat = os.path.join(out, f"mvp_{config}_{topo.replace(':', '')}.dat")
+        write_rows(dat, ["algorithm"] + [str(s) for s in sizes], rows)
+        plots = ", ".join(f'"{dat}" using {c + 2}:xtic(1) title "{size_label(s)}"'
+                          for c, s in enumerate(sizes))
+        panels.append(f'set title "{topo.replace(":", " ")}"\nplot {plots}\n')
+    png = os.path.join(out, f"msg_vs_packet_{config}.png")
+    gnuplot(os.path.join(out, f"mvp_{config}.gp"), PREAMBLE.format(w=1200, h=450, png=png) + f"""
+set multiplot layout 1,2 title "Message- vs packet-based flow control, --config {config}"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set ylabel "bandwidth gain of message-based (%)"
+set key below horizontal
+""" + "".join(panels) + "unset multiplot\n")
+    return png
+
+
+# ---- main -----------------------------------------------------------------------------------
+
+def tables(index, specs):
+    sizes9 = spec_sizes(os.path.join(specs, "fig9.json"), "sizes")
+    sizes_mvp = spec_sizes(os.path.join(specs, "msg_vs_packet.json"), "sizes")
+    per_node = spec_sizes(os.path.join(specs, "fig10.json"), "bytes_per_node")
+    out = {"claims": claims_table(index, sizes9, per_node), "walltime": walltime_table(index),
+           "causes": causes_table(index, sizes9)}
+    for c in CONFIGS:
+        out[f"fig9_{c}"] = fig9_table(index, c, sizes9)
+        out[f"fig10_{c}"] = fig10_table(index, c, per_node)
+        out[f"mvp_{c}"] = mvp_table(index, c, sizes_mvp)
+    return out, (sizes9, sizes_mvp, per_node)
+
+
+def plots(index, sizes, out):
+    sizes9, sizes_mvp, per_node = sizes
+    pngs = []
+    for c in CONFIGS:
+        pngs += [fig9_plot(index, c, sizes9, out), fig10_plot(index, c, per_node, out),
+                 mvp_plot(index, c, sizes_mvp, out)]
+    return pngs
+
+
+BLOCK = re.compile(r"(<!-- BEGIN GENERATED (\S+) -->\n).*?(<!-- END GENERATED \2 -->)", re.S)
+
+
+def update_doc(path, generated):
+    try:
+        text = open(path).read()
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror}")
+
+    def fill(m):
+        if m.group(2) not in generated:
+            raise InputError(f"{path}: unknown generated block {m.group(2)!r}; "
+                             f"known: {', '.join(sorted(generated))}")
+        return m.group(1) + generated[m.group(2)] + "\n" + m.group(3)
+    new, n = BLOCK.subn(fill, text)
+    with open(path, "w") as f:
+        f.write(new)
+    print(f"report.py: {n} generated blocks in {path}")
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--csv", required=True, help="the sweep's results.csv")
+    p.add_argument("--plots", required=True, help="directory for PNGs, data and tables.md")
+    p.add_argument("--doc", help="Markdown file whose GENERATED blocks get the tables")
+    p.add_argument("--specs", default=os.path.join(here, "specs"), help="the spec directory")
+    args = p.parse_args()
+    try:
+        index = load(args.csv)
+        generated, sizes = tables(index, args.specs)
+        os.makedirs(args.plots, exist_ok=True)
+        with open(os.path.join(args.plots, "tables.md"), "w") as f:
+            f.writelines(f"## {k}\n\n{v}\n\n" for k, v in generated.items())
+        for png in plots(index, sizes, args.plots):
+            print(f"report.py: {png}")
+        if args.doc:
+            update_doc(args.doc, generated)
+    except InputError as e:
+        print(f"report.py: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

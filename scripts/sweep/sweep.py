@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""Sweep driver: expands spec files into independent mtsim jobs, runs them with GNU parallel
+on the local cores (resuming: a job whose JSON exists is complete and is not rerun), and
+collects every job's JSON and /usr/bin/time record into one CSV.
+
+  sweep.py jobs    SPEC... --out DIR     write DIR/jobs.txt (one shell command per line)
+  sweep.py run     SPEC... --out DIR     jobs, run what is not done yet (GNU parallel), collect
+  sweep.py collect --out DIR             DIR/results.csv from DIR/json and DIR/time
+
+The same DIR/jobs.txt runs on a Slurm cluster as a job array: scripts/sweep/sweep.sbatch.
+A spec is JSON: {"name": ..., "groups": [{"topologies": [...], "algorithms": [...],
+"flow_control": [...], "configs": [...], "sizes": [...] or "bytes_per_node": [...],
+"options": [[...], ...]}]}; each group is the cross product of its lists (see
+scripts/sweep/README.md). Exit codes: 0 ok, 1 bad spec or arguments, 3 some job failed.
+"""
+import argparse
+import csv
+import itertools
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+JOB_SH = os.path.join(HERE, "job.sh")
+ALGORITHMS = {"multitree", "ring", "ring-bi", "ring2d", "dbtree", "hdrm"}
+FLOWS = {"message", "packet"}
+CONFIGS = {"default", "paper"}
+GROUP_KEYS = {"topologies", "algorithms", "flow_control", "configs", "sizes",
+              "bytes_per_node", "options", "comment"}
+UNITS = {"": 1, "B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+CSV_COLUMNS = [
+    "id", "topology", "nodes", "algorithm", "flow_control", "config", "options", "bytes",
+    "size", "cycles", "bandwidth_gbps", "bound_cycles", "bound_ratio", "verified",
+    "memory_latency", "reduce_latency", "steps_per_phase", "head_overhead", "link_util_mean",
+    "wall_s", "max_rss_mib"]
+
+
+class SpecError(Exception):
+    pass
+
+
+def parse_size(text, where):
+    m = re.fullmatch(r"\s*(\d+)\s*(B|KiB|MiB|GiB)?\s*", str(text))
+    if not m:
+        raise SpecError(f"{where}: size {text!r} is not N, NKiB, NMiB or NGiB")
+    return int(m.group(1)) * UNITS[m.group(2) or ""]
+
+
+def human_size(n):
+    for unit in ("GiB", "MiB", "KiB"):
+        if n % UNITS[unit] == 0:
+            return f"{n // UNITS[unit]}{unit}"
+    return f"{n}B"
+
+
+def topology_nodes(topo, where):
+    m = re.fullmatch(r"(torus|mesh):(\d+)x(\d+)", topo) or re.fullmatch(r"(ring):(\d+)", topo)
+    if not m:
+        raise SpecError(f"{where}: topology {topo!r} is not torus:WxH, mesh:WxH or ring:N")
+    dims = [int(d) for d in m.groups()[1:]]
+    if min(dims) < 1:
+        raise SpecError(f"{where}: topology {topo!r} has an empty dimension")
+    nodes = 1
+    for d in dims:
+        nodes *= d
+    return nodes
+
+
+def require_list(group, key, where, allowed=None):
+    values = group.get(key)
+    if not isinstance(values, list) or not values:
+        raise SpecError(f"{where}: '{key}' must be a non-empty list")
+    for v in values:
+        if allowed is not None and v not in allowed:
+            raise SpecError(f"{where}: {key} has {v!r}; allowed: {', '.join(sorted(allowed))}")
+    return values
+
+
+def check_group(group, where):
+    if not isinstance(group, dict):
+        raise SpecError(f"{where}: a group must be an object")
+    unknown = set(group) - GROUP_KEYS
+    if unknown:
+        raise SpecError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+    if ("sizes" in group) == ("bytes_per_node" in group):
+        raise SpecError(f"{where}: give exactly one of 'sizes' and 'bytes_per_node'")
+    options = group.get("options", [[]])
+    if not isinstance(options, list) or not all(
+            isinstance(o, list) and all(isinstance(a, str) for a in o) for o in options):
+        raise SpecError(f"{where}: 'options' must be a list of lists of strings")
+
+
+def group_jobs(group, where):
+    check_group(group, where)
+    topos = require_list(group, "topologies", where)
+    algs = require_list(group, "algorithms", where, ALGORITHMS)
+    flows = require_list(group, "flow_control", where, FLOWS)
+    configs = require_list(group, "configs", where, CONFIGS)
+    per_node = "bytes_per_node" in group
+    sizes = [parse_size(s, where) for s in require_list(
+        group, "bytes_per_node" if per_node else "sizes", where)]
+    for topo, alg, flow, config, size, opts in itertools.product(
+            topos, algs, flows, configs, sizes, group.get("options", [[]])):
+        nodes = topology_nodes(topo, where)
+        total = size * nodes if per_node else size
+        yield make_job(topo, nodes, alg, flow, config, total, opts)
+
+
+def make_job(topo, nodes, alg, flow, config, total, opts):
+    tag = "".join("_" + re.sub(r"[^A-Za-z0-9.]+", "", o) for o in opts)
+    job_id = "_".join([topo.replace(":", ""), alg, flow, human_size(total), config]) + tag
+    return {"id": job_id, "topology": topo, "nodes": nodes, "algorithm": alg,
+            "flow_control": flow, "config": config, "bytes": total, "options": list(opts)}
+
+
+def load_spec(path):
+    try:
+        with open(path) as f:
+            spec = json.load(f)
+    except OSError as e:
+        raise SpecError(f"{path}: cannot read: {e.strerror}")
+    except json.JSONDecodeError as e:
+        raise SpecError(f"{path}: not JSON: {e}")
+    groups = spec.get("groups") if isinstance(spec, dict) else None
+    if not isinstance(groups, list) or not groups:
+        raise SpecError(f"{path}: needs a non-empty 'groups' list")
+    jobs = []
+    for i, group in enumerate(groups):
+        jobs.extend(group_jobs(group, f"{path}: group {i}"))
+    return jobs
+
+
+def expand(spec_paths):
+    """Every spec's jobs, each id once, cheapest first (so a partial sweep has whole sizes)."""
+    seen = {}
+    for path in spec_paths:
+        for job in load_spec(path):
+            seen.setdefault(job["id"], job)
+    return sorted(seen.values(), key=lambda j: (j["bytes"] * j["nodes"], j["id"]))
+
+
+def command_line(job, out_dir, mtsim):
+    args = [JOB_SH, out_dir, job["id"], mtsim, "--topology", job["topology"],
+            "--algorithm", job["algorithm"], "--bytes", str(job["bytes"]),
+            "--flow-control", job["flow_control"], "--config", job["config"]] + job["options"]
+    return " ".join(shlex.quote(a) for a in args)
+
+
+def write_jobs(jobs, out_dir, mtsim):
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "jobs.txt"), "w") as f:
+        for job in jobs:
+            f.write(command_line(job, out_dir, mtsim) + "\n")
+    with open(os.path.join(out_dir, "jobs.json"), "w") as f:
+        json.dump(jobs, f, indent=1)
+    return os.path.join(out_dir, "jobs.txt")
+
+
+def json_path(out_dir, job_id):
+    return os.path.join(out_dir, "json", job_id + ".json")
+
+
+def complete(out_dir, job_id):
+    """A job is done when its JSON parses and says the all-reduce was verified."""
+    try:
+        with open(json_path(out_dir, job_id)) as f:
+            return "cycles" in json.load(f)
+    except (OSError, json.JSONDecodeError):
+        return False
+
+
+def run_parallel(pending_lines, out_dir, jobs_n):
+    pending = os.path.join(out_dir, "pending.txt")
+    with open(pending, "w") as f:
+        f.writelines(line + "\n" for line in pending_lines)
+    cmd = ["parallel", "--will-cite", "-j", str(jobs_n), "--joblog", "+" + os.path.join(out_dir, "joblog.txt"),
+           "--arg-file", pending]
+    return subprocess.call(cmd)
+
+
+def parse_time(path):
+    """Wall seconds and peak resident MiB from a /usr/bin/time -v record."""
+    wall, rss = "", ""
+    try:
+        text = open(path).read()
+    except OSError:
+        return wall, rss
+    m = re.search(r"Elapsed \(wall clock\) time.*?: (?:(\d+):)?(\d+):([\d.]+)", text)
+    if m:
+        h, mnt, s = m.groups()
+        wall = f"{int(h or 0) * 3600 + int(mnt) * 60 + float(s):.2f}"
+    m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", text)
+    if m:
+        rss = f"{int(m.group(1)) / 1024:.1f}"
+    return wall, rss
+
+
+def csv_row(job, out_dir):
+    with open(json_path(out_dir, job["id"])) as f:
+        result = json.load(f)
+    wall, rss = parse_time(os.path.join(out_dir, "time", job["id"] + ".txt"))
+    row = {k: job[k] for k in ("id", "topology", "nodes", "algorithm", "flow_control",
+                               "config", "bytes")}
+    row.update(options=" ".join(job["options"]), size=human_size(job["bytes"]),
+               wall_s=wall, max_rss_mib=rss)
+    for key in ("cycles", "bandwidth_gbps", "bound_cycles", "bound_ratio", "verified",
+                "memory_latency", "reduce_latency", "steps_per_phase", "head_overhead"):
+        row[key] = result.get(key, "")
+    links = [link["utilisation"] for link in result.get("links", [])]
+    row["link_util_mean"] = f"{sum(links) / len(links):.4f}" if links else ""
+    return row
+
+
+def collect(out_dir):
+    with open(os.path.join(out_dir, "jobs.json")) as f:
+        jobs = json.load(f)
+    done = [j for j in jobs if complete(out_dir, j["id"])]
+    path = os.path.join(out_dir, "results.csv")
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=CSV_COLUMNS)
+        writer.writeheader()
+        for job in done:
+            writer.writerow(csv_row(job, out_dir))
+    print(f"sweep.py: {len(done)} of {len(jobs)} points in {path}")
+    return len(done), len(jobs)
+
+
+def default_mtsim():
+    return os.path.join(ROOT, "build", "bin", "mtsim")
+
+
+def cmd_jobs(args):
+    jobs = expand(args.specs)
+    path = write_jobs(jobs, os.path.abspath(args.out), os.path.abspath(args.mtsim))
+    print(f"sweep.py: {len(jobs)} jobs in {path}")
+    return 0
+
+
+def cmd_run(args):
+    out_dir, mtsim = os.path.abspath(args.out), os.path.abspath(args.mtsim)
+    if not os.access(mtsim, os.X_OK):
+        raise SpecError(f"mtsim not found at {mtsim} (build it, or pass --mtsim)")
+    jobs = expand(args.specs)
+    write_jobs(jobs, out_dir, mtsim)
+    lines = [command_line(j, out_dir, mtsim) for j in jobs if not complete(out_dir, j["id"])]
+    print(f"sweep.py: {len(lines)} of {len(jobs)} jobs to run (the rest are done)", flush=True)
+    rc = run_parallel(lines, out_dir, args.jobs) if lines else 0
+    done, total = collect(out_dir)
+    return 0 if rc == 0 and done == total else 3
+
+
+def cmd_collect(args):
+    out_dir = os.path.abspath(args.out)
+    if not os.path.exists(os.path.join(out_dir, "jobs.json")):
+        raise SpecError(f"{out_dir}: no jobs.json (run 'sweep.py jobs' or 'run' first)")
+    collect(out_dir)
+    return 0
+
+
+def parser():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", required=True)
+    for name, fn, specs in (("jobs", cmd_jobs, True), ("run", cmd_run, True),
+                            ("collect", cmd_collect, False)):
+        s = sub.add_parser(name, help=fn.__doc__ or name)
+        if specs:
+            s.add_argument("specs", nargs="+", help="spec files (JSON)")
+            s.add_argument("--mtsim", default=default_mtsim(), help="mtsim binary")
+        s.add_argument("--out", required=True, help="sweep directory")
+        if name == "run":
+            s.add_argument("-j", "--jobs", type=int, default=2, help="jobs at once (default 2)")
+        s.set_defaults(fn=fn)
+    return p
+
+
+def main():
+    args = parser().parse_args()
+    try:
+        return args.fn(args)
+    except SpecError as e:
+        print(f"sweep.py: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

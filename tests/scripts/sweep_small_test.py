@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""ctest sweep_small: the small sweep (torus 4x4, three sizes, MultiTreeMsg and Ring) end to
+end through scripts/sweep: one job through the Slurm array script, the rest through GNU
+parallel (same jobs.txt), the CSV's columns and rows, MultiTreeMsg faster than Ring at every
+size, a second run that reruns nothing, and a bad spec rejected with a message.
+
+  sweep_small_test.py --mtsim build/bin/mtsim [--keep DIR]
+"""
+import argparse
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SWEEP = os.path.join(ROOT, "scripts", "sweep")
+SPEC = os.path.join(SWEEP, "specs", "small.json")
+COLUMNS = ["id", "topology", "nodes", "algorithm", "flow_control", "config", "options",
+           "bytes", "size", "cycles", "bandwidth_gbps", "bound_cycles", "bound_ratio",
+           "verified", "memory_latency", "reduce_latency", "steps_per_phase", "head_overhead",
+           "link_util_mean", "wall_s", "max_rss_mib"]
+
+
+def check(cond, what):
+    if not cond:
+        print(f"FAIL: {what}")
+        sys.exit(1)
+    print(f"ok: {what}")
+
+
+def sweep(*args):
+    r = subprocess.run([sys.executable, os.path.join(SWEEP, "sweep.py"), *args],
+                       capture_output=True, text=True)
+    print(r.stdout + r.stderr, end="")
+    return r
+
+
+def slurm_task(out, task):
+    env = dict(os.environ, SLURM_ARRAY_TASK_ID=str(task))
+    return subprocess.run(["bash", os.path.join(SWEEP, "sweep.sbatch"), out], env=env).returncode
+
+
+def json_mtimes(out):
+    d = os.path.join(out, "json")
+    return {f: os.stat(os.path.join(d, f)).st_mtime_ns for f in os.listdir(d)}
+
+
+def check_csv(out):
+    with open(os.path.join(out, "results.csv")) as f:
+        reader = csv.DictReader(f)
+        rows = list(reader)
+        check(reader.fieldnames == COLUMNS, "CSV columns")
+    check(len(rows) == 6, "CSV has 6 rows")
+    check(all(r["verified"] == "True" and float(r["wall_s"]) >= 0 and float(r["max_rss_mib"]) > 0
+              and 0 < float(r["bound_ratio"]) <= 1 for r in rows),
+          "every row verified, with wall time, peak memory and a bound ratio in (0, 1]")
+    by = {(r["algorithm"], int(r["bytes"])): float(r["bandwidth_gbps"]) for r in rows}
+    for size in (32 << 10, 64 << 10, 128 << 10):
+        check(by[("multitree", size)] > by[("ring", size)], f"MultiTreeMsg beats Ring at {size} B")
+
+
+def check_bad_spec(tmp):
+    bad = os.path.join(tmp, "bad.json")
+    with open(bad, "w") as f:
+        f.write('{"groups": [{"topologies": ["torus:4x4"], "algorithms": ["rings"], '
+                '"flow_control": ["packet"], "configs": ["default"], "sizes": ["32KiB"]}]}')
+    r = sweep("jobs", bad, "--out", os.path.join(tmp, "bad"))
+    check(r.returncode == 1 and "rings" in r.stderr, "a bad spec exits 1 naming the problem")
+
+
+def run(out, mtsim, tmp):
+    r = sweep("jobs", SPEC, "--out", out, "--mtsim", mtsim)
+    check(r.returncode == 0, "sweep.py jobs")
+    check(slurm_task(out, 0) == 0, "the Slurm array script runs job 0 of jobs.txt")
+    r = sweep("run", SPEC, "--out", out, "--mtsim", mtsim, "-j", "2")
+    check(r.returncode == 0 and "5 of 6 jobs to run" in r.stdout,
+          "parallel runs the same jobs.txt: the Slurm task's job is done, 5 remain")
+    check_csv(out)
+    before = json_mtimes(out)
+    r = sweep("run", SPEC, "--out", out, "--mtsim", mtsim)
+    check(r.returncode == 0 and "0 of 6 jobs to run" in r.stdout, "a second run reruns nothing")
+    check(json_mtimes(out) == before, "no JSON rewritten")
+    check_bad_spec(tmp)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--mtsim", required=True, help="the mtsim binary")
+    p.add_argument("--keep", help="sweep into this directory and keep it")
+    args = p.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        run(args.keep or os.path.join(tmp, "sweep"), os.path.abspath(args.mtsim), tmp)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
