@@ -16,6 +16,8 @@ packages=(
   gnuplot-nox
   # waves: GTKWave to view them, and its vcd2fst for mtsim --trace *.fst
   gtkwave
+  # fuzzing (scripts/fuzz.sh, -DMT_FUZZ=ON): clang and its libFuzzer runtime
+  clang libclang-rt-14-dev
 )
 
 sudo=""
