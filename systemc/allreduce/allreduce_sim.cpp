@@ -317,6 +317,7 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
   TableSet images = opt.images.empty() ? TableSet{} : read_image_set(opt.images);
   const Topology topo = parse_topology(opt.topology.empty() ? images.topology : opt.topology);
   if (topo.nodes() < 2) throw InputError("an all-reduce needs at least 2 nodes");
+  check_network_fits(topo.spec(), topo.nodes(), 200 * 1024);  // a router and an NI a node
   check_fits_this_machine(topo.nodes(), opt.images.empty() ? opt.bytes : images.bytes);
   TracePath trace;
   if (!opt.trace.empty()) trace = trace_path(opt.trace);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <sstream>
 #include <thread>
 
@@ -37,17 +38,8 @@ std::vector<std::string> split(const std::string& text) {
 std::vector<uint32_t> parse_nodes(const std::string& text) {
   std::vector<uint32_t> nodes;
   for (const std::string& s : split(text)) {
-    size_t used = 0;
-    unsigned long v = 0;
-    try {
-      v = std::stoul(s, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != s.size() || s[0] == '-') {
-      throw InputError(fmt::format("--trace-nodes: '{}' is not a node number", s));
-    }
-    nodes.push_back(static_cast<uint32_t>(v));
+    nodes.push_back(static_cast<uint32_t>(
+        parse_unsigned(s, "--trace-nodes", std::numeric_limits<uint32_t>::max())));
   }
   return nodes;
 }

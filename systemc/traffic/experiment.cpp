@@ -105,6 +105,7 @@ Topology TrafficConfig::checked_topology() const {
                                  "and ring:N only", topology));
   }
   Topology topo = parse_topology(topology);
+  check_network_fits(topo.spec(), topo.nodes(), 100 * 1024);  // measured: ~86 KB a router
   check_pattern(pattern, topo.width(), topo.height());
   BernoulliInjection(rate, packet_flits);  // checks rate and length
   if (!noc.wormhole && packet_flits > noc.vc_depth) {

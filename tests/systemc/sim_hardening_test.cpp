@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -81,6 +82,19 @@ TEST(Hardening, HighBaseAddressNeedsOnlyTheBuffer) {
   const auto r = run_command(kMtsim + " -q --images " + dir + "/s");
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_THAT(r.out, HasSubstr("verified        yes"));
+}
+
+// Defect 6: a network too large for this machine is refused at once, with the estimate.
+TEST(Hardening, HugeNetworksAreRefusedUpFront) {
+  for (const std::string& cmd : {kMtsim + " -q -t torus:1000x1000 -b 4KiB",
+                                 kNocSim + " -t torus:1000x1000 -r 0.1 -j 1"}) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto r = run_command(cmd);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(r.code, 1) << cmd << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("GiB of memory")) << cmd;
+    EXPECT_LT(s, 10.0) << cmd;
+  }
 }
 
 // Defect 7: a report that cannot be written is a failure.
