@@ -18,6 +18,8 @@ packages=(
   parallel time python3
   # waves: GTKWave to view them, and its vcd2fst for mtsim --trace *.fst
   gtkwave
+  # fuzzing (scripts/fuzz.sh, -DMT_FUZZ=ON): clang and its libFuzzer runtime
+  clang libclang-rt-14-dev
 )
 
 sudo=""

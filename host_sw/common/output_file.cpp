@@ -1,9 +1,12 @@
 #include "common/output_file.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <system_error>
 
 #include <fmt/format.h>
@@ -14,32 +17,104 @@ namespace mt {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+std::string errno_text(int e) { return std::strerror(e); }
+
+// What an existing path is, for messages.
+const char* kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+// The file `path` names: itself, or the regular file a symbolic link points to (which is then
+// replaced, the link kept). Throws InputError for anything that must not be replaced.
+fs::path target_of(const std::string& path, const char* what) {
+  if (path.empty()) throw InputError(fmt::format("{}: the file name is empty", what));
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return fs::path(path);
+    throw InputError(fmt::format("{} {}: {}", what, path, errno_text(errno)));
+  }
+  fs::path target(path);
+  if (S_ISLNK(st.st_mode)) {
+    std::error_code ec;
+    target = fs::canonical(path, ec);
+    if (ec) {
+      throw InputError(fmt::format("{} {}: a symbolic link to nowhere ({})", what, path,
+                                   ec.message()));
+    }
+    if (::stat(target.c_str(), &st) != 0) {
+      throw InputError(fmt::format("{} {}: {}", what, path, errno_text(errno)));
+    }
+  }
+  if (!S_ISREG(st.st_mode)) {
+    throw InputError(fmt::format("{} {}: is {}; give the name of a regular file to write", what,
+                                 path, kind_of(st.st_mode)));
+  }
+  return target;
+}
+
+// Writes all of `text` to `fd`; false (errno set) on a write error.
+bool write_all(int fd, const std::string& text) {
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+// Permission bits for the new file: the old file's, or what a plain create would give.
+mode_t mode_for(const fs::path& target) {
+  struct stat st {};
+  if (::stat(target.c_str(), &st) == 0) return st.st_mode & 07777;
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  return 0666 & ~mask;
+}
+
+}  // namespace
+
 void check_writable(const std::string& path, const char* what) {
-  const fs::path dir = fs::absolute(path).parent_path();
+  const fs::path target = target_of(path, what);
+  const fs::path dir = fs::absolute(target).parent_path();
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
     throw InputError(fmt::format("{} {}: directory {} does not exist", what, path, dir.string()));
   }
-  if (::access(dir.c_str(), W_OK) != 0) {
-    throw InputError(fmt::format("{} {}: cannot write in {}", what, path, dir.string()));
+  // Try it: access() says yes to root on a read-only or virtual file system such as /proc.
+  const bool exists = fs::exists(target, ec);
+  const int fd = ::open(target.c_str(), exists ? O_WRONLY : O_WRONLY | O_CREAT | O_EXCL, 0666);
+  if (fd < 0) {
+    throw InputError(fmt::format("{} {}: cannot write it: {}", what, path, errno_text(errno)));
   }
+  ::close(fd);
+  if (!exists) ::unlink(target.c_str());
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp);
-    if (!(f << text) || !f.flush()) {
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw InputError(fmt::format("cannot write {}", path));
-    }
+void write_file(const std::string& path, const std::string& text, const char* what) {
+  const fs::path target = fs::absolute(target_of(path, what));
+  std::string tmp = (target.parent_path() / ("." + target.filename().string() + ".XXXXXX")).string();
+  const int fd = ::mkstemp(tmp.data());
+  if (fd < 0) {
+    throw InputError(fmt::format("{} {}: cannot create a file in {}: {}", what, path,
+                                 target.parent_path().string(), errno_text(errno)));
   }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw InputError(fmt::format("cannot write {}: {}", path, ec.message()));
+  const bool written = write_all(fd, text) && ::fchmod(fd, mode_for(target)) == 0;
+  const int write_errno = errno;
+  const bool closed = ::close(fd) == 0;
+  const int close_errno = errno;
+  if (!written || !closed || ::rename(tmp.c_str(), target.c_str()) != 0) {
+    const int e = !written ? write_errno : !closed ? close_errno : errno;
+    ::unlink(tmp.c_str());
+    throw InputError(fmt::format("{} {}: cannot write: {}", what, path, errno_text(e)));
   }
 }
 

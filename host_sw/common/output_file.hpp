@@ -6,10 +6,14 @@
 
 namespace mt {
 
-// Throws InputError ("<what> <path>: directory ... does not exist" / "cannot write in ...")
-// when `path` cannot be created.
+// Throws InputError naming `what` (the option, e.g. "--json") and `path` when `path` cannot be
+// written: an empty name, a directory that does not exist or cannot be written, or an existing
+// path that is not a regular file (a device, FIFO, socket or directory is never replaced).
+// A symbolic link stands for the regular file it points to.
 void check_writable(const std::string& path, const char* what);
-// Writes through a temporary file renamed into place; InputError if that fails.
-void write_file(const std::string& path, const std::string& text);
+// Writes a regular file atomically: through a fresh temporary file in the same directory,
+// renamed over the file (a symbolic link's target is replaced, the link kept). The same
+// checks as check_writable; a write error is an InputError with the system's reason.
+void write_file(const std::string& path, const std::string& text, const char* what);
 
 }  // namespace mt

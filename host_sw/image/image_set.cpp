@@ -8,6 +8,7 @@
 #include <random>
 
 #include "common/error.hpp"
+#include "common/input_file.hpp"
 #include "image/image.hpp"
 #include "image/image_detail.hpp"
 #include "image/image_json.hpp"
@@ -20,13 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot open for reading", p.string()));
-  std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw InputError(fmt::format("{}: read error", p.string()));
-  return s;
-}
+std::string read_text(const fs::path& p) { return read_input_file(p.string()); }
 
 std::vector<uint8_t> read_bytes(const fs::path& p) {
   const std::string s = read_text(p);
@@ -43,7 +38,7 @@ void write_text(const fs::path& p, const std::string& s) {
 json parse_json_file(const fs::path& p) {
   try {
     return json::parse(read_text(p));
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for 1e400
     throw InputError(fmt::format("{}: not valid JSON: {}", p.string(), e.what()));
   }
 }
@@ -205,7 +200,67 @@ void write_image_set(const TableSet& set, const std::string& dir_name, const Ima
   }
 }
 
-TableSet read_image_set(const std::string& dir_name) {
+namespace {
+
+// Reads node n's .bin, .hex and .json, checks them against each other and the manifest, and
+// appends the table to `set`.
+void read_node(const fs::path& dir, uint32_t n, uint32_t addr_bits, uint32_t size_bits,
+               TableSet& set) {
+  const std::string stem = image_stem(n, set.nodes);
+  const fs::path bin_path = dir / (stem + ".bin");
+  const std::string bin_name = bin_path.string();
+  const std::vector<uint8_t> bin = read_bytes(bin_path);
+  DecodedImage img;
+  try {
+    img = decode_image(bin, ImageExpect{n, set.nodes});
+  } catch (const InputError& e) {
+    throw InputError(bin_name + ": " + e.what());
+  }
+  const ImageHeader& h = img.header;
+  auto agree = [&](const char* field, uint64_t got, uint64_t want) {
+    if (got != want) {
+      throw InputError(fmt::format("{}: header {} = {}, the manifest says {}", bin_name, field,
+                                   got, want));
+    }
+  };
+  agree("flows", h.flows, set.flows);
+  agree("steps_per_phase", h.steps_per_phase, set.steps_per_phase);
+  agree("children_slots", h.children_slots, set.children_slots);
+  agree("bytes", h.bytes, set.bytes);
+  agree("base_addr", h.base_addr, set.base_addr);
+  agree("dtype", static_cast<uint64_t>(h.dtype), static_cast<uint64_t>(set.dtype));
+  agree("addr_bits", h.addr_bits, addr_bits);
+  agree("size_bits", h.size_bits, size_bits);
+
+  // The .hex must carry exactly the .bin: compare the bytes it rebuilds, header included.
+  const fs::path hex_path = dir / (stem + ".hex");
+  std::vector<uint8_t> from_hex;
+  try {
+    from_hex = hex_to_image(read_text(hex_path));
+  } catch (const InputError& e) {
+    throw InputError(hex_path.string() + ": " + e.what());
+  }
+  if (from_hex != bin) {
+    const auto diff = std::mismatch(bin.begin(), bin.end(), from_hex.begin(), from_hex.end());
+    throw InputError(fmt::format("{}: does not match {} (first difference at byte {})",
+                                 hex_path.string(), bin_name, diff.first - bin.begin()));
+  }
+
+  // The .json is for people and is written from the table: it must read exactly as the
+  // .bin's table would be written (a text compare; parsing every entry is far slower).
+  set.tables.push_back(std::move(img.table));
+  const fs::path json_path = dir / (stem + ".json");
+  const std::string got = read_text(json_path), want = table_json_text(set, n);
+  if (got != want) {
+    const auto diff = std::mismatch(want.begin(), want.end(), got.begin(), got.end());
+    const auto line = 1 + std::count(want.begin(), diff.first, '\n');
+    throw InputError(fmt::format("{}: does not match {} (first difference on line {}); the "
+                                 ".json is written from the .bin, regenerate the set",
+                                 json_path.string(), bin_name, line));
+  }
+}
+
+TableSet read_set(const std::string& dir_name) {
   const fs::path dir(dir_name);
   const fs::path mpath = dir / "manifest.json";
   const std::string mname = mpath.string();
@@ -240,59 +295,20 @@ TableSet read_image_set(const std::string& dir_name) {
       throw InputError(fmt::format("{}: files[{}] is {}, expected \"{}\"", mname, n,
                                    files[n].dump(), stem));
     }
-    const fs::path bin_path = dir / (stem + ".bin");
-    const std::string bin_name = bin_path.string();
-    const std::vector<uint8_t> bin = read_bytes(bin_path);
-    DecodedImage img;
-    try {
-      img = decode_image(bin, ImageExpect{n, set.nodes});
-    } catch (const InputError& e) {
-      throw InputError(bin_name + ": " + e.what());
-    }
-    const ImageHeader& h = img.header;
-    auto agree = [&](const char* field, uint64_t got, uint64_t want) {
-      if (got != want) {
-        throw InputError(fmt::format("{}: header {} = {}, the manifest says {}", bin_name, field,
-                                     got, want));
-      }
-    };
-    agree("flows", h.flows, set.flows);
-    agree("steps_per_phase", h.steps_per_phase, set.steps_per_phase);
-    agree("children_slots", h.children_slots, set.children_slots);
-    agree("bytes", h.bytes, set.bytes);
-    agree("base_addr", h.base_addr, set.base_addr);
-    agree("dtype", static_cast<uint64_t>(h.dtype), static_cast<uint64_t>(set.dtype));
-    agree("addr_bits", h.addr_bits, addr_bits);
-    agree("size_bits", h.size_bits, size_bits);
-
-    // The .hex must carry exactly the .bin: compare the bytes it rebuilds, header included.
-    const fs::path hex_path = dir / (stem + ".hex");
-    std::vector<uint8_t> from_hex;
-    try {
-      from_hex = hex_to_image(read_text(hex_path));
-    } catch (const InputError& e) {
-      throw InputError(hex_path.string() + ": " + e.what());
-    }
-    if (from_hex != bin) {
-      const auto diff = std::mismatch(bin.begin(), bin.end(), from_hex.begin(), from_hex.end());
-      throw InputError(fmt::format("{}: does not match {} (first difference at byte {})",
-                                   hex_path.string(), bin_name, diff.first - bin.begin()));
-    }
-
-    // The .json is for people and is written from the table: it must read exactly as the
-    // .bin's table would be written (a text compare; parsing every entry is far slower).
-    set.tables.push_back(std::move(img.table));
-    const fs::path json_path = dir / (stem + ".json");
-    const std::string got = read_text(json_path), want = table_json_text(set, n);
-    if (got != want) {
-      const auto diff = std::mismatch(want.begin(), want.end(), got.begin(), got.end());
-      const auto line = 1 + std::count(want.begin(), diff.first, '\n');
-      throw InputError(fmt::format("{}: does not match {} (first difference on line {}); the "
-                                   ".json is written from the .bin, regenerate the set",
-                                   json_path.string(), bin_name, line));
-    }
+    read_node(dir, n, addr_bits, size_bits, set);
   }
   return set;
+}
+
+}  // namespace
+
+TableSet read_image_set(const std::string& dir_name) {
+  try {
+    return read_set(dir_name);
+  } catch (const nlohmann::json::exception& e) {  // every key is checked; the safety net
+    throw InputError(fmt::format("{}: {}", (fs::path(dir_name) / "manifest.json").string(),
+                                 e.what()));
+  }
 }
 
 }  // namespace mt

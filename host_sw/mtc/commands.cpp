@@ -1,7 +1,6 @@
 // mtc subcommands. Every path that uses a plan or a table set verifies it first.
 #include "mtc/commands.hpp"
 
-#include <fstream>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
@@ -9,9 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include "algorithms/algorithms.hpp"
+#include "common/cli_main.hpp"
 #include "common/error.hpp"
+#include "common/output_file.hpp"
 #include "image/image.hpp"
 #include "image/image_json.hpp"
+#include "plan/plan.hpp"
 #include "mtc/dot.hpp"
 #include "mtc/table_text.hpp"
 #include "verifier/verifier.hpp"
@@ -98,6 +100,126 @@ void check_format(const std::string& f) {
   }
 }
 
+// Every option of every subcommand, filled by the parser.
+struct MtcArgs {
+  PlanArgs plan;
+  std::string format = "text", out_dir;
+  uint32_t children = 4;
+  std::string base_addr = "0";
+  ImageOptions image_opt;
+  std::string dir, show_format = "text";
+  std::string verify_topology, verify_format = "text";
+  PlanArgs dot;
+  std::string flow = "0", dot_out;
+  CLI::Option* out_opt = nullptr;
+  CLI::Option* dot_out_opt = nullptr;
+};
+
+// An option given with an empty value (-o '') is a mistake, not "no output".
+void check_not_empty(const CLI::Option* opt, const std::string& value) {
+  if (opt->count() != 0 && value.empty()) {
+    throw InputError(fmt::format("{}: the name is empty", opt->get_name()));
+  }
+}
+
+int run_plan(const MtcArgs& a, std::ostream& out) {
+  check_format(a.format);
+  check_not_empty(a.out_opt, a.out_dir);
+  const Topology topo = parse_topology(a.plan.topology);
+  VerifyReport report;
+  const Plan plan = build_verified(a.plan, topo, &report);
+  TableOptions topt;
+  topt.children_slots = a.children;
+  topt.base_addr = parse_unsigned(a.base_addr, "--base-addr");
+  const TableSet set = compile_tables(plan, topt);
+  require_tables_valid(set, topo, "the compiled tables");
+  image_layout(set, a.image_opt);  // rejects field widths that cannot hold the values
+  for (uint32_t n = 0; n < set.nodes; ++n) encode_image(set, n, a.image_opt);
+  if (!a.out_dir.empty()) write_image_set(set, a.out_dir, a.image_opt);
+  if (a.format == "json") {
+    nlohmann::json j = tables_json(set);
+    j["verification"] = report_json(report);
+    out << j.dump(2) << "\n";
+  } else {
+    out << tables_text(set) << report_text(report);
+    if (!a.out_dir.empty()) out << fmt::format("wrote {} image sets to {}\n", set.nodes, a.out_dir);
+  }
+  return 0;
+}
+
+int run_show(const MtcArgs& a, std::ostream& out) {
+  check_format(a.show_format);
+  const TableSet set = read_image_set(a.dir);
+  out << (a.show_format == "json" ? tables_json(set).dump(2) + "\n" : tables_text(set));
+  return 0;
+}
+
+int run_verify(const MtcArgs& a, std::ostream& out) {
+  check_format(a.verify_format);
+  const TableSet set = read_image_set(a.dir);
+  const Topology topo = parse_topology(a.verify_topology.empty() ? set.topology : a.verify_topology);
+  const VerifyReport r = verify_tables(set, topo);
+  if (a.verify_format == "json") {
+    out << report_json(r).dump(2) << "\n";
+  } else {
+    out << fmt::format("{}: {} tables for {} on {}\n", a.dir, set.nodes, set.algorithm, topo.spec())
+        << report_text(r);
+  }
+  return r.ok() ? 0 : 1;
+}
+
+int run_dot(const MtcArgs& a, std::ostream& out) {
+  check_not_empty(a.dot_out_opt, a.dot_out);
+  if (!a.dot_out.empty()) check_writable(a.dot_out, "-o");
+  const Topology topo = parse_topology(a.dot.topology);
+  const Plan plan = build_verified(a.dot, topo);
+  const std::string text = plan_dot(plan, topo, a.flow);
+  if (a.dot_out.empty()) {
+    out << text;
+  } else {
+    write_file(a.dot_out, text, "-o");
+  }
+  return 0;
+}
+
+void add_plan_command(CLI::App& app, MtcArgs& a) {
+  CLI::App* cmd = app.add_subcommand(
+      "plan", "build, verify and compile a plan; print its tables; write images with --out");
+  add_plan_args(cmd, a.plan);
+  cmd->add_option("-k,--children", a.children, "children slots per entry (NI/link bandwidth)")
+      ->capture_default_str();
+  cmd->add_option("--base-addr", a.base_addr, "Start Addr of the buffer's first byte")
+      ->capture_default_str();
+  cmd->add_option("--addr-bits", a.image_opt.addr_bits, "Start Addr field width (1..64)")
+      ->capture_default_str();
+  cmd->add_option("--size-bits", a.image_opt.size_bits, "Size field width (1..64)")
+      ->capture_default_str();
+  a.out_opt = cmd->add_option("-o,--out", a.out_dir,
+                              "write node_NN.{bin,hex,json} and manifest.json here");
+  cmd->add_option("-f,--format", a.format, "text (the paper's Fig. 5 layout) or json")
+      ->capture_default_str();
+}
+
+void add_read_commands(CLI::App& app, MtcArgs& a) {
+  CLI::App* show = app.add_subcommand("show", "decode an image set back to tables");
+  show->add_option("dir", a.dir, "directory written by mtc plan --out")->required();
+  show->add_option("-f,--format", a.show_format, "text or json")->capture_default_str();
+  CLI::App* verify = app.add_subcommand(
+      "verify", "decode an image set and prove the tables perform a correct all-reduce");
+  verify->add_option("dir", a.dir, "directory written by mtc plan --out")->required();
+  verify->add_option("-t,--topology", a.verify_topology,
+                     "topology to check against (default: the manifest's)");
+  verify->add_option("-f,--format", a.verify_format, "text or json")->capture_default_str();
+}
+
+void add_dot_command(CLI::App& app, MtcArgs& a) {
+  CLI::App* cmd = app.add_subcommand(
+      "dot", "Graphviz picture of the all-gather trees over the physical network");
+  add_plan_args(cmd, a.dot);
+  cmd->add_option("--flow", a.flow, "flow (tree) id to draw, or \"all\"")->capture_default_str();
+  a.dot_out_opt = cmd->add_option("-o,--out", a.dot_out, "write here instead of standard output");
+}
+
 }  // namespace
 
 int mtc_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
@@ -105,120 +227,18 @@ int mtc_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
                "correct and compiles them into per-node schedule-table images for the NI."};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "help for every subcommand");
-
-  PlanArgs plan_args;
-  std::string format = "text", out_dir;
-  uint32_t children = 4;
-  uint64_t base_addr = 0;
-  ImageOptions image_opt;
-  CLI::App* plan_cmd = app.add_subcommand(
-      "plan", "build, verify and compile a plan; print its tables; write images with --out");
-  add_plan_args(plan_cmd, plan_args);
-  plan_cmd->add_option("-k,--children", children, "children slots per entry (NI/link bandwidth)")
-      ->capture_default_str();
-  plan_cmd->add_option("--base-addr", base_addr, "Start Addr of the buffer's first byte")
-      ->capture_default_str();
-  plan_cmd->add_option("--addr-bits", image_opt.addr_bits, "Start Addr field width (1..64)")
-      ->capture_default_str();
-  plan_cmd->add_option("--size-bits", image_opt.size_bits, "Size field width (1..64)")
-      ->capture_default_str();
-  plan_cmd->add_option("-o,--out", out_dir, "write node_NN.{bin,hex,json} and manifest.json here");
-  plan_cmd->add_option("-f,--format", format, "text (the paper's Fig. 5 layout) or json")
-      ->capture_default_str();
-
-  std::string dir;
-  std::string show_format = "text";
-  CLI::App* show_cmd = app.add_subcommand("show", "decode an image set back to tables");
-  show_cmd->add_option("dir", dir, "directory written by mtc plan --out")->required();
-  show_cmd->add_option("-f,--format", show_format, "text or json")->capture_default_str();
-
-  std::string verify_topology, verify_format = "text";
-  CLI::App* verify_cmd = app.add_subcommand(
-      "verify", "decode an image set and prove the tables perform a correct all-reduce");
-  verify_cmd->add_option("dir", dir, "directory written by mtc plan --out")->required();
-  verify_cmd->add_option("-t,--topology", verify_topology,
-                         "topology to check against (default: the manifest's)");
-  verify_cmd->add_option("-f,--format", verify_format, "text or json")->capture_default_str();
-
-  PlanArgs dot_args;
-  std::string flow = "0", dot_out;
-  CLI::App* dot_cmd = app.add_subcommand(
-      "dot", "Graphviz picture of the all-gather trees over the physical network");
-  add_plan_args(dot_cmd, dot_args);
-  dot_cmd->add_option("--flow", flow, "flow (tree) id to draw, or \"all\"")->capture_default_str();
-  dot_cmd->add_option("-o,--out", dot_out, "write here instead of standard output");
-
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    // --help is a "parse error" that exits 0; everything else is bad input.
-    const int code = app.exit(e, out, err);
-    return code == 0 ? 0 : 1;
-  }
-
-  try {
-    if (*plan_cmd) {
-      check_format(format);
-      const Topology topo = parse_topology(plan_args.topology);
-      VerifyReport report;
-      const Plan plan = build_verified(plan_args, topo, &report);
-      TableOptions topt;
-      topt.children_slots = children;
-      topt.base_addr = base_addr;
-      const TableSet set = compile_tables(plan, topt);
-      require_tables_valid(set, topo, "the compiled tables");
-      image_layout(set, image_opt);  // rejects field widths that cannot hold the values
-      for (uint32_t n = 0; n < set.nodes; ++n) encode_image(set, n, image_opt);
-      if (!out_dir.empty()) write_image_set(set, out_dir, image_opt);
-      if (format == "json") {
-        nlohmann::json j = tables_json(set);
-        j["verification"] = report_json(report);
-        out << j.dump(2) << "\n";
-      } else {
-        out << tables_text(set) << report_text(report);
-        if (!out_dir.empty()) out << fmt::format("wrote {} image sets to {}\n", set.nodes, out_dir);
-      }
-      return 0;
-    }
-    if (*show_cmd) {
-      check_format(show_format);
-      const TableSet set = read_image_set(dir);
-      out << (show_format == "json" ? tables_json(set).dump(2) + "\n" : tables_text(set));
-      return 0;
-    }
-    if (*verify_cmd) {
-      check_format(verify_format);
-      const TableSet set = read_image_set(dir);
-      const Topology topo = parse_topology(verify_topology.empty() ? set.topology : verify_topology);
-      const VerifyReport r = verify_tables(set, topo);
-      if (verify_format == "json") {
-        out << report_json(r).dump(2) << "\n";
-      } else {
-        out << fmt::format("{}: {} tables for {} on {}\n", dir, set.nodes, set.algorithm, topo.spec())
-            << report_text(r);
-      }
-      return r.ok() ? 0 : 1;
-    }
-    if (*dot_cmd) {
-      const Topology topo = parse_topology(dot_args.topology);
-      const Plan plan = build_verified(dot_args, topo);
-      const std::string text = plan_dot(plan, topo, flow);
-      if (dot_out.empty()) {
-        out << text;
-      } else {
-        std::ofstream f(dot_out);
-        if (!(f << text)) throw InputError(fmt::format("cannot write {}", dot_out));
-      }
-      return 0;
-    }
-  } catch (const InputError& e) {
-    err << "mtc: error: " << e.what() << "\n";
-    return 1;
-  } catch (const std::exception& e) {
-    err << "mtc: internal error: " << e.what() << "\n";
-    return 2;
-  }
-  return 2;
+  MtcArgs a;
+  add_plan_command(app, a);
+  add_read_commands(app, a);
+  add_dot_command(app, a);
+  const int parsed = parse_command_line(app, argc, argv, "mtc", out, err);
+  if (parsed >= 0) return parsed;
+  return run_tool("mtc", out, err, [&] {
+    if (*app.get_subcommand("plan")) return run_plan(a, out);
+    if (*app.get_subcommand("show")) return run_show(a, out);
+    if (*app.get_subcommand("verify")) return run_verify(a, out);
+    return run_dot(a, out);
+  });
 }
 
 }  // namespace mt

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "plan/plan.hpp"
 
 namespace mt {
 namespace {
@@ -68,18 +69,14 @@ std::string plan_dot(const Plan& plan, const Topology& topo, const std::string& 
   if (flow == "all") {
     for (uint32_t f = 0; f < plan.flows.size(); ++f) flows.push_back(f);
   } else {
-    uint32_t f = 0;
-    try {
-      size_t used = 0;
-      f = static_cast<uint32_t>(std::stoul(flow, &used));
-      if (used != flow.size()) throw std::invalid_argument(flow);
-    } catch (const std::exception&) {
-      throw InputError(fmt::format("--flow \"{}\": expected a flow id or \"all\"", flow));
+    if (flow.empty() || ((flow[0] < '0' || flow[0] > '9') && flow[0] != '-')) {
+      throw InputError(fmt::format("--flow \"{}\": expected a flow id (0, 1, ...) or \"all\"", flow));
     }
+    const uint64_t f = parse_unsigned(flow, "--flow");
     if (f >= plan.flows.size()) {
       throw InputError(fmt::format("--flow {}: the plan has flows 0..{}", f, plan.flows.size() - 1));
     }
-    flows.push_back(f);
+    flows.push_back(static_cast<uint32_t>(f));
   }
   std::string s = fmt::format(
       "// {} on {}: all-gather trees (edge labels: all-gather step; reduce-scatter runs them "

@@ -40,14 +40,31 @@ std::vector<ByteRange> split_bytes(uint64_t bytes, uint32_t parts) {
   return out;
 }
 
+uint64_t parse_unsigned(const std::string& s, const std::string& what, uint64_t max) {
+  if (s.empty()) throw InputError(fmt::format("{}: the value is empty", what));
+  if (s[0] == '-') throw InputError(fmt::format("{} {}: must not be negative", what, s));
+  uint64_t v = 0;
+  for (const char c : s) {
+    if (c < '0' || c > '9') {
+      throw InputError(fmt::format("{} \"{}\": expected a whole number", what, s));
+    }
+    const uint64_t digit = static_cast<uint64_t>(c - '0');
+    if (v > (max - digit) / 10) {
+      throw InputError(fmt::format("{} {}: too large, the largest is {}", what, s, max));
+    }
+    v = v * 10 + digit;
+  }
+  return v;
+}
+
 uint64_t parse_size(const std::string& s) {
   size_t i = 0;
   while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
-  if (i == 0 || i > 19) {
+  if (i == 0) {
     throw InputError(fmt::format("size \"{}\": expected a positive number of bytes such as 65536, "
                                  "64KiB or 1MiB", s));
   }
-  const uint64_t number = std::stoull(s.substr(0, i));
+  const uint64_t number = parse_unsigned(s.substr(0, i), fmt::format("size \"{}\", the number", s));
   const std::string unit = s.substr(i);
   uint64_t scale = 0;
   if (unit.empty() || unit == "B") scale = 1;

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,11 @@ std::vector<ByteRange> split_bytes(uint64_t bytes, uint32_t parts);
 
 // Parses sizes such as 1048576, 64KiB, 1MiB, 2GiB, 4096B (binary suffixes; kB/MB/GB decimal).
 uint64_t parse_size(const std::string& s);
+
+// Parses a whole unsigned decimal number for the option `what` (e.g. "--seed"), at most `max`:
+// InputError naming the option for a sign, anything but digits, or a value above `max`.
+uint64_t parse_unsigned(const std::string& s, const std::string& what,
+                        uint64_t max = std::numeric_limits<uint64_t>::max());
 
 // Common inputs of every algorithm.
 struct PlanOptions {

@@ -8,10 +8,11 @@ namespace mt {
 namespace {
 
 // Adds the directed link a->b unless a already has one to b (a dimension of size 2 has a
-// single link per direction, DESIGN.md).
-void add_unique(std::vector<Link>& links, uint32_t a, uint32_t b) {
-  for (const Link& l : links) {
-    if (l.src == a && l.dst == b) return;
+// single link per direction, DESIGN.md). a's links are the last ones added, from `first` on:
+// the scan is at most four long, so a grid builds in linear time.
+void add_unique(std::vector<Link>& links, size_t first, uint32_t a, uint32_t b) {
+  for (size_t i = first; i < links.size(); ++i) {
+    if (links[i].src == a && links[i].dst == b) return;
   }
   links.push_back({a, b});
 }
@@ -28,11 +29,12 @@ Topology make_grid(TopologyKind kind, const std::string& spec, uint32_t w, uint3
   for (uint32_t y = 0; y < h; ++y) {
     for (uint32_t x = 0; x < w; ++x) {
       const uint32_t n = y * w + x;
+      const size_t first = links.size();
       // Neighbour order y-1, y+1, x-1, x+1 (paper §III-C1).
-      if (y > 0 || (wrap && h > 1)) add_unique(links, n, ((y + h - 1) % h) * w + x);
-      if (y + 1 < h || (wrap && h > 1)) add_unique(links, n, ((y + 1) % h) * w + x);
-      if (x > 0 || (wrap && w > 1)) add_unique(links, n, y * w + (x + w - 1) % w);
-      if (x + 1 < w || (wrap && w > 1)) add_unique(links, n, y * w + (x + 1) % w);
+      if (y > 0 || (wrap && h > 1)) add_unique(links, first, n, ((y + h - 1) % h) * w + x);
+      if (y + 1 < h || (wrap && h > 1)) add_unique(links, first, n, ((y + 1) % h) * w + x);
+      if (x > 0 || (wrap && w > 1)) add_unique(links, first, n, y * w + (x + w - 1) % w);
+      if (x + 1 < w || (wrap && w > 1)) add_unique(links, first, n, y * w + (x + 1) % w);
     }
   }
   Topology t(kind, spec, w * h, 0, std::move(links));

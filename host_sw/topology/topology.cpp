@@ -31,38 +31,7 @@ Topology::Topology(TopologyKind kind, std::string spec, uint32_t nodes, uint32_t
     }
     out_[l.src].push_back(i);
   }
-  // Connectivity is checked the way traffic moves (only forwarding vertices relay): from
-  // node 0 to every node, and back.
-  const std::vector<uint32_t> d = distances_from(0);
-  for (uint32_t n = 0; n < nodes_; ++n) {
-    if (d[n] == std::numeric_limits<uint32_t>::max()) {
-      throw InputError(fmt::format("topology {}: disconnected, node {} cannot be reached from "
-                                   "node 0", spec_, n));
-    }
-  }
-  // And back: every node reaches node 0 (links may be one-way in a topology file).
-  std::vector<std::vector<uint32_t>> in(v);
-  for (const Link& l : links_) in[l.dst].push_back(l.src);
-  std::vector<bool> seen(v, false);
-  std::deque<uint32_t> queue{0};
-  seen[0] = true;
-  while (!queue.empty()) {
-    const uint32_t u = queue.front();
-    queue.pop_front();
-    for (uint32_t w : in[u]) {
-      // w reaches 0 through u if u is 0 or relays traffic.
-      if (!seen[w] && (u == 0 || forwards(u))) {
-        seen[w] = true;
-        queue.push_back(w);
-      }
-    }
-  }
-  for (uint32_t n = 0; n < nodes_; ++n) {
-    if (!seen[n]) {
-      throw InputError(fmt::format("topology {}: disconnected, node 0 cannot be reached from "
-                                   "node {}", spec_, n));
-    }
-  }
+  check_connected();
 }
 
 uint32_t Topology::max_node_degree() const {

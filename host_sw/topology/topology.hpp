@@ -69,6 +69,13 @@ class Topology {
   void set_grid(uint32_t w, uint32_t h) { width_ = w; height_ = h; }
 
  private:
+  // Every node reaches every other node the way traffic moves (only forwarding vertices
+  // relay), and every switch reaches some node; InputError naming the first pair that fails.
+  void check_connected() const;
+  void check_connected_direct() const;
+  bool switched_fast_path() const;
+  void check_switch_reaches_a_node() const;
+
   TopologyKind kind_;
   std::string spec_;
   uint32_t nodes_;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "common/input_file.hpp"
 #include "topology/topology.hpp"
 
 namespace mt {
@@ -88,15 +89,7 @@ uint32_t endpoint(const json& e, uint32_t nodes, uint32_t switches, size_t link,
                                spec, where, s));
 }
 
-}  // namespace
-
-Topology parse_topology_json(const std::string& text, const std::string& spec) {
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw InputError(fmt::format("topology {}: not valid JSON: {}", spec, e.what()));
-  }
+Topology topology_from_doc(const json& doc, const std::string& spec) {
   if (!doc.is_object()) throw InputError(fmt::format("topology {}: must be a JSON object", spec));
   check_keys(doc, {"name", "nodes", "switches", "links"}, "the top level", spec);
   const uint32_t nodes = read_ids(doc, "nodes", spec, true);
@@ -142,12 +135,30 @@ Topology parse_topology_json(const std::string& text, const std::string& spec) {
   return Topology(TopologyKind::kFile, spec, nodes, switches, std::move(links));
 }
 
+}  // namespace
+
+Topology parse_topology_json(const std::string& text, const std::string& spec) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for 1e400
+    throw InputError(fmt::format("topology {}: not valid JSON: {}", spec, e.what()));
+  }
+  try {
+    return topology_from_doc(doc, spec);
+  } catch (const json::exception& e) {  // every key is checked; this is the safety net
+    throw InputError(fmt::format("topology {}: {}", spec, e.what()));
+  }
+}
+
 Topology load_topology_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("topology file:{}: cannot open the file", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_topology_json(ss.str(), "file:" + path);
+  std::string text;
+  try {
+    text = read_input_file(path);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("topology file:{}", e.what()));
+  }
+  return parse_topology_json(text, "file:" + path);
 }
 
 }  // namespace mt

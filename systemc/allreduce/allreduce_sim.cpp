@@ -31,6 +31,29 @@
 namespace mt::noc {
 namespace {
 
+uint32_t bit_width(uint64_t v) {
+  uint32_t bits = 0;
+  for (; v != 0; v >>= 1) ++bits;
+  return bits;
+}
+
+// Each node holds its buffer in the memory model, and GradientData holds the expected sum (8
+// bytes per 4-byte element): refuse up front what this machine cannot hold rather than dying
+// in the allocator.
+void check_fits_this_machine(uint32_t nodes, uint64_t bytes) {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return;
+  const uint64_t physical = static_cast<uint64_t>(pages) * static_cast<uint64_t>(page);
+  const uint64_t copies = uint64_t{nodes} + 2;
+  if (bytes > physical / copies) {
+    throw InputError(fmt::format(
+        "a {}-byte all-reduce on {} nodes needs about {:.1f} GiB of memory to simulate; this "
+        "machine has {:.1f} GiB", bytes, nodes,
+        static_cast<double>(bytes) * static_cast<double>(copies) / double(1ull << 30),
+        static_cast<double>(physical) / double(1ull << 30)));
+  }
+}
+
 // The tables every NI gets, as image bytes, with what they describe.
 struct Loaded {
   TableSet set;
@@ -78,7 +101,12 @@ Loaded load_tables(const AllReduceOptions& opt, const Topology& topo, TableSet i
   TableOptions to;
   to.children_slots = 4;
   l.set = compile_tables(plan, to);
-  for (uint32_t n = 0; n < topo.nodes(); ++n) l.images.push_back(encode_image(l.set, n));
+  // The NI model reads any field width from the header: make the fields as wide as the
+  // buffer needs (at least the usual 32 bits), as mtc plan --addr-bits/--size-bits would.
+  ImageOptions io;
+  io.addr_bits = std::max(32u, bit_width(l.set.base_addr + l.set.bytes - 1));
+  io.size_bits = std::max(32u, bit_width(l.set.bytes));
+  for (uint32_t n = 0; n < topo.nodes(); ++n) l.images.push_back(encode_image(l.set, n, io));
   return l;
 }
 
@@ -289,6 +317,8 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
   TableSet images = opt.images.empty() ? TableSet{} : read_image_set(opt.images);
   const Topology topo = parse_topology(opt.topology.empty() ? images.topology : opt.topology);
   if (topo.nodes() < 2) throw InputError("an all-reduce needs at least 2 nodes");
+  check_network_fits(topo.spec(), topo.nodes(), 200 * 1024);  // a router and an NI a node
+  check_fits_this_machine(topo.nodes(), opt.images.empty() ? opt.bytes : images.bytes);
   TracePath trace;
   if (!opt.trace.empty()) trace = trace_path(opt.trace);
   for (uint32_t n : opt.trace_nodes) {
@@ -308,7 +338,8 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
   opt.ni.validate();
   opt.reduction.validate();
   MemoryConfig mem_cfg = opt.memory;
-  mem_cfg.bytes = set.base_addr + set.bytes;
+  mem_cfg.base = set.base_addr;  // the window the tables touch, not everything below it
+  mem_cfg.bytes = set.bytes;
   mem_cfg.clock_ps = noc.clock_ps;
   mem_cfg.validate();
 
@@ -349,7 +380,7 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
         issues.push_back({node, index, e, cycle});
       };
     }
-    data.fill(n, memories.back()->data() + set.base_addr);
+    data.fill(n, memories.back()->data());
     ni_ptrs.push_back(&ni);
   }
   Host host("host", ni_ptrs, &loaded.images);
@@ -406,7 +437,7 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
     r.error = net.stall_report();
   } else {
     for (uint32_t n = 0; n < topo.nodes() && r.error.empty(); ++n) {
-      r.error = data.check(n, memories[n]->data() + set.base_addr);
+      r.error = data.check(n, memories[n]->data());
     }
   }
   r.verified = r.error.empty();

@@ -31,7 +31,7 @@ struct AllReduceOptions {
   std::string images;
   NocConfig noc;                // ni_ports is set to the tables' K
   NiConfig ni;
-  MemoryConfig memory;          // bytes: set to the buffer's end
+  MemoryConfig memory;          // base and bytes: set to the buffer's window
   ReductionConfig reduction;
   uint64_t seed = 1;            // data each node starts with
   std::string trace;            // .vcd or .fst file of the NI state of trace_nodes

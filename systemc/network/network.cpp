@@ -1,5 +1,7 @@
 #include "network/network.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -8,6 +10,18 @@
 #include "common/error.hpp"
 
 namespace mt::noc {
+
+void check_network_fits(const std::string& spec, uint64_t routers, uint64_t bytes_each) {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return;
+  const double physical = static_cast<double>(pages) * static_cast<double>(page);
+  const double need = static_cast<double>(routers) * static_cast<double>(bytes_each);
+  if (need > physical / 2) {
+    throw InputError(fmt::format(
+        "topology {}: simulating {} routers needs about {:.1f} GiB of memory; this machine has "
+        "{:.1f} GiB", spec, routers, need / double(1ull << 30), physical / double(1ull << 30)));
+  }
+}
 namespace {
 
 const char* kind_name(TopologyKind k) {

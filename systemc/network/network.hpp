@@ -20,6 +20,11 @@ namespace mt::noc {
 
 class Router;
 
+// Each router of the SystemC model (with its NI) takes tens of kilobytes: throws InputError
+// with the estimate when `routers` of `bytes_each` would not fit this machine's memory, so a
+// network too large to simulate is refused up front rather than after minutes of elaboration.
+void check_network_fits(const std::string& spec, uint64_t routers, uint64_t bytes_each);
+
 class Network : public sc_core::sc_module {
  public:
   // Throws mt::InputError for topologies that are not a torus, mesh or ring, and for a bad

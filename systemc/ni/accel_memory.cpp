@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -16,6 +17,9 @@ void MemoryConfig::validate() const {
   need(bytes_per_cycle >= 1,
        fmt::format("bytes_per_cycle = {}: must be at least 1", bytes_per_cycle));
   need(clock_ps >= 1, fmt::format("clock_ps = {}: must be at least 1 ps", clock_ps));
+  need(bytes == 0 || bytes - 1 <= std::numeric_limits<uint64_t>::max() - base,
+       fmt::format("the window of {} bytes at base 0x{:x} runs past the 64-bit address space",
+                   bytes, base));
 }
 
 namespace {
@@ -42,6 +46,11 @@ AccelMemory::AccelMemory(sc_core::sc_module_name name, const MemoryConfig& cfg)
   port.register_transport_dbg(this, &AccelMemory::transport_dbg);
 }
 
+bool AccelMemory::inside(uint64_t addr, uint64_t len) const {
+  return addr >= cfg_.base && addr - cfg_.base < mem_.size() &&
+         len <= mem_.size() - (addr - cfg_.base);
+}
+
 uint64_t AccelMemory::occupancy(uint64_t bytes) const {
   return (bytes + cfg_.bytes_per_cycle - 1) / cfg_.bytes_per_cycle;
 }
@@ -62,7 +71,7 @@ void AccelMemory::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
-  if (addr >= mem_.size() || len > mem_.size() - addr) {  // no overflow of addr + len
+  if (!inside(addr, len)) {
     trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
@@ -83,7 +92,7 @@ void AccelMemory::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&
   const uint64_t complete = start + cfg_.latency + n;
   delay = sc_core::sc_time::from_value(complete * period_ - now);
 
-  uint8_t* at = mem_.data() + addr;
+  uint8_t* at = mem_.data() + (addr - cfg_.base);
   if (write) {
     std::memcpy(at, trans.get_data_ptr(), len);
     bytes_written_ += len;
@@ -99,11 +108,12 @@ void AccelMemory::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&
 unsigned int AccelMemory::transport_dbg(tlm::tlm_generic_payload& trans) {
   const uint64_t addr = trans.get_address();
   const bool write = trans.is_write();
-  if ((!write && !trans.is_read()) || addr >= mem_.size()) return 0;
-  const uint64_t len = std::min<uint64_t>(trans.get_data_length(), mem_.size() - addr);
+  if ((!write && !trans.is_read()) || !inside(addr, 1)) return 0;
+  const uint64_t offset = addr - cfg_.base;
+  const uint64_t len = std::min<uint64_t>(trans.get_data_length(), mem_.size() - offset);
   if (len == 0) return 0;
-  if (write) std::memcpy(mem_.data() + addr, trans.get_data_ptr(), len);
-  else std::memcpy(trans.get_data_ptr(), mem_.data() + addr, len);
+  if (write) std::memcpy(mem_.data() + offset, trans.get_data_ptr(), len);
+  else std::memcpy(trans.get_data_ptr(), mem_.data() + offset, len);
   return static_cast<unsigned int>(len);
 }
 

@@ -18,7 +18,7 @@
 //   as they are.
 // Errors (checked in this order; nothing is copied, counted or timed):
 //   command other than read/write               TLM_COMMAND_ERROR_RESPONSE
-//   any byte outside [0, bytes)                 TLM_ADDRESS_ERROR_RESPONSE
+//   any byte outside [base, base + bytes)       TLM_ADDRESS_ERROR_RESPONSE
 //   streaming width < data length               TLM_BURST_ERROR_RESPONSE
 //   a byte-enable pointer                       TLM_BYTE_ENABLE_ERROR_RESPONSE
 // transport_dbg copies without timing or statistics; as the TLM-2.0 standard allows, it ignores
@@ -35,8 +35,11 @@
 
 namespace mt::noc {
 
+// The model holds only a window of the accelerator's address space, [base, base + bytes): the
+// bytes the schedule tables touch, wherever in the 64-bit space they are.
 struct MemoryConfig {
-  uint64_t bytes = 0;              // capacity
+  uint64_t base = 0;               // address of the window's first byte
+  uint64_t bytes = 0;              // capacity; base + bytes - 1 must fit 64 bits
   uint32_t bytes_per_cycle = 256;  // HBM-like default: one HBM2 stack, 256 GB/s at 1 GHz
   // Cycles from the start of an access to its first byte (~100 ns DRAM at 1 GHz).
   uint32_t latency = 100;
@@ -48,12 +51,13 @@ struct MemoryConfig {
 
 class AccelMemory : public sc_core::sc_module {
  public:
-  // Validates `cfg` (mt::InputError) and allocates `cfg.bytes` zeroed bytes.
+  // Validates `cfg` (mt::InputError) and allocates `cfg.bytes` zeroed bytes for the window.
   AccelMemory(sc_core::sc_module_name name, const MemoryConfig& cfg);
 
   tlm_utils::simple_target_socket<AccelMemory> port;
 
-  // Backdoor for the host: fills inputs and checks results, no timing or statistics.
+  // Backdoor for the host: fills inputs and checks results, no timing or statistics. data()[i]
+  // is the byte at address base + i.
   uint8_t* data() { return mem_.data(); }
   const uint8_t* data() const { return mem_.data(); }
   uint64_t size() const { return mem_.size(); }
@@ -73,6 +77,8 @@ class AccelMemory : public sc_core::sc_module {
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   unsigned int transport_dbg(tlm::tlm_generic_payload& trans);
   uint64_t occupancy(uint64_t bytes) const;
+  // True when [addr, addr + len) lies in the window (len >= 1); no overflow.
+  bool inside(uint64_t addr, uint64_t len) const;
 
   MemoryConfig cfg_;
   uint64_t period_;  // sc_time units per cycle

@@ -134,6 +134,8 @@ TEST(Mtsim, BadInputIsAClearErrorWithoutJson) {
       {"--images " + dir + "/set --dbtree-chunks 4", "fixes it"},
       {"--trace " + dir + "/run.txt", ".vcd or .fst"},
       {"--trace-nodes 99", "node 99"},
+      {"--trace-nodes 4294967296", "--trace-nodes 4294967296: too large"},  // once wrapped to 0
+      {"--trace-nodes -1", "--trace-nodes -1: must not be negative"},
   };
   for (const Case& c : cases) {
     const auto r = run_command(kMtsim + " -q " + c.args + " --json " + json);

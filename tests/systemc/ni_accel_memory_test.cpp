@@ -380,3 +380,32 @@ TEST_F(NiAccelMemoryTest, TheDefaultsAreOneHbmStack) {
 
 }  // namespace
 }  // namespace mt::noc
+
+namespace mt::noc {
+namespace {
+
+// Issue 11, defects 2 and 3: the model holds only the window [base, base + bytes), so a buffer
+// high in the address space costs its own size, and one that ends at 2^64 works.
+TEST_F(NiAccelMemoryTest, TheWindowSitsAnywhereInTheAddressSpace) {
+  MemoryConfig c = small_config();
+  c.base = std::numeric_limits<uint64_t>::max() - 4095;  // the last byte is 2^64 - 1
+  build(c);
+  EXPECT_EQ(mem->size(), 4096u);
+  const std::vector<uint8_t> p = pattern(64, 3);
+  run([&](Initiator& d) {
+    std::vector<uint8_t> buf = p, got(64);
+    const uint64_t last = c.base + 4096 - 64;
+    EXPECT_EQ(d.access(tlm::TLM_WRITE_COMMAND, last, buf.data(), 64).status, tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(d.read(last, got.data(), 64).status, tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(got, p);
+    EXPECT_EQ(d.read(c.base - 1, got.data(), 1).status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    EXPECT_EQ(d.read(0, got.data(), 1).status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  });
+  EXPECT_TRUE(std::equal(p.begin(), p.end(), mem->data() + 4096 - 64));
+  MemoryConfig past = c;
+  past.bytes = 4097;  // one byte beyond 2^64 - 1
+  EXPECT_THROW(past.validate(), InputError);
+}
+
+}  // namespace
+}  // namespace mt::noc

@@ -197,7 +197,7 @@ TEST_F(NocSim, BadInputExitsOneWithAMessageAndWritesNothing) {
       {"--topology torus:3x3 --pattern bitcomp --rate 0.1", "power-of-two"},
       {"--topology ring:1 --rate 0.1", "at least 2 nodes"},
       {"--topology cube:4 --rate 0.1", "cube:4"},
-      {"--topology fattree:2x2 --rate 0.1", "tori, meshes and rings"},
+      {"--topology fattree:2x2 --rate 0.1", "runs torus:WxH, mesh:WxH and ring:N only"},
       {"--pattern hotspot --hotspot-node 64 --rate 0.1", "hotspot node 64"},
       {"--pattern hotspot --hotspot-fraction 2 --rate 0.1", "fraction 2"},
       {"--packet-flits 400 --rate 0.1", "do not fit a 318-flit VC"},

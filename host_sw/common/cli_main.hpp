@@ -1,0 +1,65 @@
+// The command-line contract shared by mtc, mtsim and noc-sim: parse errors and bad input exit 1
+// with "<tool>: error: ...", anything else is a bug (exit 2), and a tool's report counts only
+// once it has reached standard output: a write error there (a full disk, /dev/full) is exit 1.
+#pragma once
+
+#include <cerrno>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <ostream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "common/error.hpp"
+
+namespace mt {
+
+// Flushes `out`; InputError when anything written to it was lost.
+inline void finish_output(std::ostream& out) {
+  errno = 0;
+  out.flush();
+  if (out) return;
+  const int e = errno;
+  throw InputError(std::string("cannot write the standard output") +
+                   (e != 0 ? std::string(": ") + std::strerror(e) : std::string()));
+}
+
+// Parses the command line. Returns -1 to go on, or the exit code: 0 after --help (if the help
+// reached `out`), 1 for a parse error.
+inline int parse_command_line(CLI::App& app, int argc, char** argv, const char* tool,
+                              std::ostream& out, std::ostream& err) {
+  try {
+    app.parse(argc, argv);
+    return -1;
+  } catch (const CLI::ParseError& e) {
+    // --help is a "parse error" that exits 0; everything else is bad input.
+    if (app.exit(e, out, err) != 0) return 1;
+    try {
+      finish_output(out);
+    } catch (const InputError& w) {
+      err << tool << ": error: " << w.what() << "\n";
+      return 1;
+    }
+    return 0;
+  }
+}
+
+// Runs the work of a tool whose command line has been parsed; `body` returns the exit code.
+inline int run_tool(const char* tool, std::ostream& out, std::ostream& err,
+                    const std::function<int()>& body) {
+  try {
+    const int code = body();
+    finish_output(out);
+    return code;
+  } catch (const InputError& e) {
+    err << tool << ": error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    err << tool << ": internal error: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace mt

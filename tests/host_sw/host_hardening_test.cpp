@@ -1,0 +1,134 @@
+// Issue 11's bad-input sweep against mtc and the host library, one reproducer per defect: JSON
+// numbers out of range, switch networks where not every node reaches every node, write errors,
+// unreadable inputs and option values that used to wrap or be guessed.
+#include <sys/stat.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "common/error.hpp"
+#include "support/run_command.hpp"
+#include "topology/topology.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using mt::test::run_command;
+
+const std::string kMtc = MTC_EXE;
+
+std::string temp_dir(const std::string& name) {
+  const fs::path p = fs::path(::testing::TempDir()) / ("mtc_hardening_" + name);
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p.string();
+}
+
+void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+// Defect 4: a number beyond a double is bad input naming the file, in a topology file and in
+// an image set's manifest.
+TEST(Hardening, NumberOverflowInJsonIsBadInput) {
+  EXPECT_THROW(mt::parse_topology_json(R"({"nodes":[0,1],"links":[{"a":"n0","b":"n1","width":1e400}]})",
+                                       "file:t.json"),
+               mt::InputError);
+  const std::string dir = temp_dir("overflow");
+  write(dir + "/t.json", R"({"nodes":[0,1e400],"links":[]})");
+  const auto t = run_command(kMtc + " plan -a ring -t file:" + dir + "/t.json");
+  EXPECT_EQ(t.code, 1) << t.out;
+  EXPECT_THAT(t.out, HasSubstr(dir + "/t.json"));
+  ASSERT_EQ(run_command(kMtc + " plan -t ring:4 -a ring -b 4KiB -o " + dir + "/s").code, 0);
+  std::ifstream in(dir + "/s/manifest.json");
+  std::string m((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  m.replace(m.find("\"bytes\": 4096"), 13, "\"bytes\": 1e400");
+  write(dir + "/s/manifest.json", m);
+  const auto s = run_command(kMtc + " show " + dir + "/s");
+  EXPECT_EQ(s.code, 1) << s.out;
+  EXPECT_THAT(s.out, HasSubstr("manifest.json"));
+}
+
+// Defect 5: with switches, nodes do not forward: n1 cannot reach n2 through n0.
+TEST(Hardening, EveryNodeMustReachEveryNodeWithSwitches) {
+  try {
+    mt::parse_topology_json(R"({"nodes":[0,1,2],"switches":[0],"links":[{"a":"n0","b":"n1"},)"
+                            R"({"a":"n0","b":"n2"},{"a":"n2","b":"s0"}]})",
+                            "file:t.json");
+    ADD_FAILURE() << "accepted";
+  } catch (const mt::InputError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("cannot be reached from node"));
+  }
+  // A switch linked to nothing reaches no node.
+  EXPECT_THROW(mt::parse_topology_json(R"({"nodes":[0,1],"switches":[0,1],"links":[)"
+                                       R"({"a":"n0","b":"s0"},{"a":"n1","b":"s0"}]})",
+                                       "file:t.json"),
+               mt::InputError);
+  // Real switch networks still pass.
+  EXPECT_NO_THROW(mt::parse_topology("fattree:4x3"));
+  EXPECT_NO_THROW(mt::parse_topology("bigraph:4x4"));
+}
+
+// Defect 6: building a large torus is linear in its links.
+TEST(Hardening, LargeTorusBuildsInLinearTime) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const mt::Topology t = mt::parse_topology("torus:512x512");
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(t.nodes(), 512u * 512u);
+  EXPECT_LT(s, 5.0);
+}
+
+// Defect 7: a report that cannot be written is a failure.
+TEST(Hardening, StandardOutputWriteErrorsExitOne) {
+  const std::string dir = temp_dir("full");
+  ASSERT_EQ(run_command(kMtc + " plan -t ring:4 -a ring -b 4KiB -o " + dir + "/s").code, 0);
+  for (const std::string& args : {std::string("plan -t ring:4 -a ring -b 4KiB"), "show " + dir + "/s",
+                                  std::string("dot -t ring:4 -a ring -b 4KiB")}) {
+    const auto r = run_command("{ " + kMtc + " " + args + " > /dev/full; }");
+    EXPECT_EQ(r.code, 1) << args << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("cannot write the standard output"));
+  }
+}
+
+// Defect 8: an image file that is a directory is bad input naming the file.
+TEST(Hardening, ImageThatIsADirectoryIsBadInput) {
+  const std::string dir = temp_dir("dirimage");
+  ASSERT_EQ(run_command(kMtc + " plan -t ring:4 -a ring -b 4KiB -o " + dir + "/s").code, 0);
+  fs::remove(dir + "/s/node_00.bin");
+  fs::create_directory(dir + "/s/node_00.bin");
+  const auto r = run_command(kMtc + " show " + dir + "/s");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("node_00.bin: is a directory"));
+}
+
+// Defect 9 (and 1 for mtc dot -o): each message names the problem.
+TEST(Hardening, OptionValuesAreNotWrappedOrGuessed) {
+  const std::string dir = temp_dir("options");
+  const std::string fifo = dir + "/fifo.dot";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  struct Case {
+    std::string args, message;
+  };
+  const std::vector<Case> cases = {
+      {"plan -t ring:4 -a ring -b 99999999999999999999", "too large"},
+      {"plan -t file:" + dir + " -a ring", "is a directory"},
+      {"plan -t ring:4 -a ring -b 4KiB --base-addr 18446744073709551616", "--base-addr 18446744073709551616: too large"},
+      {"plan -t ring:4 -a ring -b 4KiB -o ''", "the name is empty"},
+      {"dot -t ring:4 -a ring -b 4KiB -o ''", "the name is empty"},
+      {"dot -t ring:4 -a ring -b 4KiB --flow -1", "--flow -1: must not be negative"},
+      {"dot -t ring:4 -a ring -b 4KiB -o " + fifo, "is a FIFO"},
+  };
+  for (const Case& c : cases) {
+    const auto r = run_command(kMtc + " " + c.args);
+    EXPECT_EQ(r.code, 1) << c.args << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr(c.message)) << c.args;
+    EXPECT_THAT(r.out, Not(HasSubstr("4294967295"))) << c.args;
+  }
+  EXPECT_TRUE(fs::is_fifo(fifo));
+}
+
+}  // namespace

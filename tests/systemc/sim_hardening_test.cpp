@@ -1,0 +1,139 @@
+// Issue 11's bad-input sweep against mtsim and noc-sim, one reproducer per defect: output files
+// that are not regular files are never replaced, addresses anywhere in the 64-bit space, write
+// errors on standard output, and clear exit-1 errors for bad options.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/run_command.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using mt::test::run_command;
+
+const std::string kMtsim = std::string(MT_BIN_DIR) + "/mtsim";
+const std::string kNocSim = std::string(MT_BIN_DIR) + "/noc-sim";
+const std::string kMtc = MTC_EXE;
+const std::string kQuickNoc = kNocSim + " -t ring:4 -r 0.05 --warmup 100 --measure 200 -j 1";
+
+std::string temp_dir(const std::string& name) {
+  const fs::path p = fs::path(::testing::TempDir()) / ("hardening_test_" + name);
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p.string();
+}
+
+// Defect 1: --json on a FIFO (as on /dev/full) must not turn it into a regular file.
+TEST(Hardening, JsonNeverReplacesANonRegularFile) {
+  const std::string dir = temp_dir("fifo");
+  const std::string fifo = dir + "/out.json";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& tool : {kMtsim + " -q -t ring:4 -b 4KiB", kQuickNoc}) {
+    const auto r = run_command(tool + " --json " + fifo);
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_THAT(r.out, HasSubstr("is a FIFO"));
+    EXPECT_TRUE(fs::is_fifo(fifo)) << tool;
+  }
+  const auto d = run_command(kMtsim + " -q -t ring:4 -b 4KiB --json " + dir);
+  EXPECT_EQ(d.code, 1) << d.out;
+  EXPECT_THAT(d.out, HasSubstr("is a directory"));
+  EXPECT_THAT(d.out, Not(HasSubstr("Success")));
+}
+
+// Defect 1: a symbolic link stays a link; the file it points to gets the JSON.
+TEST(Hardening, JsonThroughASymlinkWritesItsTarget) {
+  const std::string dir = temp_dir("symlink");
+  { std::ofstream(dir + "/real.json") << "old"; }
+  fs::create_symlink(dir + "/real.json", dir + "/link.json");
+  const auto r = run_command(kMtsim + " -q -t ring:4 -b 4KiB --json " + dir + "/link.json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(fs::is_symlink(dir + "/link.json"));
+  std::ifstream f(dir + "/real.json");
+  std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  EXPECT_THAT(text, HasSubstr("\"cycles\""));
+}
+
+// Defect 2: a buffer that ends at the top of the 64-bit address space (base + bytes wraps).
+TEST(Hardening, BufferAtTheTopOfTheAddressSpace) {
+  const std::string dir = temp_dir("top");
+  const auto plan = run_command(kMtc + " plan -t torus:4x4 -a multitree -b 4KiB --base-addr "
+                                "18446744073709547520 --addr-bits 64 -o " + dir + "/s");
+  ASSERT_EQ(plan.code, 0) << plan.out;
+  const auto r = run_command(kMtsim + " -q --images " + dir + "/s");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("verified        yes"));
+}
+
+// Defect 3: the memory model holds the buffer, not everything below it (64 GiB here).
+TEST(Hardening, HighBaseAddressNeedsOnlyTheBuffer) {
+  const std::string dir = temp_dir("high");
+  const auto plan = run_command(kMtc + " plan -t torus:4x4 -a multitree -b 4KiB --base-addr "
+                                "68719476736 --addr-bits 40 -o " + dir + "/s");
+  ASSERT_EQ(plan.code, 0) << plan.out;
+  const auto r = run_command(kMtsim + " -q --images " + dir + "/s");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("verified        yes"));
+}
+
+// Defect 6: a network too large for this machine is refused at once, with the estimate.
+TEST(Hardening, HugeNetworksAreRefusedUpFront) {
+  for (const std::string& cmd : {kMtsim + " -q -t torus:1000x1000 -b 4KiB",
+                                 kNocSim + " -t torus:1000x1000 -r 0.1 -j 1"}) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto r = run_command(cmd);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(r.code, 1) << cmd << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("GiB of memory")) << cmd;
+    EXPECT_LT(s, 10.0) << cmd;
+  }
+}
+
+// Defect 7: a report that cannot be written is a failure.
+TEST(Hardening, StandardOutputWriteErrorsExitOne) {
+  for (const std::string& cmd : {kMtsim + " -q -t ring:4 -b 4KiB", kQuickNoc}) {
+    const auto r = run_command("{ " + cmd + " > /dev/full; }");
+    EXPECT_EQ(r.code, 1) << cmd << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("cannot write the standard output"));
+  }
+}
+
+// Defect 8: a trace file that cannot be created is bad input, found before the run.
+TEST(Hardening, UnwritableTraceIsBadInput) {
+  const auto r = run_command(kMtsim + " -q -t ring:4 -b 4KiB --trace /proc/x.vcd");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("--trace /proc/x.vcd"));
+}
+
+// Defect 9: numbers that wrap or mean something else are refused, naming the option.
+TEST(Hardening, OptionValuesAreNotWrappedOrGuessed) {
+  struct Case {
+    std::string cmd, message;
+  };
+  const std::vector<Case> cases = {
+      {kMtsim + " -q -t ring:4 -b 4KiB --seed -5", "--seed -5: must not be negative"},
+      {kMtsim + " -q -t ring:4 -b 4KiB --seed 18446744073709551616", "--seed 18446744073709551616: too large"},
+      {kMtsim + " -q -t ring:4 -b 4KiB -j 0", "-j 0"},
+      {kQuickNoc + " --seed -1", "--seed -1: must not be negative"},
+      {kQuickNoc.substr(0, kQuickNoc.size() - 5) + " -j 0", "-j 0"},
+      {kQuickNoc + " --credit-latency 0", "--credit-latency 0"},
+      {kNocSim + " -t fattree:2x2 -r 0.1", "runs torus:WxH, mesh:WxH and ring:N only"},
+      {kMtsim + " -q -t ring:4 -b 8GiB", "8589934592-byte all-reduce on 4 nodes needs about"},
+  };
+  for (const Case& c : cases) {
+    const auto r = run_command(c.cmd);
+    EXPECT_EQ(r.code, 1) << c.cmd << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr(c.message)) << c.cmd;
+    EXPECT_THAT(r.out, Not(HasSubstr("bigraph"))) << c.cmd;
+  }
+}
+
+}  // namespace
