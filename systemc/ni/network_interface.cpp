@@ -191,9 +191,11 @@ void NetworkInterface::eject(uint64_t now) {
 }
 
 bool NetworkInterface::overlaps(const Block& b, bool with_waiting_before) const {
+  // [addr, addr + size) may end exactly at 2^64: compare offsets, not ends.
   auto meet = [&](uint32_t other) {
     const Block& o = blocks_[other];
-    return &o != &b && b.addr < o.addr + o.data.size() && o.addr < b.addr + b.data.size();
+    if (&o == &b || o.data.empty() || b.data.empty()) return false;  // empty blocks meet none
+    return b.addr >= o.addr ? b.addr - o.addr < o.data.size() : o.addr - b.addr < b.data.size();
   };
   if (std::any_of(reducing_.begin(), reducing_.end(), meet)) return true;
   if (!with_waiting_before) return false;
