@@ -9,29 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "finding.hpp"
 #include "image/image.hpp"
 #include "topology/topology.hpp"
 
 namespace mt::fuzz {
 namespace {
-
-[[noreturn]] void finding(const std::string& what) {
-  std::fprintf(stderr, "FUZZ FINDING: %s\n", what.c_str());
-  std::abort();
-}
-
-// Runs `f`; InputError is the expected answer to bad input, anything else is a finding.
-template <typename F>
-bool accepts(F&& f) {
-  try {
-    f();
-    return true;
-  } catch (const InputError&) {
-    return false;
-  } catch (const std::exception& e) {
-    finding(fmt::format("exception other than InputError: {}", e.what()));
-  }
-}
 
 // A cheap bound on the nodes a spec string asks for: specs above it are not built (they are
 // slow, not wrong; the size limits have their own tests).

@@ -12,6 +12,7 @@
 
 #include "algorithms/algorithms.hpp"
 #include "common/error.hpp"
+#include "finding.hpp"
 #include "image/image.hpp"
 #include "targets.hpp"
 #include "topology/topology.hpp"
@@ -21,23 +22,6 @@ namespace mt::fuzz {
 namespace {
 
 namespace fs = std::filesystem;
-
-[[noreturn]] void finding(const std::string& what) {
-  std::fprintf(stderr, "FUZZ FINDING: %s\n", what.c_str());
-  std::abort();
-}
-
-template <typename F>
-bool accepts(F&& f) {
-  try {
-    f();
-    return true;
-  } catch (const InputError&) {
-    return false;
-  } catch (const std::exception& e) {
-    finding(fmt::format("exception other than InputError: {}", e.what()));
-  }
-}
 
 class Bytes {
  public:
