@@ -172,14 +172,14 @@ void NetworkInterface::eject(uint64_t now) {
     }
     const uint32_t slot = new_block();
     Block& b = blocks_[slot];
-    b.key = key(received_.op, received_.flow, received_.sender);
     b.op = received_.op;
     b.flow = received_.flow;
     b.sender = received_.sender;
     b.addr = received_.addr;
     b.data.swap(received_.data);
-    ++outstanding_[b.key];
-    if (received_.message_done) last_seen_.insert(b.key);
+    const uint64_t message = key(b.op, b.flow, b.sender);
+    ++outstanding_[message];
+    if (received_.message_done) last_seen_.insert(message);
     if (received_.op == Op::kGather) {
       schedule(dma.write(b.addr, b.data.data(), b.data.size(), now), EventKind::kBlockDone, slot);
     } else if (overlaps(b, true)) {
@@ -228,10 +228,11 @@ void NetworkInterface::release_waiting(uint64_t now) {
 
 void NetworkInterface::block_done(uint32_t slot) {
   Block& b = blocks_[slot];
-  auto it = outstanding_.find(b.key);
-  if (--it->second == 0 && last_seen_.count(b.key)) {
+  const uint64_t message = key(b.op, b.flow, b.sender);
+  auto it = outstanding_.find(message);
+  if (--it->second == 0 && last_seen_.count(message)) {
     outstanding_.erase(it);
-    last_seen_.erase(b.key);
+    last_seen_.erase(message);
     dependencies.arrive(b.op, b.flow, b.sender);
   }
   free_blocks_.push_back(slot);

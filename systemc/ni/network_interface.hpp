@@ -121,7 +121,6 @@ class NetworkInterface : public sc_core::sc_module {
     std::vector<Flit> flits;
   };
   struct Block {  // received data on its way into memory
-    uint64_t key = 0;  // key(op, flow, sender)
     Op op = Op::kNop;
     uint32_t flow = 0, sender = 0;
     uint64_t addr = 0;
