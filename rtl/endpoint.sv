@@ -33,7 +33,8 @@ module endpoint #(
   // Bursts the NI buffer holds.
   parameter int unsigned LINES = 20,
   localparam int unsigned VC_W = VCS > 1 ? $clog2(VCS) : 1,
-  localparam int unsigned CREDIT_W = $clog2(VC_DEPTH + 1)
+  localparam int unsigned CREDIT_W = $clog2(VC_DEPTH + 1),
+  localparam int unsigned LINES_W = (LINES > 1 ? $clog2(LINES) : 1) + 1
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
@@ -62,6 +63,8 @@ module endpoint #(
   output logic [127:0]             tx_data_o,
   // The queue holds no burst (every flit it was given has left).
   output logic                     empty_o,
+  // Bursts queued at the start of the cycle (one whose last flit leaves in it still counts).
+  output logic [LINES_W-1:0]       lines_o,
   // A burst arrived when LINES were queued (the SystemC NI checks the same bound).
   output logic                     overflow_o
 );
@@ -208,6 +211,7 @@ module endpoint #(
   assign tx_vc_o = vc;
   assign tx_data_o = f_data;
   assign empty_o = count_q == '0;
+  assign lines_o = count_q;
   assign overflow_o = overflow_q;
 
 endmodule

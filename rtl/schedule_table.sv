@@ -84,7 +84,7 @@ module schedule_table #(
   localparam logic [4:0] ErrEntryFlow = 5'd12;    // flow >= flows
   localparam logic [4:0] ErrEntryNode = 5'd13;    // parent/child not a node or nil, child after nil, NOP with a parent
   localparam logic [4:0] ErrEntryStep = 5'd14;    // step outside 1..2T
-  localparam logic [4:0] ErrEntryRange = 5'd15;   // [start_addr, +size) outside the buffer
+  localparam logic [4:0] ErrEntryRange = 5'd15;   // [start_addr, +size) outside the buffer, or a send of 0 bytes
   localparam logic [4:0] ErrEntryPad = 5'd16;     // a pad bit is 1
   localparam logic [4:0] ErrOrder = 5'd17;        // a window write that is not the next word
 
@@ -281,7 +281,8 @@ module schedule_table #(
       e_err = ErrEntryNode;  // a child
     end else if (e_step == '0 || e_step > (64'(h_steps) << 1)) begin
       e_err = ErrEntryStep;
-    end else if (e_addr < h_base || offset > h_bytes || e_size > h_bytes - offset) begin
+    end else if (e_addr < h_base || offset > h_bytes || e_size > h_bytes - offset ||
+                 (32'(e_op) != OP_NOP && e_size == '0)) begin
       e_err = ErrEntryRange;
     end else if (pad != '0) begin
       e_err = ErrEntryPad;

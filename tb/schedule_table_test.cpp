@@ -17,6 +17,7 @@
 #include "common/error.hpp"
 #include "image/image.hpp"
 #include "ni_formats.hpp"
+#include "support/cfg_bus.hpp"
 #include "support/clocked.hpp"
 
 namespace mt::tb {
@@ -34,10 +35,7 @@ std::vector<uint8_t> read_file(const fs::path& p) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-struct Response {
-  bool error = false;
-  uint32_t data = 0;
-};
+using Response = CfgResponse;
 
 class Table {
  public:
@@ -47,42 +45,13 @@ class Table {
     dut_.reset();
   }
 
-  Response access(bool write, uint32_t addr, uint32_t data) {
-    dut_->cfg_valid_i = 1;
-    dut_->cfg_write_i = write;
-    dut_->cfg_addr_i = addr;
-    dut_->cfg_wdata_i = data;
-    for (int wait = 0;; ++wait) {
-      dut_.settle();
-      if (dut_->cfg_ready_o) break;
-      EXPECT_LT(wait, 8) << "cfg_ready_o stays low";
-      if (wait >= 8) break;
-      dut_.tick();
-    }
-    dut_.tick();
-    dut_->cfg_valid_i = 0;
-    dut_.settle();
-    EXPECT_TRUE(dut_->cfg_rvalid_o);
-    return {dut_->cfg_error_o != 0, dut_->cfg_rdata_o};
-  }
-  Response write(uint32_t addr, uint32_t data) { return access(true, addr, data); }
-  Response read(uint32_t addr) { return access(false, addr, 0); }
-
-  // The host's sequence: the image as words from the window base, LENGTH, LOAD. Returns the
-  // STATUS register afterwards.
+  Response write(uint32_t addr, uint32_t data) { return cfg_access(dut_, true, addr, data); }
+  Response read(uint32_t addr) { return cfg_access(dut_, false, addr, 0); }
+  // The host's load sequence; returns the STATUS register afterwards.
   uint32_t load(const std::vector<uint8_t>& image, uint32_t length) {
-    for (size_t at = 0; at < image.size(); at += 4) {
-      uint32_t w = 0;
-      for (size_t b = 0; b < 4 && at + b < image.size(); ++b) w |= uint32_t{image[at + b]} << (8 * b);
-      EXPECT_FALSE(write(static_cast<uint32_t>(cfg::kImageBase + at), w).error);
-    }
-    EXPECT_FALSE(write(cfg::kRegLength, length).error);
-    EXPECT_FALSE(write(cfg::kRegLoad, 1).error);
-    return read(cfg::kRegStatus).data;
+    return cfg_load(dut_, image, length);
   }
-  uint32_t load(const std::vector<uint8_t>& image) {
-    return load(image, static_cast<uint32_t>(image.size()));
-  }
+  uint32_t load(const std::vector<uint8_t>& image) { return cfg_load(dut_, image); }
 
   TableEntry entry(uint32_t index) {
     dut_->rd_idx_i = static_cast<uint8_t>(index);

@@ -147,6 +147,11 @@ void check_entry(const TableEntry& e, const EntryLimits& lim, const EntryWhere& 
          fmt::format("[{:#x}, +{:#x}) ends past the buffer end (base_addr {:#x} + bytes {:#x})",
                      e.start_addr, e.size, lim.base_addr, lim.bytes));
   }
+  // No plan sends an empty chunk (the verifier rejects empty transfers), and the NI's
+  // hardware has no zero-length memory access or message: refuse them here.
+  if (e.op != Op::kNop && e.size == 0) {
+    fail("size", fmt::format("0: a {} entry must move at least one byte", op_name(e.op)));
+  }
 }
 
 namespace hf = format::image::field;

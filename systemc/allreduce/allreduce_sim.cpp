@@ -382,6 +382,7 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
     }
     data.fill(n, memories.back()->data());
     ni_ptrs.push_back(&ni);
+    if (opt.on_ni) opt.on_ni(n, ni);
   }
   Host host("host", ni_ptrs, &loaded.images);
   Monitor monitor("monitor", ni_ptrs, net, noc.clock_ps, opt.ni.watchdog_cycles, opt.progress);

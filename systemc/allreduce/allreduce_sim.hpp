@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,8 @@
 #include "table/schedule_table.hpp"
 
 namespace mt::noc {
+
+class NetworkInterface;
 
 struct AllReduceOptions {
   std::string topology = "torus:4x4";  // empty with `images`: the image set's
@@ -41,6 +44,9 @@ struct AllReduceOptions {
   // and shows what the NI does with it (the watchdog names what deadlocks).
   bool verify_images = true;
   bool record_issues = false;   // fill AllReduceResult::issues
+  // Called with every node's NI once it is built and bound, before the simulation starts:
+  // test benches attach observers (tb/network_interface_test.cpp records a node's inputs).
+  std::function<void(uint32_t node, NetworkInterface& ni)> on_ni;
 };
 
 // A table entry issuing at an NI (Fig. 6 ②).

@@ -102,6 +102,7 @@ tlm::tlm_sync_enum Endpoint::receive_credit(Flit& credit, tlm::tlm_phase& phase,
   CreditIn& c = credits_in_.push_slot();
   c.vc = credit.vc;
   c.usable = now + delay.value() / period_;
+  if (on_credit) on_credit(c.vc, c.usable);
   wake_at(c.usable, now);
   return tlm::TLM_ACCEPTED;
 }

@@ -41,6 +41,8 @@ class Endpoint : public sc_core::sc_module {
   std::function<void(const Flit& flit, uint64_t cycle)> on_receive;
   // Called for every flit as it goes onto the injection link (with the VC it took).
   std::function<void(const Flit& flit, uint64_t cycle)> on_send;
+  // Called for every credit the router returns, with the cycle from which it counts.
+  std::function<void(uint8_t vc, uint64_t usable)> on_credit;
 
   uint32_t node() const { return node_; }
   uint64_t flits_sent() const { return sent_; }

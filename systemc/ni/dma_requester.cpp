@@ -1,5 +1,6 @@
 #include "ni/dma_requester.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -8,10 +9,12 @@
 
 namespace mt::noc {
 
-DmaRequester::DmaRequester(sc_core::sc_module_name name, uint64_t clock_ps)
+DmaRequester::DmaRequester(sc_core::sc_module_name name, uint64_t clock_ps,
+                           uint32_t max_outstanding)
     : sc_module(name),
       mem("mem"),
-      period_(sc_core::sc_time(static_cast<double>(clock_ps), sc_core::SC_PS).value()) {}
+      period_(sc_core::sc_time(static_cast<double>(clock_ps), sc_core::SC_PS).value()),
+      max_outstanding_(max_outstanding) {}
 
 uint64_t DmaRequester::access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint64_t len,
                               uint64_t now) {
@@ -24,7 +27,17 @@ uint64_t DmaRequester::access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data
                                          addr, trans_.get_response_string()));
   }
   (cmd == tlm::TLM_READ_COMMAND ? bytes_read_ : bytes_written_) += len;
-  return now + (delay.value() + period_ - 1) / period_;
+  const uint64_t complete = now + (delay.value() + period_ - 1) / period_;
+  // The RTL's queue holds an access from its request to the end of its completion cycle.
+  while (!completions_.empty() && completions_.front() <= now) completions_.pop_front();
+  completions_.push_back(complete);
+  peak_ = std::max(peak_, completions_.size());
+  if (max_outstanding_ != 0 && completions_.size() > max_outstanding_) {
+    throw std::runtime_error(fmt::format(
+        "{}: {} memory accesses incomplete at once, more than the RTL's {} "
+        "(NiConfig::memory_requests)", name(), completions_.size(), max_outstanding_));
+  }
+  return complete;
 }
 
 uint64_t DmaRequester::read(uint64_t addr, uint8_t* data, uint64_t len, uint64_t now) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 
 #include <systemc>
 #include <tlm>
@@ -14,12 +15,14 @@ namespace mt::noc {
 
 class DmaRequester : public sc_core::sc_module {
  public:
-  DmaRequester(sc_core::sc_module_name name, uint64_t clock_ps);
+  // At most `max_outstanding` accesses may be incomplete at once (0: no bound).
+  DmaRequester(sc_core::sc_module_name name, uint64_t clock_ps, uint32_t max_outstanding = 0);
 
   tlm_utils::simple_initiator_socket<DmaRequester> mem;
 
   // Reads (writes) [addr, addr + len) in cycle `now`; returns the cycle the memory completes
-  // the access. Throws std::runtime_error naming the access if the memory refuses it.
+  // the access. Throws std::runtime_error naming the access if the memory refuses it, or if
+  // it would make more than max_outstanding accesses incomplete after cycle `now`.
   uint64_t read(uint64_t addr, uint8_t* data, uint64_t len, uint64_t now);
   uint64_t write(uint64_t addr, const uint8_t* data, uint64_t len, uint64_t now);
   // Untimed access (debug transport): the reduction's read-modify-write of data in flight.
@@ -27,6 +30,8 @@ class DmaRequester : public sc_core::sc_module {
   void poke(uint64_t addr, const uint8_t* data, uint64_t len);
 
   uint64_t bytes_read() const { return bytes_read_; }
+  // The most accesses incomplete at once so far.
+  size_t peak_outstanding() const { return peak_; }
   uint64_t bytes_written() const { return bytes_written_; }
 
  private:
@@ -34,6 +39,9 @@ class DmaRequester : public sc_core::sc_module {
   void debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint64_t len);
 
   uint64_t period_;  // sc_time units per cycle
+  uint32_t max_outstanding_;
+  std::deque<uint64_t> completions_;  // of the incomplete accesses, in order
+  size_t peak_ = 0;
   uint64_t bytes_read_ = 0, bytes_written_ = 0;
   tlm::tlm_generic_payload trans_;
 };

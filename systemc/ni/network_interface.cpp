@@ -32,7 +32,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
       lockstep("lockstep"),
       decoder("decoder", ni),
       dependencies("dependencies", ni.arrival_slots),
-      dma("dma", noc.clock_ps),
+      dma("dma", noc.clock_ps, ni.memory_requests),
       reduction("reduction", reduction_cfg, dtype),
       encoder("encoder", place.node, noc, ni),
       ejection("ejection", place.node, place.neighbour, noc),
@@ -51,6 +51,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
     e.on_receive = [this, i](const Flit& f, uint64_t cycle) {
       inbox_.push_back({f, i, cycle});
       ++trace_flits_in_[i];
+      if (on_flit_in) on_flit_in(i, f, cycle);
       done_ = false;  // a message no entry waits for (a leaf's final Gather) is still work
       wake_at(cycle + 1, cycle);
     };
@@ -165,7 +166,13 @@ void NetworkInterface::eject(uint64_t now) {
     inbox_.pop_front();
     ++progress_;
     if (!ejection.consume(a.flit, a.port, received_)) continue;
-    if (++live_blocks_ > ni_.block_slots) {
+    if (received_.data.empty()) {  // table images refuse empty sends (IMAGE_FORMAT.md)
+      throw std::runtime_error(fmt::format("NI {}: an empty block of {} flow {} from node {}",
+                                           place_.node, op_name(received_.op), received_.flow,
+                                           received_.sender));
+    }
+    peak_live_ = std::max(peak_live_, ++live_blocks_);
+    if (live_blocks_ > ni_.block_slots) {
       throw std::runtime_error(fmt::format(
           "NI {}: {} received blocks at once, more than the RTL's {} (NiConfig::block_slots)",
           place_.node, live_blocks_, ni_.block_slots));
@@ -194,7 +201,7 @@ bool NetworkInterface::overlaps(const Block& b, bool with_waiting_before) const 
   // [addr, addr + size) may end exactly at 2^64: compare offsets, not ends.
   auto meet = [&](uint32_t other) {
     const Block& o = blocks_[other];
-    if (&o == &b || o.data.empty() || b.data.empty()) return false;  // empty blocks meet none
+    if (&o == &b) return false;
     return b.addr >= o.addr ? b.addr - o.addr < o.data.size() : o.addr - b.addr < b.data.size();
   };
   if (std::any_of(reducing_.begin(), reducing_.end(), meet)) return true;
@@ -209,8 +216,10 @@ bool NetworkInterface::overlaps(const Block& b, bool with_waiting_before) const 
 void NetworkInterface::issue_reduce(uint32_t slot, uint64_t now) {
   Block& b = blocks_[slot];
   reducing_.push_back(slot);
-  scratch_.resize(b.data.size());
-  schedule(dma.read(b.addr, scratch_.data(), b.data.size(), now), EventKind::kReduceRead, slot);
+  // The memory serves accesses in order: the read returns the bytes as every earlier access
+  // left them (the RTL's memory does the same), whatever is written after it.
+  b.acc.resize(b.data.size());
+  schedule(dma.read(b.addr, b.acc.data(), b.data.size(), now), EventKind::kReduceRead, slot);
 }
 
 void NetworkInterface::release_waiting(uint64_t now) {
@@ -223,6 +232,12 @@ void NetworkInterface::release_waiting(uint64_t now) {
     it = waiting_.erase(it);
     issue_reduce(slot, now);
     ++progress_;
+  }
+  peak_waiting_ = std::max(peak_waiting_, waiting_.size());
+  if (waiting_.size() > ni_.waiting_blocks) {
+    throw std::runtime_error(fmt::format(
+        "NI {}: {} Reduce blocks wait behind the interlock, more than the RTL's {} "
+        "(NiConfig::waiting_blocks)", place_.node, waiting_.size(), ni_.waiting_blocks));
   }
 }
 
@@ -258,10 +273,8 @@ void NetworkInterface::run_events(uint64_t now) {
         // The local partial sum is in (the interlock kept every write to these bytes before
         // the read); the block becomes the sum, which the write-back stores.
         Block& b = blocks_[ev.slot];
-        scratch_.resize(b.data.size());
-        dma.peek(b.addr, scratch_.data(), b.data.size());
-        const uint64_t ready = reduction.reduce(scratch_.data(), b.data.data(), b.data.size(), now);
-        std::copy(scratch_.begin(), scratch_.end(), b.data.begin());
+        const uint64_t ready = reduction.reduce(b.acc.data(), b.data.data(), b.data.size(), now);
+        b.data.swap(b.acc);
         schedule(ready, EventKind::kWriteBack, ev.slot);
         break;
       }

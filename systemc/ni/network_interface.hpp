@@ -94,8 +94,16 @@ class NetworkInterface : public sc_core::sc_module {
   std::function<void(uint32_t node, uint32_t step, uint64_t cycle)> on_step;
   std::function<void(uint32_t node, size_t index, const TableEntry& entry, uint64_t cycle)>
       on_issue;
+  // Every flit that arrives at NI port `port`, in its arrival cycle (the NI's ejection side;
+  // port(i).on_credit observes the injection side's credits).
+  std::function<void(uint32_t port, const Flit& flit, uint64_t cycle)> on_flit_in;
 
+  const NiPlace& place() const { return place_; }
   uint64_t flits_injected() const;
+  // The most received blocks live, and Reduce blocks waiting behind the interlock, at once
+  // (what NiConfig::block_slots and waiting_blocks must hold).
+  size_t peak_live_blocks() const { return peak_live_; }
+  size_t peak_waiting() const { return peak_waiting_; }
   uint64_t flits_ejected() const;
   uint64_t head_flits_injected() const { return heads_; }
   // Registers the NI's state with a trace file (GTKWave): timestep, lockstep counter, table
@@ -125,6 +133,7 @@ class NetworkInterface : public sc_core::sc_module {
     uint32_t flow = 0, sender = 0;
     uint64_t addr = 0;
     std::vector<uint8_t> data;
+    std::vector<uint8_t> acc;  // a Reduce block's local partial sum, as its read returns it
   };
   struct Channel {  // one injection port's sends, oldest first
     std::deque<SendJob> jobs;
@@ -191,6 +200,7 @@ class NetworkInterface : public sc_core::sc_module {
   bool started_ = false, done_ = false;
   uint64_t done_cycle_ = 0, progress_ = 0, heads_ = 0, next_job_id_ = 1;
   size_t live_blocks_ = 0;  // received blocks not yet complete (block_slots)
+  size_t peak_live_ = 0, peak_waiting_ = 0;
   size_t head_ = 0;  // index of the table's head entry
   sc_core::sc_event wake_;
   uint64_t next_wake_ = ~0ull;

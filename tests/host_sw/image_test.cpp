@@ -326,9 +326,10 @@ TEST(ImageBinary, RoundTripMaximalValuesAtEachWidth) {
     for (uint32_t k = 0; k < c.children_slots; ++k) full.push_back(last - k % c.nodes);
     const uint32_t top_step = 2 * c.steps_per_phase;
     auto& entries = s.tables[last].entries;
-    entries.push_back(entry(Op::kReduce, c.flows - 1, last, full, top_step, ones(c.addr_bits), 0));
+    // A Reduce or Gather moves at least one byte; the NOP takes the largest address.
+    entries.push_back(entry(Op::kReduce, c.flows - 1, last, full, top_step, 0, 1));
     entries.push_back(entry(Op::kGather, c.flows - 1, kNil, full, top_step, 0, ones(c.size_bits)));
-    entries.push_back(entry(Op::kGather, 0, last, {}, 1, 0, 0));
+    entries.push_back(entry(Op::kGather, 0, last, {}, 1, 0, 1));
     entries.push_back(entry(Op::kNop, 0, kNil, {}, 1, ones(c.addr_bits), 0));
     const ImageOptions opt{c.addr_bits, c.size_bits};
     const std::vector<uint8_t> img = encode_image(s, last, opt);
@@ -549,6 +550,16 @@ TEST(ImageDecode, RejectsRangePastBufferEnd) {
   img = small_image();
   poke(img, 0, 16, 16, 0x1041);  // starts past the end
   EXPECT_THAT(decode_error(img), HasSubstr("ends past the buffer end"));
+}
+
+TEST(ImageDecode, RejectsASendOfZeroBytes) {
+  std::vector<uint8_t> img = small_image();
+  poke(img, 0, 32, 13, 0);  // entry 0, a Reduce, moves nothing
+  EXPECT_THAT(decode_error(img), HasSubstr("entry 0, field size: 0: a reduce entry must move"));
+  img = small_image(1);
+  poke(img, 2, 32, 13, 0);  // entry 2, a NOP: its size is only its step time
+  refresh_crc(img);
+  EXPECT_NO_THROW(decode_image(img));
 }
 
 TEST(ImageDecode, RejectsNodeIdMismatch) {

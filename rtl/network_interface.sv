@@ -1,0 +1,874 @@
+// The MultiTree network interface (paper §IV-A Fig. 6, §IV-B): executes one node's schedule
+// table, moving and summing the node's gradient buffer over K router ports. SystemC twin:
+// systemc/ni/network_interface.hpp, whose timing it has cycle for cycle at this boundary
+// (tb/network_interface_test.cpp checks it every cycle).
+//
+// Per cycle, in the SystemC NI's order (systemc/ni/README.md):
+//   ejection   the flits that arrived in the previous cycle are decoded (④), port 0 first; a
+//              finished block takes a block slot: a Gather block asks for its memory write,
+//              a Reduce block for its local read, or waits behind an overlapping Reduce
+//              (read-after-write interlock)
+//   completions the memory's completion of the cycle: a burst's flits join its port's NI
+//              buffer, a Reduce read goes to the reduction unit, a write completes its block;
+//              a message whose blocks are all in memory clears its dependency (⑤, ⑥); a
+//              Reduce whose sum is complete asks for its write-back
+//   interlock  waiting Reduce blocks that no longer overlap ask for their reads
+//   DMA        each port's oldest send asks for its next burst (send_channel.sv)
+//   control    the head entry issues (①, ②) or the timestep advances (③)
+// Memory accesses asked for in one cycle go to the memory in that order, one per cycle
+// (dma_requester.sv).
+module network_interface #(
+  // Width of node ids, flow ids and the Tree ID; nil is all ones.
+  parameter int unsigned NODE_W = 8,
+  // Children slots per entry = NI ports (paper §V: the NI matches the router's bandwidth).
+  parameter int unsigned K = 4,
+  // Width of a step number.
+  parameter int unsigned STEP_W = 8,
+  // Width of addresses (table entries, DMA).
+  parameter int unsigned ADDR_W = 32,
+  // Width of sizes.
+  parameter int unsigned SIZE_W = 32,
+  // Table entries per bank.
+  parameter int unsigned DEPTH = 256,
+  // Flows the dependency scoreboard has rows for.
+  parameter int unsigned FLOWS = 64,
+  // Senders a scoreboard row holds (NiConfig::arrival_slots).
+  parameter int unsigned SLOTS = 4,
+  // Virtual channels per port.
+  parameter int unsigned VCS = 4,
+  // Flits of one VC buffer of the router's local input.
+  parameter int unsigned VC_DEPTH = 318,
+  // Flits of a sub-packet.
+  parameter int unsigned SUBPACKET_FLITS = 16,
+  // 1: wormhole flow control; 0: virtual cut-through.
+  parameter bit WORMHOLE = 1'b0,
+  // Bytes of one DMA burst of a send.
+  parameter int unsigned BURST_BYTES = 256,
+  // Payload bytes of a packet in packet-based flow control (a multiple of BURST_BYTES).
+  parameter int unsigned PACKET_BYTES = 256,
+  // Flits of one port's NI buffer (NiConfig::buffer_flits).
+  parameter int unsigned BUFFER_FLITS = 318,
+  // Bursts of one port's NI buffer (NiConfig::buffer_lines).
+  parameter int unsigned LINES = 20,
+  // Sends queued per port (NiConfig::send_queue).
+  parameter int unsigned SEND_QUEUE = 4,
+  // Received blocks held at once, from decode to the completion of their write
+  // (NiConfig::block_slots).
+  parameter int unsigned BLOCKS = 128,
+  // Reduce blocks that can wait behind the interlock (NiConfig::waiting_blocks).
+  parameter int unsigned WAITS = 32,
+  // Memory accesses queued or outstanding (NiConfig::memory_requests).
+  parameter int unsigned REQUESTS = 256,
+  // Packet-mode messages open at once per ejection port.
+  parameter int unsigned PKT_MSGS = 4,
+  // Reduction lanes (elements added per cycle).
+  parameter int unsigned LANES = 16,
+  // Reduction pipeline depth in cycles.
+  parameter int unsigned LATENCY = 4,
+  localparam int unsigned VC_W = VCS > 1 ? $clog2(VCS) : 1,
+  // Payload bytes of the largest block (a packet, or a full sub-packet): the memory data bus.
+  localparam int unsigned BLOCK_BYTES = PACKET_BYTES > SUBPACKET_FLITS * 16 ? PACKET_BYTES
+                                                                          : SUBPACKET_FLITS * 16,
+  localparam int unsigned LEN_W = $clog2(BLOCK_BYTES + 1),
+  localparam int unsigned IDX_W = $clog2(DEPTH)
+) (
+  input  logic                       clk_i,
+  input  logic                       rst_ni,
+  // Straps: this node, the network's node count, the node across each direction port
+  // (y-, y+, x-, x+; nil if none), the node's place in its W x H grid, and the flow control.
+  input  logic [NODE_W-1:0]          node_id_i,
+  input  logic [NODE_W-1:0]          nodes_i,
+  input  logic [4*NODE_W-1:0]        neighbour_i,
+  input  logic [NODE_W-1:0]          grid_x_i,
+  input  logic [NODE_W-1:0]          grid_y_i,
+  input  logic [NODE_W-1:0]          grid_width_i,
+  input  logic [NODE_W-1:0]          grid_height_i,
+  input  logic                       grid_wraps_i,
+  input  logic                       packet_mode_i,
+  // Table-write port (rtl/README.md: register map and bus).
+  input  logic                       cfg_valid_i,
+  output logic                       cfg_ready_o,
+  input  logic                       cfg_write_i,
+  input  logic [31:0]                cfg_addr_i,
+  input  logic [31:0]                cfg_wdata_i,
+  output logic                       cfg_rvalid_o,
+  output logic                       cfg_error_o,
+  output logic [31:0]                cfg_rdata_o,
+  // The host starts the all-reduce; the NI runs from the next cycle.
+  input  logic                       start_i,
+  // Ejection: a flit usable in this cycle per port, and its credit back to the router.
+  input  logic [K-1:0]               rx_valid_i,
+  input  logic [K*3-1:0]             rx_type_i,
+  input  logic [K*VC_W-1:0]          rx_vc_i,
+  input  logic [K*128-1:0]           rx_data_i,
+  output logic [K-1:0]               rx_credit_o,
+  output logic [K*VC_W-1:0]          rx_credit_vc_o,
+  // Injection: credits of the router's local inputs, and the flits injected.
+  input  logic [K-1:0]               tx_credit_i,
+  input  logic [K*VC_W-1:0]          tx_credit_vc_i,
+  output logic [K-1:0]               tx_valid_o,
+  output logic [K*3-1:0]             tx_type_o,
+  output logic [K*VC_W-1:0]          tx_vc_o,
+  output logic [K*128-1:0]           tx_data_o,
+  // Accelerator memory: requests (valid/ready), and completions in request order (read
+  // data, or a write's completion). Byte b of the data at bits [8b +: 8].
+  output logic                       mem_req_valid_o,
+  input  logic                       mem_req_ready_i,
+  output logic                       mem_req_write_o,
+  output logic [ADDR_W-1:0]          mem_req_addr_o,
+  output logic [LEN_W-1:0]           mem_req_len_o,
+  output logic [BLOCK_BYTES*8-1:0]   mem_req_wdata_o,
+  input  logic                       mem_rsp_valid_i,
+  input  logic [BLOCK_BYTES*8-1:0]   mem_rsp_rdata_i,
+  // Status: the table (TABLE_STATUS_*), the timestep and head entry, done (table executed,
+  // every send injected, every block received in memory), an error (sticky until start_i:
+  // a queue bound exceeded, a flit or an entry the NI cannot handle), and an interrupt
+  // pulse when done or error rises.
+  output logic [1:0]                 table_status_o,
+  output logic [4:0]                 table_error_cause_o,
+  output logic [STEP_W-1:0]          step_o,
+  output logic                       step_advance_o,
+  output logic [IDX_W:0]             head_o,
+  output logic [31:0]                lockstep_o,
+  // What the head entry waits for (valid while it is for this step and waits).
+  output logic                       waiting_o,
+  output logic [1:0]                 wait_op_o,
+  output logic [NODE_W-1:0]          wait_node_o,
+  output logic                       done_o,
+  output logic                       error_o,
+  output logic [7:0]                 error_cause_o,
+  output logic                       irq_o
+);
+
+  `include "ni_formats.svh"
+
+  localparam int unsigned SLOT_W = BLOCKS > 1 ? $clog2(BLOCKS) : 1;
+  localparam int unsigned PORT_W = K > 1 ? $clog2(K) : 1;
+  localparam int unsigned TAG_W = SLOT_W > PORT_W ? SLOT_W : PORT_W;
+  localparam int unsigned DATA_W = BLOCK_BYTES * 8;
+  localparam int unsigned BEATS = (BLOCK_BYTES / 4 + LANES - 1) / LANES;
+  localparam int unsigned BEAT_W = BEATS > 1 ? $clog2(BEATS) + 1 : 1;
+  localparam int unsigned PAD_W = BEATS * LANES * 32;  // a block in whole beats
+  localparam int unsigned KEY_W = 2 + 2 * NODE_W;  // op, flow, sender
+  localparam int unsigned WLIST = WAITS + K;       // waiting list with this cycle's blocks
+  localparam int unsigned WPTR_W = $clog2(WLIST + 1);
+  localparam int unsigned JOB_W = 1 + 3 + 3 + 2 * NODE_W + 2 + ADDR_W + SIZE_W;
+  localparam int unsigned BURST_LEN_W = $clog2(BURST_BYTES + 1);
+  localparam int unsigned COUNT_W = 32;
+  // Push lanes of the memory queue, in the SystemC NI's call order.
+  localparam int unsigned LaneEject = 0;
+  localparam int unsigned LaneWriteBack = K;
+  localparam int unsigned LaneRelease = K + 1;
+  localparam int unsigned LaneFetch = K + 1 + WLIST;
+  localparam int unsigned PUSHES = LaneFetch + K;
+  // Kinds of memory access.
+  localparam logic [1:0] KindBurst = 2'd0;
+  localparam logic [1:0] KindReduceRead = 2'd1;
+  localparam logic [1:0] KindGatherWrite = 2'd2;
+  localparam logic [1:0] KindWriteBack = 2'd3;
+  // error_cause_o bits.
+  localparam int unsigned ErrBlocks = 0;     // more than BLOCKS received blocks
+  localparam int unsigned ErrWaits = 1;      // more than WAITS Reduce blocks waiting
+  localparam int unsigned ErrRequests = 2;   // more than REQUESTS memory accesses
+  localparam int unsigned ErrSend = 3;       // send queue, NI buffer or a send to no node
+  localparam int unsigned ErrFlit = 4;       // ejection: a flit out of order, an empty block
+  localparam int unsigned ErrScoreboard = 5; // dependency row full, flow beyond FLOWS
+  localparam int unsigned ErrStep = 6;       // head entry for a step already past
+
+  logic started_q;
+  logic [7:0] cause_q, cause_d;
+  logic done_q;
+
+  // =====================================================================================
+  // Ejection: register stage, then one decoder per port.
+  // =====================================================================================
+  logic [K-1:0]       rx_q;
+  logic [K*3-1:0]     rx_type_q;
+  logic [K*VC_W-1:0]  rx_vc_q;
+  logic [K*128-1:0]   rx_data_q;
+
+  assign rx_credit_o = rx_valid_i;  // the NI sinks every flit at once (systemc/endpoint)
+  assign rx_credit_vc_o = rx_vc_i;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) rx_q <= '0;
+    else rx_q <= rx_valid_i;
+    rx_type_q <= rx_type_i;
+    rx_vc_q <= rx_vc_i;
+    rx_data_q <= rx_data_i;
+  end
+
+  logic [K-1:0]          blk, blk_last, ej_idle, ej_error;
+  logic [K*2-1:0]        blk_op;
+  logic [K*NODE_W-1:0]   blk_flow, blk_sender;
+  logic [K*ADDR_W-1:0]   blk_addr;
+  logic [K*LEN_W-1:0]    blk_len;
+  logic [K*DATA_W-1:0]   blk_data;
+
+  for (genvar p = 0; p < K; p++) begin : g_eject
+    ejection_decoder #(
+      .NODE_W(NODE_W), .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .VCS(VCS),
+      .BLOCK_BYTES(BLOCK_BYTES), .PKT_MSGS(PKT_MSGS)
+    ) u_decoder (
+      .clk_i, .rst_ni, .start_i, .neighbour_i,
+      .flit_i(rx_q[p]), .type_i(rx_type_q[3*p +: 3]), .vc_i(rx_vc_q[VC_W*p +: VC_W]),
+      .data_i(rx_data_q[128*p +: 128]),
+      .block_o(blk[p]), .block_op_o(blk_op[2*p +: 2]), .block_flow_o(blk_flow[NODE_W*p +: NODE_W]),
+      .block_sender_o(blk_sender[NODE_W*p +: NODE_W]), .block_addr_o(blk_addr[ADDR_W*p +: ADDR_W]),
+      .block_len_o(blk_len[LEN_W*p +: LEN_W]), .block_data_o(blk_data[DATA_W*p +: DATA_W]),
+      .block_done_o(blk_last[p]), .idle_o(ej_idle[p]), .error_o(ej_error[p])
+    );
+  end
+
+  // =====================================================================================
+  // Block slots: a received block from decode until its memory write completes.
+  // =====================================================================================
+  logic [BLOCKS-1:0]  live_q, last_q, reducing_q;
+  logic [KEY_W-1:0]   key_q [BLOCKS];
+  logic [ADDR_W-1:0]  addr_q [BLOCKS];
+  logic [LEN_W-1:0]   len_q [BLOCKS];
+  logic [DATA_W-1:0]  data_q [BLOCKS];  // the block; a Reduce block's sum replaces it
+  logic [DATA_W-1:0]  acc_q [BLOCKS];   // a Reduce block's local partial sum, once read
+
+  function automatic logic overlap(input logic [ADDR_W-1:0] a, input logic [LEN_W-1:0] la,
+                                   input logic [ADDR_W-1:0] b, input logic [LEN_W-1:0] lb);
+    // Non-empty ranges [a, a + la) and [b, b + lb); offsets, so a range may end at 2^ADDR_W.
+    overlap = a >= b ? a - b < ADDR_W'(lb) : b - a < ADDR_W'(la);
+  endfunction
+
+  // This cycle's new blocks, port order: slot, and whether they wait or read now.
+  logic [K-1:0]        nb, nb_issue, nb_wait;
+  logic [K*SLOT_W-1:0] nb_slot;
+  logic [BLOCKS-1:0]   taken;
+  logic                no_slot, empty_block;
+
+  function automatic logic [KEY_W-1:0] nb_key(input int unsigned p);
+    nb_key = {blk_sender[NODE_W*p +: NODE_W], blk_flow[NODE_W*p +: NODE_W], blk_op[2*p +: 2]};
+  endfunction
+
+  // The waiting list: registered entries, oldest first.
+  logic [WAITS*SLOT_W-1:0] wait_slot_q;
+  logic [WAITS*ADDR_W-1:0] wait_addr_q;
+  logic [WAITS*LEN_W-1:0]  wait_len_q;
+  logic [WPTR_W-1:0]       wait_n_q;
+
+  always_comb begin
+    logic              found, ov;
+    logic [ADDR_W-1:0] a;
+    logic [LEN_W-1:0]  l;
+    found = 1'b0;
+    ov = 1'b0;
+    a = '0;
+    l = '0;
+    taken = '0;
+    nb = '0;
+    nb_issue = '0;
+    nb_wait = '0;
+    nb_slot = '0;
+    no_slot = 1'b0;
+    empty_block = 1'b0;
+    for (int p = 0; p < K; p++) begin
+      if (blk[p] && started_q) begin
+        if (blk_len[LEN_W*p +: LEN_W] == '0 || blk_len[LEN_W*p +: 2] != 2'b00) begin
+          empty_block = 1'b1;  // no sender makes one: a network or sender fault
+        end else begin
+          found = 1'b0;
+          for (int s = BLOCKS - 1; s >= 0; s--) begin
+            if (!live_q[s] && !taken[s]) begin
+              nb_slot[SLOT_W*p +: SLOT_W] = SLOT_W'(s);
+              found = 1'b1;
+            end
+          end
+          if (!found) begin
+            no_slot = 1'b1;
+          end else begin
+            nb[p] = 1'b1;
+            taken[nb_slot[SLOT_W*p +: SLOT_W]] = 1'b1;
+          end
+        end
+      end
+    end
+    // A Reduce block waits if it overlaps a block being reduced, a waiting block, or an
+    // earlier Reduce block of this cycle.
+    for (int p = 0; p < K; p++) begin
+      if (nb[p] && 32'(blk_op[2*p +: 2]) == OP_REDUCE) begin
+        a = blk_addr[ADDR_W*p +: ADDR_W];
+        l = blk_len[LEN_W*p +: LEN_W];
+        ov = 1'b0;
+        for (int s = 0; s < BLOCKS; s++) begin
+          if (reducing_q[s] && overlap(a, l, addr_q[s], len_q[s])) ov = 1'b1;
+        end
+        for (int w = 0; w < WAITS; w++) begin
+          if (w < 32'(wait_n_q) &&
+              overlap(a, l, wait_addr_q[ADDR_W*w +: ADDR_W], wait_len_q[LEN_W*w +: LEN_W])) begin
+            ov = 1'b1;
+          end
+        end
+        for (int q = 0; q < p; q++) begin
+          if (nb[q] && 32'(blk_op[2*q +: 2]) == OP_REDUCE &&
+              overlap(a, l, blk_addr[ADDR_W*q +: ADDR_W], blk_len[LEN_W*q +: LEN_W])) begin
+            ov = 1'b1;
+          end
+        end
+        nb_wait[p] = ov;
+        nb_issue[p] = !ov;
+      end
+    end
+  end
+
+  // =====================================================================================
+  // Memory completions (dma_requester.sv retires them in order).
+  // =====================================================================================
+  logic              done_valid;
+  logic [1:0]        done_kind;
+  logic [TAG_W-1:0]  done_tag;
+  logic [SLOT_W-1:0] done_slot;
+  logic              write_done, read_done;
+
+  assign done_slot = done_tag[SLOT_W-1:0];
+  assign write_done = done_valid && (done_kind == KindGatherWrite || done_kind == KindWriteBack);
+  assign read_done = done_valid && done_kind == KindReduceRead;
+
+  // A block's write completes: the message is in memory when no other block of it is live
+  // and its last block has been decoded (the last flag moves to the message's live blocks).
+  logic              arrive;
+  logic [BLOCKS-1:0] pass_last;
+  logic [K-1:0]      pass_last_new;
+  always_comb begin
+    logic others;
+    others = 1'b0;
+    pass_last = '0;
+    pass_last_new = '0;
+    for (int s = 0; s < BLOCKS; s++) begin
+      if (write_done && live_q[s] && SLOT_W'(s) != done_slot && key_q[s] == key_q[done_slot]) begin
+        others = 1'b1;
+        pass_last[s] = last_q[done_slot];
+      end
+    end
+    for (int p = 0; p < K; p++) begin
+      if (write_done && nb[p] && nb_key(p) == key_q[done_slot]) begin
+        others = 1'b1;
+        pass_last_new[p] = last_q[done_slot];
+      end
+    end
+    arrive = write_done && !others && last_q[done_slot];
+  end
+
+  // ---- reduction: a queue of Reduce blocks whose read is in, one block at a time --------
+  function automatic logic [SLOT_W-1:0] slot_next(input logic [SLOT_W-1:0] i);
+    slot_next = 32'(i) == BLOCKS - 1 ? '0 : i + SLOT_W'(1);
+  endfunction
+  logic [SLOT_W-1:0] rq_q [BLOCKS];
+  logic [SLOT_W-1:0] rq_head_q, rq_tail_q;
+  logic [SLOT_W:0]   rq_count_q;
+  logic              red_busy_q;
+  logic [SLOT_W-1:0] red_slot_q;
+  logic [BEAT_W-1:0] red_beat_q;
+  logic              beat_valid, beat_last, take_queue, bypass;
+  logic [SLOT_W-1:0] beat_slot;
+  logic [BEAT_W-1:0] beat_idx;
+  logic [LANES-1:0]  beat_mask;
+  logic [LANES*32-1:0] beat_acc, beat_src;
+  logic [PAD_W-1:0]  beat_acc_block, beat_src_block;
+
+  always_comb begin
+    logic [LEN_W-1:0] elems;
+    take_queue = !red_busy_q && rq_count_q != '0;
+    bypass = !red_busy_q && rq_count_q == '0 && read_done;
+    beat_valid = red_busy_q || take_queue || bypass;
+    beat_slot = red_busy_q ? red_slot_q : take_queue ? rq_q[rq_head_q] : done_slot;
+    beat_idx = red_busy_q ? red_beat_q : '0;
+    beat_acc_block = PAD_W'(bypass ? mem_rsp_rdata_i : acc_q[beat_slot]);
+    beat_src_block = PAD_W'(data_q[beat_slot]);
+    elems = len_q[beat_slot] >> 2;
+    for (int l = 0; l < LANES; l++) begin
+      beat_mask[l] = 32'(beat_idx) * LANES + 32'(l) < 32'(elems);
+    end
+    beat_last = (32'(beat_idx) + 1) * LANES >= 32'(elems);
+    beat_acc = beat_acc_block[32'(beat_idx) * LANES * 32 +: LANES * 32];
+    beat_src = beat_src_block[32'(beat_idx) * LANES * 32 +: LANES * 32];
+  end
+
+  logic                red_out;
+  logic [LANES-1:0]    red_mask;
+  logic [LANES*32-1:0] red_sum;
+  // The slot, beat and last flag of each beat in the reduction pipeline, stage 0 first.
+  logic [LATENCY-1:0]  pipe_last;
+  logic [SLOT_W-1:0]   pipe_slot [LATENCY];
+  logic [BEAT_W-1:0]   pipe_beat [LATENCY];
+  logic                wb_q;       // a sum is complete: its write-back is asked for
+  logic [SLOT_W-1:0]   wb_slot_q;
+
+  reduction_unit #(.LANES(LANES), .LATENCY(LATENCY)) u_reduction (
+    .clk_i, .rst_ni, .valid_i(beat_valid), .dtype_i(table_dtype), .mask_i(beat_mask),
+    .acc_i(beat_acc), .src_i(beat_src), .valid_o(red_out), .mask_o(red_mask), .sum_o(red_sum)
+  );
+
+  // =====================================================================================
+  // The interlock: waiting Reduce blocks whose overlap is gone ask for their reads.
+  // =====================================================================================
+  logic [WLIST-1:0]        w_valid, w_release;
+  logic [WLIST*SLOT_W-1:0] w_slot;
+  logic [WLIST*ADDR_W-1:0] w_addr;
+  logic [WLIST*LEN_W-1:0]  w_len;
+  logic [BLOCKS-1:0]       reducing_now;
+  logic                    wait_overflow;
+
+  always_comb begin
+    logic [WPTR_W-1:0] n;
+    logic              ov;
+    logic [ADDR_W-1:0] a;
+    logic [LEN_W-1:0]  l;
+    ov = 1'b0;
+    a = '0;
+    l = '0;
+    w_valid = '0;
+    w_slot = '0;
+    w_addr = '0;
+    w_len = '0;
+    for (int w = 0; w < WAITS; w++) begin
+      w_valid[w] = w < 32'(wait_n_q);
+      w_slot[SLOT_W*w +: SLOT_W] = wait_slot_q[SLOT_W*w +: SLOT_W];
+      w_addr[ADDR_W*w +: ADDR_W] = wait_addr_q[ADDR_W*w +: ADDR_W];
+      w_len[LEN_W*w +: LEN_W] = wait_len_q[LEN_W*w +: LEN_W];
+    end
+    n = wait_n_q;
+    for (int p = 0; p < K; p++) begin
+      if (nb_wait[p]) begin
+        w_valid[n] = 1'b1;
+        w_slot[SLOT_W*n +: SLOT_W] = nb_slot[SLOT_W*p +: SLOT_W];
+        w_addr[ADDR_W*n +: ADDR_W] = blk_addr[ADDR_W*p +: ADDR_W];
+        w_len[LEN_W*n +: LEN_W] = blk_len[LEN_W*p +: LEN_W];
+        n = n + WPTR_W'(1);
+      end
+    end
+    // Blocks being reduced once this cycle's write-back has gone and its new blocks read.
+    reducing_now = reducing_q;
+    if (wb_q) reducing_now[wb_slot_q] = 1'b0;
+    for (int p = 0; p < K; p++) begin
+      if (nb_issue[p]) reducing_now[nb_slot[SLOT_W*p +: SLOT_W]] = 1'b1;
+    end
+    w_release = '0;
+    for (int i = 0; i < WLIST; i++) begin
+      if (w_valid[i]) begin
+        a = w_addr[ADDR_W*i +: ADDR_W];
+        l = w_len[LEN_W*i +: LEN_W];
+        ov = 1'b0;
+        for (int s = 0; s < BLOCKS; s++) begin
+          if (reducing_q[s] && reducing_now[s] && overlap(a, l, addr_q[s], len_q[s])) ov = 1'b1;
+        end
+        for (int p = 0; p < K; p++) begin
+          if (nb_issue[p] &&
+              overlap(a, l, blk_addr[ADDR_W*p +: ADDR_W], blk_len[LEN_W*p +: LEN_W])) begin
+            ov = 1'b1;
+          end
+        end
+        for (int j = 0; j < i; j++) begin
+          if (w_valid[j] && overlap(a, l, w_addr[ADDR_W*j +: ADDR_W], w_len[LEN_W*j +: LEN_W])) begin
+            ov = 1'b1;
+          end
+        end
+        w_release[i] = !ov;
+      end
+    end
+    wait_overflow = 32'(n) - 32'($countones(w_release)) > WAITS;
+  end
+
+  // =====================================================================================
+  // Control: the table's head entry.
+  // =====================================================================================
+  logic [IDX_W:0]       head_q;
+  logic [1:0]           e_op;
+  logic [NODE_W-1:0]    e_flow, e_parent;
+  logic [K*NODE_W-1:0]  e_children;
+  logic [STEP_W-1:0]    e_step, step;
+  logic [ADDR_W-1:0]    e_addr;
+  logic [SIZE_W-1:0]    e_size;
+  logic [31:0]          table_entries;
+  logic                 table_dtype;
+  logic [4:0]           table_cause;
+  logic                 has_entry, dep_ready, dep_overflow, advance;
+  logic [1:0]           dep_wait_op;
+  logic [NODE_W-1:0]    dep_wait_node;
+  logic [COUNT_W-1:0]   nop_cycles, lockstep_value;
+  logic                 lockstep_zero;
+  logic [K-1:0]         send;
+  logic [K*NODE_W-1:0]  send_dest;
+  logic                 issue, step_behind, bad_dest;
+  logic [K*PORT_W-1:0]  send_port;
+  logic [K*JOB_W-1:0]   send_job;
+  logic [K-1:0]         ch_dma_idle, ch_idle, ch_overflow, ch_fetch;
+  logic [K*$clog2(SEND_QUEUE + 1)-1:0] ch_jobs;
+
+  schedule_table #(
+    .NODE_W(NODE_W), .K(K), .STEP_W(STEP_W), .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .DEPTH(DEPTH)
+  ) u_table (
+    .clk_i, .rst_ni, .node_id_i, .nodes_i,
+    .cfg_valid_i, .cfg_ready_o, .cfg_write_i, .cfg_addr_i, .cfg_wdata_i, .cfg_rvalid_o,
+    .cfg_error_o, .cfg_rdata_o,
+    .status_o(table_status_o), .entries_o(table_entries), .dtype_o(table_dtype),
+    .error_cause_o(table_cause),
+    .rd_idx_i(IDX_W'(head_d)), .rd_op_o(e_op), .rd_flow_o(e_flow),
+    .rd_parent_o(e_parent), .rd_children_o(e_children), .rd_step_o(e_step),
+    .rd_addr_o(e_addr), .rd_size_o(e_size)
+  );
+
+  logic [IDX_W:0] head_d;
+  assign head_d = start_i ? '0 : head_q + (IDX_W + 1)'(issue);
+  assign has_entry = started_q && 32'(head_q) < table_entries;
+  assign step_behind = has_entry && e_step < step;
+
+  timestep_counter #(.STEP_W(STEP_W)) u_timestep (
+    .clk_i, .rst_ni, .start_i, .lockstep_zero_i(lockstep_zero), .dma_idle_i(&ch_dma_idle),
+    .has_next_i(has_entry && e_step > step), .next_step_i(e_step), .step_o(step),
+    .advance_o(advance)
+  );
+
+  lockstep_counter #(.COUNT_W(COUNT_W)) u_lockstep (
+    .clk_i, .rst_ni, .start_i, .load_i(issue && 32'(e_op) == OP_NOP), .cycles_i(nop_cycles),
+    .value_o(lockstep_value), .zero_o(lockstep_zero)
+  );
+
+  decoder #(
+    .NODE_W(NODE_W), .K(K), .SIZE_W(SIZE_W), .PACKET_BYTES(PACKET_BYTES),
+    .BUFFER_FLITS(BUFFER_FLITS), .COUNT_W(COUNT_W)
+  ) u_decoder (
+    .op_i(e_op), .parent_i(e_parent), .children_i(e_children), .size_i(e_size),
+    .packet_mode_i, .lockstep_cycles_o(nop_cycles), .send_o(send), .dest_o(send_dest)
+  );
+
+  dependency_tracker #(.NODE_W(NODE_W), .K(K), .FLOWS(FLOWS), .SLOTS(SLOTS)) u_dependencies (
+    .clk_i, .rst_ni, .start_i, .arrive_i(arrive), .arrive_op_i(key_q[done_slot][1:0]),
+    .arrive_flow_i(key_q[done_slot][2 +: NODE_W]),
+    .arrive_sender_i(key_q[done_slot][2 + NODE_W +: NODE_W]),
+    .op_i(e_op), .flow_i(e_flow), .parent_i(e_parent), .children_i(e_children),
+    .issue_i(issue), .ready_o(dep_ready), .wait_op_o(dep_wait_op),
+    .wait_node_o(dep_wait_node), .overflow_o(dep_overflow)
+  );
+
+  // Where a send goes: a neighbour's message leaves by the port of its link, source routed;
+  // anything else is normal packets leaving by the port of their first dimension-order hop
+  // (systemc/ni/network_interface.cpp route_to, systemc/router/dor_route.cpp).
+  function automatic logic step_plus(input logic wraps, input logic [NODE_W-1:0] from,
+                                     input logic [NODE_W-1:0] to, input logic [NODE_W-1:0] size);
+    logic [NODE_W:0] fwd;
+    fwd = to >= from ? (NODE_W + 1)'(to - from) : (NODE_W + 1)'(to) + (NODE_W + 1)'(size) -
+                                                  (NODE_W + 1)'(from);
+    if (!wraps) step_plus = to > from;
+    else if ((fwd << 1) == (NODE_W + 1)'(size) && size > NODE_W'(2)) step_plus = !to[0];
+    else step_plus = fwd <= (NODE_W + 1)'(size) - fwd;
+  endfunction
+
+  always_comb begin
+    logic [NODE_W-1:0] dest, tx, ty;
+    logic [2:0]        first, next, eject, opposite;
+    logic [PORT_W-1:0] idx;
+    logic              routed;
+    dest = '0;
+    tx = '0;
+    ty = '0;
+    first = '0;
+    next = '0;
+    eject = '0;
+    opposite = '0;
+    idx = '0;
+    routed = 1'b0;
+    bad_dest = 1'b0;
+    send_port = '0;
+    send_job = '0;
+    for (int k = 0; k < K; k++) begin
+      dest = send_dest[NODE_W*k +: NODE_W];
+      first = 3'(PORT_LOCAL);
+      for (int d = 1; d <= 4; d++) begin
+        if (neighbour_i[NODE_W*(d-1) +: NODE_W] == dest) first = 3'(d);
+      end
+      routed = first != 3'(PORT_LOCAL) && !packet_mode_i;
+      next = routed ? first : 3'd0;
+      eject = '0;
+      if (routed) begin
+        // The neighbour ejects it on the NI port serving the link it arrives by.
+        opposite = first[0] ? first + 3'd1 : first - 3'd1;  // y- <-> y+, x- <-> x+
+        idx = PORT_W'((32'(opposite) - 1) % K);
+        eject = idx == '0 ? 3'(PORT_LOCAL) : 3'(32'(idx) + 4);
+      end else if (first == 3'(PORT_LOCAL) && grid_width_i != '0) begin
+        tx = dest % grid_width_i;
+        ty = dest / grid_width_i;
+        if (grid_x_i != tx) first = step_plus(grid_wraps_i, grid_x_i, tx, grid_width_i) ? 3'(PORT_X_PLUS)
+                                                                           : 3'(PORT_X_MINUS);
+        else if (grid_y_i != ty) first = step_plus(grid_wraps_i, grid_y_i, ty, grid_height_i) ? 3'(PORT_Y_PLUS)
+                                                                                 : 3'(PORT_Y_MINUS);
+      end
+      if (send[k] && (dest == node_id_i || dest >= nodes_i || first == 3'(PORT_LOCAL))) begin
+        bad_dest = 1'b1;
+      end
+      send_port[PORT_W*k +: PORT_W] = PORT_W'((32'(first) + 3) % K);  // (first - 1) mod K
+      send_job[JOB_W*k +: JOB_W] = {routed, next, eject, dest, e_flow, e_op, e_addr, e_size};
+    end
+  end
+
+  // The entry issues when it is for this step, waits for nothing, and its sends fit their
+  // ports' send queues.
+  logic room;
+  always_comb begin
+    room = 1'b1;
+    for (int p = 0; p < K; p++) begin
+      int unsigned adding;
+      adding = 0;
+      for (int k = 0; k < K; k++) begin
+        if (send[k] && 32'(send_port[PORT_W*k +: PORT_W]) == p) adding = adding + 1;
+      end
+      if (32'(ch_jobs[$clog2(SEND_QUEUE + 1)*p +: $clog2(SEND_QUEUE + 1)]) + adding > SEND_QUEUE) begin
+        room = 1'b0;
+      end
+    end
+  end
+  logic due;  // the head entry is for this step and waits for nothing
+  assign due = has_entry && e_step == step && dep_ready;
+  assign issue = due && room && !bad_dest;
+
+  // =====================================================================================
+  // The send channels (one per port) and the memory queue.
+  // =====================================================================================
+  logic [K*ADDR_W-1:0]      fetch_addr;
+  logic [K*BURST_LEN_W-1:0] fetch_len;
+
+  for (genvar p = 0; p < K; p++) begin : g_port
+    logic [K-1:0] push;
+    for (genvar k = 0; k < K; k++) begin : g_lane
+      assign push[k] = issue && send[k] && 32'(send_port[PORT_W*k +: PORT_W]) == p;
+    end
+    send_channel #(
+      .NODE_W(NODE_W), .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .PUSHES(K), .SEND_QUEUE(SEND_QUEUE),
+      .VCS(VCS), .VC_DEPTH(VC_DEPTH), .SUBPACKET_FLITS(SUBPACKET_FLITS), .WORMHOLE(WORMHOLE),
+      .BURST_BYTES(BURST_BYTES), .PACKET_BYTES(PACKET_BYTES), .BUFFER_FLITS(BUFFER_FLITS),
+      .LINES(LINES)
+    ) u_channel (
+      .clk_i, .rst_ni, .node_id_i, .push_i(push), .push_job_i(send_job),
+      .jobs_o(ch_jobs[$clog2(SEND_QUEUE + 1)*p +: $clog2(SEND_QUEUE + 1)]),
+      .fetch_o(ch_fetch[p]), .fetch_addr_o(fetch_addr[ADDR_W*p +: ADDR_W]),
+      .fetch_len_o(fetch_len[BURST_LEN_W*p +: BURST_LEN_W]),
+      .burst_done_i(done_valid && done_kind == KindBurst && done_tag[PORT_W-1:0] == PORT_W'(p)),
+      .burst_data_i(mem_rsp_rdata_i[BURST_BYTES*8-1:0]),
+      .credit_i(tx_credit_i[p]), .credit_vc_i(tx_credit_vc_i[VC_W*p +: VC_W]),
+      .tx_o(tx_valid_o[p]), .tx_type_o(tx_type_o[3*p +: 3]), .tx_vc_o(tx_vc_o[VC_W*p +: VC_W]),
+      .tx_data_o(tx_data_o[128*p +: 128]),
+      .dma_idle_o(ch_dma_idle[p]), .idle_o(ch_idle[p]), .overflow_o(ch_overflow[p])
+    );
+  end
+
+  logic [PUSHES-1:0]        push, push_write;
+  logic [PUSHES*2-1:0]      push_kind;
+  logic [PUSHES*TAG_W-1:0]  push_tag;
+  logic [PUSHES*ADDR_W-1:0] push_addr;
+  logic [PUSHES*LEN_W-1:0]  push_len;
+
+  always_comb begin
+    push = '0;
+    push_write = '0;
+    push_kind = '0;
+    push_tag = '0;
+    push_addr = '0;
+    push_len = '0;
+    for (int p = 0; p < K; p++) begin
+      int unsigned i;
+      i = LaneEject + p;
+      push[i] = nb[p] && (nb_issue[p] || 32'(blk_op[2*p +: 2]) != OP_REDUCE);
+      push_write[i] = 32'(blk_op[2*p +: 2]) != OP_REDUCE;
+      push_kind[2*i +: 2] = push_write[i] ? KindGatherWrite : KindReduceRead;
+      push_tag[TAG_W*i +: TAG_W] = TAG_W'(nb_slot[SLOT_W*p +: SLOT_W]);
+      push_addr[ADDR_W*i +: ADDR_W] = blk_addr[ADDR_W*p +: ADDR_W];
+      push_len[LEN_W*i +: LEN_W] = blk_len[LEN_W*p +: LEN_W];
+    end
+    push[LaneWriteBack] = wb_q;
+    push_write[LaneWriteBack] = 1'b1;
+    push_kind[2*LaneWriteBack +: 2] = KindWriteBack;
+    push_tag[TAG_W*LaneWriteBack +: TAG_W] = TAG_W'(wb_slot_q);
+    push_addr[ADDR_W*LaneWriteBack +: ADDR_W] = addr_q[wb_slot_q];
+    push_len[LEN_W*LaneWriteBack +: LEN_W] = len_q[wb_slot_q];
+    for (int w = 0; w < WLIST; w++) begin
+      int unsigned i;
+      i = LaneRelease + w;
+      push[i] = w_release[w];
+      push_kind[2*i +: 2] = KindReduceRead;
+      push_tag[TAG_W*i +: TAG_W] = TAG_W'(w_slot[SLOT_W*w +: SLOT_W]);
+      push_addr[ADDR_W*i +: ADDR_W] = w_addr[ADDR_W*w +: ADDR_W];
+      push_len[LEN_W*i +: LEN_W] = w_len[LEN_W*w +: LEN_W];
+    end
+    for (int p = 0; p < K; p++) begin
+      int unsigned i;
+      i = LaneFetch + p;
+      push[i] = ch_fetch[p];
+      push_kind[2*i +: 2] = KindBurst;
+      push_tag[TAG_W*i +: TAG_W] = TAG_W'(p);
+      push_addr[ADDR_W*i +: ADDR_W] = fetch_addr[ADDR_W*p +: ADDR_W];
+      push_len[LEN_W*i +: LEN_W] = LEN_W'(fetch_len[BURST_LEN_W*p +: BURST_LEN_W]);
+    end
+  end
+
+  logic              req_write, dma_overflow;
+  logic [1:0]        req_kind;
+  logic [TAG_W-1:0]  req_tag;
+
+  dma_requester #(
+    .DEPTH(REQUESTS), .PUSHES(PUSHES), .TAG_W(TAG_W), .KIND_W(2), .ADDR_W(ADDR_W), .LEN_W(LEN_W)
+  ) u_dma (
+    .clk_i, .rst_ni, .push_i(push), .push_write_i(push_write), .push_kind_i(push_kind),
+    .push_tag_i(push_tag), .push_addr_i(push_addr), .push_len_i(push_len),
+    .mem_req_valid_o, .mem_req_ready_i, .mem_req_write_o(req_write), .mem_req_kind_o(req_kind),
+    .mem_req_tag_o(req_tag), .mem_req_addr_o, .mem_req_len_o, .mem_rsp_valid_i,
+    .done_o(done_valid), .done_kind_o(done_kind), .done_tag_o(done_tag),
+    .overflow_o(dma_overflow)
+  );
+  assign mem_req_write_o = req_write;
+
+  // Write data: the block's (a Gather block decoded in this cycle goes straight through).
+  always_comb begin
+    mem_req_wdata_o = data_q[req_tag[SLOT_W-1:0]];
+    for (int p = 0; p < K; p++) begin
+      if (req_kind == KindGatherWrite && nb[p] && nb_slot[SLOT_W*p +: SLOT_W] == req_tag[SLOT_W-1:0]) begin
+        mem_req_wdata_o = blk_data[DATA_W*p +: DATA_W];
+      end
+    end
+  end
+
+  // =====================================================================================
+  // State.
+  // =====================================================================================
+  // Done as the SystemC NI judges it at the end of the cycle: the last entry issued (a NOP's
+  // lockstep count does not matter), nothing left to send, no block live after this cycle's
+  // completion and decode, no flit arrived or being decoded, no message open.
+  logic done;
+  logic [BLOCKS-1:0] live_after;
+  always_comb begin
+    live_after = live_q;
+    if (write_done) live_after[done_slot] = 1'b0;
+    done = started_q && 32'(head_d) >= table_entries && &ch_idle && live_after == '0 &&
+           nb == '0 && rx_q == '0 && rx_valid_i == '0 && &ej_idle;
+  end
+
+  always_comb begin
+    cause_d = cause_q;
+    if (no_slot) cause_d[ErrBlocks] = 1'b1;
+    if (wait_overflow) cause_d[ErrWaits] = 1'b1;
+    if (dma_overflow) cause_d[ErrRequests] = 1'b1;
+    if (|ch_overflow || (due && bad_dest)) cause_d[ErrSend] = 1'b1;
+    if (|ej_error || empty_block) cause_d[ErrFlit] = 1'b1;
+    if (dep_overflow) cause_d[ErrScoreboard] = 1'b1;
+    if (step_behind) cause_d[ErrStep] = 1'b1;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      started_q <= 1'b0;
+      cause_q <= '0;
+      done_q <= 1'b0;
+      head_q <= '0;
+      live_q <= '0;
+      last_q <= '0;
+      reducing_q <= '0;
+      wait_n_q <= '0;
+      rq_head_q <= '0;
+      rq_tail_q <= '0;
+      rq_count_q <= '0;
+      red_busy_q <= 1'b0;
+      wb_q <= 1'b0;
+    end else begin
+      logic [WPTR_W-1:0] n;
+      logic [SLOT_W-1:0] tail;
+      logic [SLOT_W:0]   count;
+      done_q <= done;
+      cause_q <= start_i ? '0 : cause_d;
+      if (start_i) started_q <= 1'b1;
+      head_q <= head_d;
+      // Block slots.
+      for (int s = 0; s < BLOCKS; s++) begin
+        if (pass_last[s]) last_q[s] <= 1'b1;
+      end
+      if (write_done) live_q[done_slot] <= 1'b0;
+      for (int p = 0; p < K; p++) begin
+        if (nb[p]) begin
+          live_q[nb_slot[SLOT_W*p +: SLOT_W]] <= 1'b1;
+          last_q[nb_slot[SLOT_W*p +: SLOT_W]] <= blk_last[p] || pass_last_new[p];
+        end
+      end
+      reducing_q <= reducing_now;
+      for (int w = 0; w < WLIST; w++) begin
+        if (w_release[w]) reducing_q[w_slot[SLOT_W*w +: SLOT_W]] <= 1'b1;
+      end
+      // The waiting list keeps the blocks not released, in order.
+      n = '0;
+      for (int w = 0; w < WLIST; w++) begin
+        if (w_valid[w] && !w_release[w] && 32'(n) < WAITS) begin
+          wait_slot_q[SLOT_W*n +: SLOT_W] <= w_slot[SLOT_W*w +: SLOT_W];
+          wait_addr_q[ADDR_W*n +: ADDR_W] <= w_addr[ADDR_W*w +: ADDR_W];
+          wait_len_q[LEN_W*n +: LEN_W] <= w_len[LEN_W*w +: LEN_W];
+          n = n + WPTR_W'(1);
+        end
+      end
+      wait_n_q <= n;
+      // Reduction queue and sequencer.
+      tail = rq_tail_q;
+      count = rq_count_q;
+      if (take_queue) begin
+        rq_head_q <= slot_next(rq_head_q);
+        count = count - (SLOT_W + 1)'(1);
+      end
+      if (read_done && !bypass) begin
+        rq_q[tail] <= done_slot;
+        tail = slot_next(tail);
+        count = count + (SLOT_W + 1)'(1);
+      end
+      rq_tail_q <= tail;
+      rq_count_q <= count;
+      red_busy_q <= beat_valid && !beat_last;
+      red_slot_q <= beat_slot;
+      red_beat_q <= beat_idx + BEAT_W'(1);
+      for (int i = LATENCY - 1; i > 0; i--) begin
+        pipe_last[i] <= pipe_last[i-1];
+        pipe_slot[i] <= pipe_slot[i-1];
+        pipe_beat[i] <= pipe_beat[i-1];
+      end
+      pipe_last[0] <= beat_last;
+      pipe_slot[0] <= beat_slot;
+      pipe_beat[0] <= beat_idx;
+      wb_q <= red_out && pipe_last[LATENCY-1];
+      wb_slot_q <= pipe_slot[LATENCY-1];
+    end
+  end
+
+  // Block data (no reset: read only where a live bit says so).
+  always_ff @(posedge clk_i) begin
+    logic [SLOT_W-1:0] s;
+    logic [BEAT_W-1:0] b;
+    for (int p = 0; p < K; p++) begin
+      if (nb[p]) begin
+        key_q[nb_slot[SLOT_W*p +: SLOT_W]] <= nb_key(p);
+        addr_q[nb_slot[SLOT_W*p +: SLOT_W]] <= blk_addr[ADDR_W*p +: ADDR_W];
+        len_q[nb_slot[SLOT_W*p +: SLOT_W]] <= blk_len[LEN_W*p +: LEN_W];
+        data_q[nb_slot[SLOT_W*p +: SLOT_W]] <= blk_data[DATA_W*p +: DATA_W];
+      end
+    end
+    if (read_done) acc_q[done_slot] <= mem_rsp_rdata_i;
+    s = pipe_slot[LATENCY-1];
+    b = pipe_beat[LATENCY-1];
+    if (red_out) begin
+      for (int l = 0; l < LANES; l++) begin
+        if (red_mask[l]) data_q[s][(32'(b) * LANES + 32'(l)) * 32 +: 32] <= red_sum[32*l +: 32];
+      end
+    end
+  end
+
+  assign step_o = step;
+  assign step_advance_o = advance;
+  assign table_error_cause_o = table_cause;
+  assign lockstep_o = lockstep_value;
+  assign waiting_o = has_entry && e_step == step && !dep_ready;
+  assign wait_op_o = dep_wait_op;
+  assign wait_node_o = dep_wait_node;
+  assign head_o = head_q;
+  assign done_o = done;
+  assign error_o = cause_q != '0;
+  assign error_cause_o = cause_q;
+  assign irq_o = (done && !done_q) || (cause_d != '0 && cause_q == '0);
+
+endmodule

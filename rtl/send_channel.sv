@@ -1,0 +1,212 @@
+// One NI injection port's sends: the send queue, the DMA burst reads of the oldest send, and
+// the port's NI buffer (rtl/endpoint.sv). SystemC twin: NetworkInterface::Channel and
+// NetworkInterface::fetch (systemc/ni/network_interface.cpp).
+//
+// Per cycle: the oldest send queued at the start of the cycle asks for its next burst
+// (BURST_BYTES, less at the end) when the NI buffer has room for the burst's flits, counting
+// flits being read (BUFFER_FLITS), and fewer than LINES bursts are read or queued; the send
+// leaves the queue with its last burst. A burst's flits join the NI buffer in the cycle its
+// read completes (burst_done_i, in fetch order) and leave from the next cycle. Sends pushed
+// in a cycle (push lane 0 first) are served from the next cycle.
+module send_channel #(
+  // Width of node ids and of the Tree ID.
+  parameter int unsigned NODE_W = 8,
+  // Width of addresses.
+  parameter int unsigned ADDR_W = 32,
+  // Width of sizes and offsets.
+  parameter int unsigned SIZE_W = 32,
+  // Sends pushed in one cycle at most.
+  parameter int unsigned PUSHES = 4,
+  // Sends the queue holds (NiConfig::send_queue).
+  parameter int unsigned SEND_QUEUE = 4,
+  // Virtual channels of the link.
+  parameter int unsigned VCS = 4,
+  // Flits of one VC buffer of the router's local input.
+  parameter int unsigned VC_DEPTH = 318,
+  // Flits of a sub-packet.
+  parameter int unsigned SUBPACKET_FLITS = 16,
+  // 1: wormhole flow control; 0: virtual cut-through.
+  parameter bit WORMHOLE = 1'b0,
+  // Bytes of one DMA burst.
+  parameter int unsigned BURST_BYTES = 256,
+  // Payload bytes of a packet in packet-based flow control.
+  parameter int unsigned PACKET_BYTES = 256,
+  // Flits the NI buffer holds (NiConfig::buffer_flits).
+  parameter int unsigned BUFFER_FLITS = 318,
+  // Bursts the NI buffer holds (NiConfig::buffer_lines).
+  parameter int unsigned LINES = 20,
+  // A send: message, next, eject, dest, tree, op, addr, bytes (MSB first).
+  localparam int unsigned JOB_W = 1 + 3 + 3 + 2 * NODE_W + 2 + ADDR_W + SIZE_W,
+  localparam int unsigned VC_W = VCS > 1 ? $clog2(VCS) : 1,
+  localparam int unsigned BURST_LEN_W = $clog2(BURST_BYTES + 1)
+) (
+  input  logic                     clk_i,
+  input  logic                     rst_ni,
+  input  logic [NODE_W-1:0]        node_id_i,
+  // Sends queued in this cycle.
+  input  logic [PUSHES-1:0]        push_i,
+  input  logic [PUSHES*JOB_W-1:0]  push_job_i,
+  // Sends queued once this cycle's burst is asked for (the control's room check).
+  output logic [$clog2(SEND_QUEUE + 1)-1:0] jobs_o,
+  // The burst read asked for in this cycle.
+  output logic                     fetch_o,
+  output logic [ADDR_W-1:0]        fetch_addr_o,
+  output logic [BURST_LEN_W-1:0]   fetch_len_o,
+  // The oldest burst read completes in this cycle, with its data.
+  input  logic                     burst_done_i,
+  input  logic [BURST_BYTES*8-1:0] burst_data_i,
+  // The router's local input: credits in, flits out.
+  input  logic                     credit_i,
+  input  logic [VC_W-1:0]          credit_vc_i,
+  output logic                     tx_o,
+  output logic [2:0]               tx_type_o,
+  output logic [VC_W-1:0]          tx_vc_o,
+  output logic [127:0]             tx_data_o,
+  // No send queued and no burst being read, after this cycle (SystemC: the DMA is idle).
+  output logic                     dma_idle_o,
+  // Nothing left at all: no send queued or being queued, no burst being read, the NI buffer
+  // empty.
+  output logic                     idle_o,
+  output logic                     overflow_o
+);
+
+  localparam int unsigned JPTR_W = SEND_QUEUE > 1 ? $clog2(SEND_QUEUE) : 1;
+  localparam int unsigned BPTR_W = LINES > 1 ? $clog2(LINES) : 1;
+  localparam int unsigned LINES_W = BPTR_W + 1;
+  localparam int unsigned FLITS_W = $clog2(BUFFER_FLITS + BURST_BYTES / 16 + 3);
+  localparam int unsigned COUNT_W = $clog2(BURST_BYTES / 16 + 2);
+  localparam int unsigned META_W = JOB_W + 2 * SIZE_W;
+
+  logic [JOB_W-1:0]  jobs_q [SEND_QUEUE];
+  logic [JPTR_W-1:0] jhead_q;
+  logic [JPTR_W:0]   jcount_q;
+  logic [SIZE_W-1:0] fetched_q;       // bytes of the oldest send read so far
+  logic [META_W-1:0] bursts_q [LINES];  // bursts being read, oldest first
+  logic [BPTR_W-1:0] bhead_q, btail_q;
+  logic [LINES_W-1:0] bcount_q;
+  logic [FLITS_W-1:0] flits_q;        // flits read or being read and not yet injected
+  logic              overflow_q;
+
+  function automatic logic [JPTR_W-1:0] jwrap(input logic [JPTR_W:0] p);
+    jwrap = 32'(p) >= SEND_QUEUE ? JPTR_W'(32'(p) - SEND_QUEUE) : p[JPTR_W-1:0];
+  endfunction
+  function automatic logic [BPTR_W-1:0] bnext(input logic [BPTR_W-1:0] p);
+    bnext = 32'(p) == LINES - 1 ? '0 : p + BPTR_W'(1);
+  endfunction
+
+  // ---- the burst the oldest send asks for ------------------------------------------------
+  logic              j_message;
+  logic [2:0]        j_next, j_eject;
+  logic [NODE_W-1:0] j_dest, j_tree;
+  logic [1:0]        j_op;
+  logic [ADDR_W-1:0] j_addr;
+  logic [SIZE_W-1:0] j_bytes, left, len;
+  logic [COUNT_W-1:0] burst_flits;
+  logic [2:0]        unused_type;
+  logic [127:0]      unused_data;
+  logic [LINES_W-1:0] ep_lines;
+  logic              fetch, last_burst;
+
+  assign {j_message, j_next, j_eject, j_dest, j_tree, j_op, j_addr, j_bytes} = jobs_q[jhead_q];
+  assign left = j_bytes - fetched_q;
+  assign len = left < SIZE_W'(BURST_BYTES) ? left : SIZE_W'(BURST_BYTES);
+  assign last_burst = left <= SIZE_W'(BURST_BYTES);
+
+  // The flit count of the burst only (its flits are made when the data are in).
+  flit_encoder #(
+    .NODE_W(NODE_W), .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .BURST_BYTES(BURST_BYTES),
+    .PACKET_BYTES(PACKET_BYTES), .SUBPACKET_FLITS(SUBPACKET_FLITS)
+  ) u_count (
+    .message_i(j_message), .next_i(j_next), .eject_i(j_eject), .dest_i(j_dest),
+    .src_i(node_id_i), .tree_i(j_tree), .op_i(j_op), .addr_i(j_addr), .bytes_i(j_bytes),
+    .offset_i(fetched_q), .len_i(len), .data_i('0), .index_i('0),
+    .count_o(burst_flits), .type_o(unused_type), .data_o(unused_data)
+  );
+
+  assign fetch = jcount_q != '0 &&
+                 32'(flits_q) + 32'(burst_flits) <= BUFFER_FLITS &&
+                 32'(bcount_q) + 32'(ep_lines) < LINES;
+  assign fetch_o = fetch;
+  assign fetch_addr_o = j_addr + ADDR_W'(fetched_q);
+  assign fetch_len_o = BURST_LEN_W'(len);
+
+  // ---- the send queue --------------------------------------------------------------------
+  logic [JPTR_W:0] pushes;
+  logic            pop;
+  always_comb begin
+    pushes = '0;
+    for (int i = 0; i < PUSHES; i++) pushes = pushes + (JPTR_W + 1)'(push_i[i]);
+  end
+  assign pop = fetch && last_burst;
+  assign jobs_o = $bits(jobs_o)'(jcount_q - (JPTR_W + 1)'(pop));
+
+  // ---- the NI buffer ---------------------------------------------------------------------
+  logic              b_message;
+  logic [2:0]        b_next, b_eject;
+  logic [NODE_W-1:0] b_dest, b_tree;
+  logic [1:0]        b_op;
+  logic [ADDR_W-1:0] b_addr;
+  logic [SIZE_W-1:0] b_bytes, b_offset, b_len;
+  logic              ep_empty, ep_overflow;
+
+  assign {b_message, b_next, b_eject, b_dest, b_tree, b_op, b_addr, b_bytes, b_offset, b_len} =
+      bursts_q[bhead_q];
+
+  endpoint #(
+    .NODE_W(NODE_W), .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .VCS(VCS), .VC_DEPTH(VC_DEPTH),
+    .SUBPACKET_FLITS(SUBPACKET_FLITS), .WORMHOLE(WORMHOLE), .BURST_BYTES(BURST_BYTES),
+    .PACKET_BYTES(PACKET_BYTES), .LINES(LINES)
+  ) u_endpoint (
+    .clk_i, .rst_ni, .node_id_i,
+    .line_i(burst_done_i), .message_i(b_message), .next_i(b_next), .eject_i(b_eject),
+    .dest_i(b_dest), .tree_i(b_tree), .op_i(b_op), .addr_i(b_addr), .bytes_i(b_bytes),
+    .offset_i(b_offset), .len_i(b_len), .data_i(burst_data_i),
+    .credit_i, .credit_vc_i, .tx_o, .tx_type_o, .tx_vc_o, .tx_data_o,
+    .empty_o(ep_empty), .lines_o(ep_lines), .overflow_o(ep_overflow)
+  );
+
+  assign dma_idle_o = jcount_q - (JPTR_W + 1)'(pop) == '0 &&
+                      bcount_q + LINES_W'(fetch) - LINES_W'(burst_done_i) == '0;
+  assign idle_o = jcount_q == '0 && pushes == '0 && bcount_q == '0 && ep_empty;
+  assign overflow_o = overflow_q || ep_overflow;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      jhead_q <= '0;
+      jcount_q <= '0;
+      fetched_q <= '0;
+      bhead_q <= '0;
+      btail_q <= '0;
+      bcount_q <= '0;
+      flits_q <= '0;
+      overflow_q <= 1'b0;
+    end else begin
+      if (32'(jcount_q) - 32'(pop) + 32'(pushes) > SEND_QUEUE ||
+          (burst_done_i && bcount_q == '0)) begin
+        overflow_q <= 1'b1;
+      end
+      jcount_q <= jcount_q - (JPTR_W + 1)'(pop) + pushes;
+      if (pop) jhead_q <= jwrap((JPTR_W + 1)'(jhead_q) + (JPTR_W + 1)'(1));
+      if (fetch) begin
+        fetched_q <= last_burst ? '0 : fetched_q + len;
+        btail_q <= bnext(btail_q);
+      end
+      if (burst_done_i) bhead_q <= bnext(bhead_q);
+      bcount_q <= bcount_q + LINES_W'(fetch) - LINES_W'(burst_done_i);
+      flits_q <= flits_q + (fetch ? FLITS_W'(burst_flits) : '0) - FLITS_W'(tx_o);
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    logic [JPTR_W:0] at;
+    at = (JPTR_W + 1)'(jhead_q) + jcount_q;
+    for (int i = 0; i < PUSHES; i++) begin
+      if (push_i[i]) begin
+        jobs_q[jwrap(at)] <= push_job_i[i*JOB_W +: JOB_W];
+        at = at + (JPTR_W + 1)'(1);
+      end
+    end
+    if (fetch) bursts_q[btail_q] <= {jobs_q[jhead_q], fetched_q, len};
+  end
+
+endmodule

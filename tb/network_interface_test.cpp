@@ -1,0 +1,639 @@
+// NI-level lockstep: rtl/network_interface.sv against the SystemC NI
+// (systemc/ni/network_interface.hpp). Both get the same table image (the RTL through its
+// table-write port), the same flits at their ejection ports, the same credits at their
+// injection ports and memories that start with the same bytes and answer with the same
+// timing (systemc/ni/accel_memory.hpp's contract). Every cycle, per port, the flit injected
+// (type, VC, 128 bits) and the credit returned must be the same, every memory access (order,
+// read or write, address, length, write data, start and completion cycle) must be the same,
+// and so must done, the timestep and the absence of errors. The first difference stops the
+// test with the cycle, the port and both values.
+//
+// The stimulus is what one node's NI sees in a whole all-reduce: a SystemC run of the full
+// system (systemc/allreduce) records the flits that arrive at that node's ports and the
+// credits its router returns. Replayed exactly ("scripted neighbours"), the node's buffer
+// must end holding the exact all-reduce sum in both models. Replayed with random extra delays
+// on the arriving flits and random back-pressure (the bench then returns each injected flit's
+// credit itself, after a random delay), only the two models are compared.
+#include <gtest/gtest.h>
+
+// Verilated headers before SystemC's, as in every bench (verilated_funcs.h).
+#include "Vnetwork_interface.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <unistd.h>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "algorithms/algorithms.hpp"
+#include "allreduce/allreduce_sim.hpp"
+#include "allreduce/gradient_data.hpp"
+#include "common/error.hpp"
+#include "flit/flit.hpp"
+#include "image/image.hpp"
+#include "ni/accel_memory.hpp"
+#include "ni/network_interface.hpp"
+#include "ni/plain_access.hpp"
+#include "systemc/sim_test_util.hpp"
+#include "support/cfg_bus.hpp"
+#include "support/clocked.hpp"
+#include "table/schedule_table.hpp"
+#include "topology/topology.hpp"
+
+namespace mt::tb {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The instance's parameters (rtl/network_interface.sv defaults; tb/CMakeLists.txt).
+constexpr uint32_t kK = 4, kNodeW = 8, kNil = (1u << kNodeW) - 1;
+constexpr uint32_t kMemWords = 256 / 4;  // the memory data bus: one 256-byte block
+
+using Flit = noc::Flit;
+
+// What one node's NI saw in a whole all-reduce.
+struct Recording {
+  uint64_t start = 0;                                          // cycle the host started it
+  std::vector<std::vector<std::pair<uint64_t, Flit>>> flits;   // per port: (usable, flit)
+  std::vector<std::vector<std::pair<uint64_t, uint8_t>>> credits;  // per port: (usable, VC)
+  noc::NiPlace place;
+};
+
+struct Scenario {
+  std::string images;  // image-set directory
+  uint32_t node = 0;
+  noc::NocConfig noc;
+  noc::NiConfig ni;
+  noc::MemoryConfig memory;
+  bool exact = true;    // replay the recording exactly and check the sum
+  uint64_t seed = 1;    // random delays and back-pressure (exact = false)
+};
+
+std::vector<uint8_t> read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Runs the whole all-reduce in SystemC and records what `s.node`'s NI saw.
+Recording record(const Scenario& s) {
+  noc::test::fresh_simcontext();
+  Recording rec;
+  rec.flits.resize(kK);
+  rec.credits.resize(kK);
+  noc::AllReduceOptions opt;
+  opt.topology.clear();  // the image set names it
+  opt.images = s.images;
+  opt.noc = s.noc;
+  opt.ni = s.ni;
+  opt.memory = s.memory;
+  opt.on_ni = [&](uint32_t n, noc::NetworkInterface& ni) {
+    if (n != s.node) return;
+    rec.place = ni.place();
+    ni.on_flit_in = [&](uint32_t port, const Flit& f, uint64_t cycle) {
+      rec.flits.at(port).push_back({cycle, f});
+    };
+    for (uint32_t p = 0; p < ni.ports(); ++p) {
+      ni.port(p).on_credit = [&rec, p](uint8_t vc, uint64_t usable) {
+        rec.credits[p].push_back({usable, vc});
+      };
+    }
+    auto step = ni.on_step;
+    ni.on_step = [&rec, step, first = true](uint32_t node, uint32_t t, uint64_t cycle) mutable {
+      if (first) rec.start = cycle;
+      first = false;
+      if (step) step(node, t, cycle);
+    };
+  };
+  const noc::AllReduceResult r = noc::run_allreduce(opt);
+  EXPECT_TRUE(r.verified) << r.error;
+  return rec;
+}
+
+// One memory access as the memory saw it.
+struct Access {
+  bool write = false;
+  uint64_t addr = 0, len = 0, start = 0, complete = 0;
+  std::vector<uint8_t> data;  // a write's bytes
+  bool operator==(const Access& o) const {
+    return write == o.write && addr == o.addr && len == o.len && start == o.start &&
+           complete == o.complete && data == o.data;
+  }
+};
+
+std::string str(const Access& a) {
+  return fmt::format("{} of {} bytes at 0x{:x}, start {}, complete {}", a.write ? "write" : "read",
+                     a.len, a.addr, a.start, a.complete);
+}
+
+// Between the SystemC NI's DMA requester and its memory: records every access.
+class MemoryTap : public sc_core::sc_module {
+ public:
+  MemoryTap(sc_core::sc_module_name name, noc::AccelMemory& mem, uint64_t period)
+      : sc_module(name), in("in"), out("out"), mem_(mem), period_(period) {
+    in.register_b_transport(this, &MemoryTap::b_transport);
+    in.register_transport_dbg(this, &MemoryTap::transport_dbg);
+    out.bind(mem.port);
+  }
+  tlm_utils::simple_target_socket<MemoryTap> in;
+  tlm_utils::simple_initiator_socket<MemoryTap> out;
+  std::deque<Access> log;
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
+    const uint64_t now = sc_core::sc_time_stamp().value() / period_;
+    out->b_transport(t, delay);
+    Access a;
+    a.write = t.is_write();
+    a.addr = t.get_address();
+    a.len = t.get_data_length();
+    a.complete = now + delay.value() / period_;
+    const uint32_t bpc = mem_.config().bytes_per_cycle;
+    a.start = mem_.free_cycle() - (a.len + bpc - 1) / bpc;
+    if (a.write) a.data.assign(t.get_data_ptr(), t.get_data_ptr() + a.len);
+    log.push_back(std::move(a));
+  }
+  unsigned int transport_dbg(tlm::tlm_generic_payload& t) { return out->transport_dbg(t); }
+
+  noc::AccelMemory& mem_;
+  uint64_t period_;
+};
+
+// The router side of one NI port: delivers flits and credits, records what the NI sends.
+class RouterPort : public sc_core::sc_module {
+ public:
+  explicit RouterPort(sc_core::sc_module_name name) : sc_module(name), in("in"), out("out") {
+    in.register_nb_transport_fw(this, &RouterPort::take);
+    out.register_nb_transport_bw(this, &RouterPort::credit_back);
+  }
+  noc::FlitTargetSocket<RouterPort> in;      // the NI's injection
+  noc::FlitInitiatorSocket<RouterPort> out;  // to the NI's ejection
+  std::map<uint64_t, Flit> sent;             // cycle -> flit the NI injected
+  std::map<uint64_t, uint8_t> credited;      // cycle -> VC of the credit the NI returned
+  uint64_t period = 1;
+
+  // Stimuli usable in the next cycle. Given between two sc_start calls, a zero delay would
+  // wake the endpoint a second time in a cycle whose timed wake-up the kernel has already
+  // taken, so they go one cycle ahead, as a link does.
+  void deliver(Flit f) {
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    sc_core::sc_time delay = sc_core::sc_time::from_value(period);
+    out->nb_transport_fw(f, phase, delay);
+  }
+  void credit(uint8_t vc) {
+    Flit c;
+    c.vc = vc;
+    tlm::tlm_phase phase = noc::CREDIT;
+    sc_core::sc_time delay = sc_core::sc_time::from_value(period);
+    in->nb_transport_bw(c, phase, delay);
+  }
+
+ private:
+  uint64_t now() const { return sc_core::sc_time_stamp().value() / period; }
+  tlm::tlm_sync_enum take(Flit& f, tlm::tlm_phase&, sc_core::sc_time&) {
+    EXPECT_EQ(sent.count(now()), 0u) << "two flits in one cycle";
+    sent[now()] = f;
+    return tlm::TLM_ACCEPTED;
+  }
+  tlm::tlm_sync_enum credit_back(Flit& c, tlm::tlm_phase&, sc_core::sc_time&) {
+    EXPECT_EQ(credited.count(now()), 0u) << "two credits in one cycle";
+    credited[now()] = c.vc;
+    return tlm::TLM_ACCEPTED;
+  }
+};
+
+// The host's configuration writes to the SystemC NI's table.
+class HostPort : public sc_core::sc_module {
+ public:
+  explicit HostPort(sc_core::sc_module_name name) : sc_module(name), socket("socket") {}
+  tlm_utils::simple_initiator_socket<HostPort> socket;
+  void write(uint64_t addr, std::vector<uint8_t> bytes) {
+    tlm::tlm_generic_payload t;
+    noc::set_plain_access(t, tlm::TLM_WRITE_COMMAND, addr, bytes.data(), bytes.size());
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    socket->b_transport(t, delay);
+    ASSERT_FALSE(t.is_response_error()) << "host write at 0x" << std::hex << addr;
+  }
+  void write32(uint64_t addr, uint32_t v) {
+    write(addr, {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)});
+  }
+};
+
+// The RTL NI's memory: accesses accepted in order, timed by the same contract as AccelMemory.
+class RtlMemory {
+ public:
+  RtlMemory(const noc::MemoryConfig& cfg, std::vector<uint8_t> bytes)
+      : cfg_(cfg), mem_(std::move(bytes)) {}
+  // Accepts the request on the pins in cycle `now`; returns the access.
+  Access accept(Vnetwork_interface& d, uint64_t now) {
+    Access a;
+    a.write = d.mem_req_write_o;
+    a.addr = d.mem_req_addr_o;
+    a.len = d.mem_req_len_o;
+    const uint64_t n = (a.len + cfg_.bytes_per_cycle - 1) / cfg_.bytes_per_cycle;
+    a.start = std::max(now, free_);
+    free_ = a.start + n;
+    a.complete = a.start + cfg_.latency + n;
+    Pending p;
+    p.complete = a.complete;
+    const uint64_t off = a.addr - cfg_.base;
+    EXPECT_LE(off + a.len, mem_.size()) << str(a);
+    if (off + a.len > mem_.size()) return a;
+    for (uint64_t i = 0; i < a.len; ++i) {
+      if (a.write) {
+        a.data.push_back(static_cast<uint8_t>(d.mem_req_wdata_o[i / 4] >> (8 * (i % 4))));
+        mem_[off + i] = a.data.back();
+      } else {
+        p.data[i / 4] |= uint32_t{mem_[off + i]} << (8 * (i % 4));
+      }
+    }
+    pending_.push_back(p);
+    return a;
+  }
+  // Drives this cycle's completion, if any.
+  void respond(Vnetwork_interface& d, uint64_t now) {
+    d.mem_rsp_valid_i = !pending_.empty() && pending_.front().complete == now;
+    if (!d.mem_rsp_valid_i) return;
+    for (uint32_t w = 0; w < kMemWords; ++w) d.mem_rsp_rdata_i[w] = pending_.front().data[w];
+    pending_.pop_front();
+  }
+  bool idle() const { return pending_.empty(); }
+  const std::vector<uint8_t>& bytes() const { return mem_; }
+
+ private:
+  struct Pending {
+    uint64_t complete = 0;
+    std::array<uint32_t, kMemWords> data{};
+  };
+  noc::MemoryConfig cfg_;
+  std::vector<uint8_t> mem_;
+  uint64_t free_ = 0;
+  std::deque<Pending> pending_;
+};
+
+// The stimulus of the lockstep: per port, flits and credits by cycle.
+struct Stimulus {
+  std::vector<std::map<uint64_t, Flit>> flits;     // per port: cycle -> flit
+  std::vector<std::map<uint64_t, uint8_t>> credits;  // per port: cycle -> VC
+  uint64_t last = 0;                                // the last cycle with a flit
+};
+
+Stimulus make_stimulus(const Recording& rec, const Scenario& s, std::mt19937_64& rng) {
+  Stimulus st;
+  st.flits.resize(kK);
+  st.credits.resize(kK);
+  for (uint32_t p = 0; p < kK; ++p) {
+    uint64_t extra = 0, prev = 0;
+    for (const auto& [cycle, f] : rec.flits[p]) {
+      if (!s.exact && rng() % 8 == 0) extra += rng() % 24;  // a stall somewhere upstream
+      const uint64_t at = std::max(cycle + extra, st.flits[p].empty() ? 0 : prev + 1);
+      st.flits[p][at] = f;
+      prev = at;
+      st.last = std::max(st.last, at);
+    }
+    if (s.exact) {
+      for (const auto& [cycle, vc] : rec.credits[p]) {
+        EXPECT_EQ(st.credits[p].count(cycle), 0u) << "two credits in one cycle";
+        st.credits[p][cycle] = vc;
+      }
+    }
+  }
+  return st;
+}
+
+void drive_flit(Vnetwork_interface& d, uint32_t p, const Flit* f) {
+  d.rx_valid_i = static_cast<uint8_t>((d.rx_valid_i & ~(1u << p)) | (f ? 1u << p : 0u));
+  if (!f) return;
+  const noc::WireFlit w = noc::pack(*f);
+  d.rx_type_i = static_cast<uint16_t>((d.rx_type_i & ~(7u << (3 * p))) |
+                                      (static_cast<uint32_t>(w.type) << (3 * p)));
+  d.rx_vc_i = static_cast<uint8_t>((d.rx_vc_i & ~(3u << (2 * p))) | (uint32_t{w.vc} << (2 * p)));
+  for (uint32_t k = 0; k < 4; ++k) d.rx_data_i[4 * p + k] = w.data[k];
+}
+
+std::string flit_str(uint32_t type, uint32_t vc, const uint32_t* data) {
+  return fmt::format("type {} vc {} data {:08x}_{:08x}_{:08x}_{:08x}", type, vc, data[3], data[2],
+                     data[1], data[0]);
+}
+
+// What a lockstep run compared.
+struct Compared {
+  uint64_t cycles = 0, flits_out = 0, flits_in = 0, accesses = 0;
+  Compared& operator+=(const Compared& o) {
+    cycles += o.cycles;
+    flits_out += o.flits_out;
+    flits_in += o.flits_in;
+    accesses += o.accesses;
+    return *this;
+  }
+};
+
+class NiLockstep : public noc::test::SimTest {
+ protected:
+  // Runs the lockstep of one scenario.
+  Compared run(const Scenario& s) {
+    Compared out;
+    const Recording rec = record(s);
+    if (HasFailure()) return out;
+    const TableSet set = read_image_set(s.images);
+    const std::vector<uint8_t> image = read_file(fs::path(s.images) / fmt::format("node_{:02}.bin", s.node));
+    std::mt19937_64 rng(s.seed);
+    Stimulus st = make_stimulus(rec, s, rng);
+
+    noc::test::fresh_simcontext();
+    noc::MemoryConfig mem_cfg = s.memory;
+    mem_cfg.base = set.base_addr;
+    mem_cfg.bytes = set.bytes;
+    mem_cfg.clock_ps = s.noc.clock_ps;
+    noc::NocConfig noc = s.noc;
+    noc.ni_ports = kK;
+    const uint64_t period = sc_core::sc_time(static_cast<double>(noc.clock_ps), sc_core::SC_PS).value();
+    noc::ReductionConfig red;
+    noc::NetworkInterface ni("ni", rec.place, noc, s.ni, red, set.dtype);
+    noc::AccelMemory mem("memory", mem_cfg);
+    MemoryTap tap("tap", mem, period);
+    ni.dma.mem.bind(tap.in);
+    std::vector<std::unique_ptr<RouterPort>> ports;
+    for (uint32_t p = 0; p < kK; ++p) {
+      ports.push_back(std::make_unique<RouterPort>(fmt::format("router_{}", p).c_str()));
+      ports.back()->period = period;
+      ni.port(p).out.bind(ports.back()->in);
+      ports.back()->out.bind(ni.port(p).in);
+    }
+    HostPort host("host");
+    host.socket.bind(ni.table.config);
+    noc::GradientData data(set.nodes, set.bytes, set.dtype, 1);  // run_allreduce's seed
+    std::vector<uint8_t> initial(set.bytes);
+    for (uint32_t n = 0; n < set.nodes; ++n) {
+      std::vector<uint8_t> buf(set.bytes);
+      data.fill(n, buf.data());
+      if (n == s.node) initial = buf;
+    }
+    std::copy(initial.begin(), initial.end(), mem.data());
+    host.write(noc::NiScheduleTable::kImageBase, image);
+    host.write32(noc::NiScheduleTable::kRegLength, static_cast<uint32_t>(image.size()));
+    host.write32(noc::NiScheduleTable::kRegLoad, 1);
+    EXPECT_EQ(ni.table.status(), noc::NiScheduleTable::kStatusLoaded) << ni.table.error();
+
+    Clocked<Vnetwork_interface> dut;
+    strap(dut, rec.place, s.ni.flow_control == noc::FlowControl::kPacket);
+    dut.reset();
+    EXPECT_EQ(cfg_load(dut, image), format::table_status::kLoaded)
+        << "table error cause " << static_cast<int>(dut->table_error_cause_o);
+    RtlMemory rtl_mem(mem_cfg, initial);
+
+    auto run_to = [&](uint64_t c) {
+      sc_core::sc_start(sc_core::sc_time::from_value(c * period) - sc_core::sc_time_stamp());
+    };
+    std::vector<std::map<uint64_t, uint8_t>>& credits = st.credits;
+    uint64_t c = 0, matched = 0;
+    for (;; ++c) {
+      if (c > st.last + 400000) {
+        ADD_FAILURE() << "cycle " << c << ": no end; SystemC: " << ni.status();
+        break;
+      }
+      run_to(c);
+      dut->start_i = c == rec.start;
+      if (c == rec.start) ni.start();
+      for (uint32_t p = 0; p < kK; ++p) {
+        const auto f = st.flits[p].find(c);
+        drive_flit(dut.model(), p, f == st.flits[p].end() ? nullptr : &f->second);
+        const auto f_next = st.flits[p].find(c + 1);
+        if (f_next != st.flits[p].end()) ports[p]->deliver(f_next->second);
+        const auto cr = credits[p].find(c);
+        const bool credit = cr != credits[p].end();
+        dut->tx_credit_i =
+            static_cast<uint8_t>((dut->tx_credit_i & ~(1u << p)) | (credit ? 1u << p : 0u));
+        dut->tx_credit_vc_i = static_cast<uint8_t>((dut->tx_credit_vc_i & ~(3u << (2 * p))) |
+                                                   (credit ? uint32_t{cr->second} << (2 * p) : 0u));
+        if (credit) credits[p].erase(cr);
+        const auto cr_next = credits[p].find(c + 1);
+        if (cr_next != credits[p].end()) ports[p]->credit(cr_next->second);
+      }
+      rtl_mem.respond(dut.model(), c);
+      dut->mem_req_ready_i = 1;
+      run_to(c + 1);
+      dut.settle();
+      compare_ports(dut, ports, c, s, credits, rng);
+      compare_memory(dut, tap, rtl_mem, c, matched);
+      compare_state(dut, ni, c);
+      out.cycles = c - rec.start;
+      out.accesses = matched;
+      if (HasFatalFailure()) return out;
+      dut.tick();
+      if (c > st.last && ni.done() && rtl_mem.idle()) break;
+    }
+    EXPECT_TRUE(tap.log.empty()) << "SystemC accesses the RTL never made: " << tap.log.size();
+    EXPECT_TRUE(rtl_mem.bytes() == std::vector<uint8_t>(mem.data(), mem.data() + mem.size()))
+        << "the memories differ";
+    if (s.exact) {
+      EXPECT_EQ(data.check(s.node, rtl_mem.bytes().data()), "") << "RTL memory";
+    }
+    for (uint32_t p = 0; p < kK; ++p) {
+      out.flits_out += ports[p]->sent.size();
+      out.flits_in += st.flits[p].size();
+    }
+    return out;
+  }
+
+  static void compare_state(Clocked<Vnetwork_interface>& d, const noc::NetworkInterface& ni,
+                            uint64_t c) {
+    ASSERT_EQ(d->error_o, 0u) << "cycle " << c << ": RTL error cause "
+                              << static_cast<int>(d->error_cause_o);
+    // The RTL step register takes this cycle's advance at the edge.
+    ASSERT_EQ(d->step_o + d->step_advance_o, ni.timestep.value())
+        << "cycle " << c << ": timestep; RTL head " << d->head_o << " lockstep " << d->lockstep_o
+        << (d->waiting_o ? " waiting" : "") << "; SystemC: " << ni.status()
+        << " lockstep " << ni.lockstep.value(c);
+    ASSERT_EQ(d->done_o != 0, ni.done()) << "cycle " << c << ": done; SystemC: " << ni.status();
+  }
+
+  static void strap(Clocked<Vnetwork_interface>& d, const noc::NiPlace& place, bool packet) {
+    d->node_id_i = static_cast<uint8_t>(place.node);
+    d->nodes_i = static_cast<uint8_t>(place.nodes);
+    uint32_t nb = 0;
+    for (uint32_t dir = 0; dir < 4; ++dir) {
+      const uint32_t n = place.neighbour[dir + 1];
+      nb |= (n < place.nodes ? n : kNil) << (kNodeW * dir);
+    }
+    d->neighbour_i = nb;
+    d->grid_x_i = static_cast<uint8_t>(place.grid.x);
+    d->grid_y_i = static_cast<uint8_t>(place.grid.y);
+    d->grid_width_i = static_cast<uint8_t>(place.grid.width);
+    d->grid_height_i = static_cast<uint8_t>(place.grid.height);
+    d->grid_wraps_i = place.grid.wraps;
+    d->packet_mode_i = packet;
+  }
+
+  void compare_ports(Clocked<Vnetwork_interface>& d,
+                     const std::vector<std::unique_ptr<RouterPort>>& ports, uint64_t c,
+                     const Scenario& s, std::vector<std::map<uint64_t, uint8_t>>& credits,
+                     std::mt19937_64& rng) {
+    for (uint32_t p = 0; p < kK; ++p) {
+      const auto it = ports[p]->sent.find(c);
+      const bool rtl_tx = (d->tx_valid_o >> p) & 1;
+      const uint32_t type = (d->tx_type_o >> (3 * p)) & 7, vc = (d->tx_vc_o >> (2 * p)) & 3;
+      const uint32_t* data = &d->tx_data_o[4 * p];
+      std::string sc = "none";
+      if (it != ports[p]->sent.end()) {
+        const noc::WireFlit w = noc::pack(it->second);
+        sc = flit_str(static_cast<uint32_t>(w.type), w.vc, w.data.data());
+        if (!s.exact) {  // the bench is the router: the credit comes back after a while
+          // At least two cycles on: the SystemC side gets next cycle's stimuli now.
+          uint64_t at = c + s.noc.local_latency + 1 + (rng() % 4 == 0 ? rng() % 40 : 0);
+          while (credits[p].count(at)) ++at;
+          credits[p][at] = w.vc;
+        }
+      }
+      const std::string rtl = rtl_tx ? flit_str(type, vc, data) : "none";
+      ASSERT_EQ(rtl, sc) << "cycle " << c << ", port " << p << ": injected flit (RTL vs SystemC)";
+      const auto cr = ports[p]->credited.find(c);
+      const bool rtl_credit = (d->rx_credit_o >> p) & 1;
+      ASSERT_EQ(rtl_credit, cr != ports[p]->credited.end())
+          << "cycle " << c << ", port " << p << ": ejection credit";
+      if (rtl_credit) {
+        ASSERT_EQ((d->rx_credit_vc_o >> (2 * p)) & 3, cr->second)
+            << "cycle " << c << ", port " << p << ": ejection credit VC";
+      }
+    }
+  }
+
+  void compare_memory(Clocked<Vnetwork_interface>& d, MemoryTap& tap, RtlMemory& rtl_mem,
+                      uint64_t c, uint64_t& matched) {
+    if (d->mem_req_valid_o) {
+      const Access a = rtl_mem.accept(d.model(), c);
+      ASSERT_FALSE(tap.log.empty()) << "cycle " << c << ": RTL memory " << str(a)
+                                    << "; SystemC made no access";
+      ASSERT_TRUE(a == tap.log.front()) << "cycle " << c << ": memory access " << matched
+                                        << "\n  RTL     " << str(a) << "\n  SystemC "
+                                        << str(tap.log.front());
+      tap.log.pop_front();
+      ++matched;
+    }
+    // The RTL hands an access over no later than it starts.
+    ASSERT_TRUE(tap.log.empty() || tap.log.front().start > c)
+        << "cycle " << c << ": SystemC memory " << str(tap.log.front())
+        << " started; the RTL has not asked for it";
+  }
+};
+
+// Writes the image set of a plan into a fresh directory under the build's temp dir.
+std::string plan_images(const std::string& topology, const std::string& algorithm, uint64_t bytes,
+                        DType dtype) {
+  const Topology topo = parse_topology(topology);
+  PlanOptions po;
+  po.bytes = bytes;
+  po.dtype = dtype;
+  const Plan plan = build_plan(topo, algorithm, po);
+  const TableSet set = compile_tables(plan, TableOptions{});
+  const fs::path dir = fs::temp_directory_path() /
+                       fmt::format("mt_ni_lockstep_{}_{}_{}_{}", ::getpid(), algorithm, bytes,
+                                   topology.substr(0, topology.find(':')));
+  fs::remove_all(dir);
+  write_image_set(set, dir.string());
+  return dir.string();
+}
+
+std::string golden(const std::string& set) { return std::string(MT_SOURCE_DIR) + "/schedules/" + set; }
+
+// Fig. 5: MultiTree on a 2x2 mesh, every node, message-based and packet-based.
+TEST_F(NiLockstep, Fig5Mesh2x2EveryNode) {
+  for (const auto fc : {noc::FlowControl::kMessage, noc::FlowControl::kPacket}) {
+    for (uint32_t node = 0; node < 4; ++node) {
+      Scenario s;
+      s.images = golden("multitree_mesh2x2");
+      s.node = node;
+      s.ni.flow_control = fc;
+      SCOPED_TRACE(fmt::format("node {}, {}", node, noc::flow_control_name(fc)));
+      run(s);
+      if (HasFailure()) return;
+    }
+  }
+}
+
+// Every golden set (schedules/), message-based, on nodes at corners, edges and inside.
+TEST_F(NiLockstep, GoldenSetsScriptedNeighbours) {
+  const std::vector<std::pair<std::string, std::vector<uint32_t>>> sets = {
+      {"multitree_mesh4x4", {0, 5, 6, 15}}, {"multitree_torus4x4", {0, 9}}};
+  for (const auto& [set, nodes] : sets) {
+    for (uint32_t node : nodes) {
+      Scenario s;
+      s.images = golden(set);
+      s.node = node;
+      SCOPED_TRACE(fmt::format("{} node {}", set, node));
+      run(s);
+      if (HasFailure()) return;
+    }
+  }
+}
+
+// Random plans (topology, algorithm, size, element type, flow control), memory timing,
+// arrival delays and back-pressure; seeded. MT_NI_LOCKSTEP_CYCLES sets how many NI-cycles to
+// compare at least (the slow run asks for a million).
+TEST_F(NiLockstep, RandomPlansTimingAndBackPressure) {
+  const char* env = std::getenv("MT_NI_LOCKSTEP_CYCLES");
+  const uint64_t want = env ? std::strtoull(env, nullptr, 10) : 60000;
+  const std::vector<std::string> topologies = {"ring:5",   "ring:8",    "mesh:2x3", "mesh:3x3",
+                                               "torus:3x3", "torus:4x4", "mesh:4x4", "torus:2x4"};
+  const std::vector<std::string> algorithms = {"multitree", "ring", "ring2d", "dbtree"};
+  std::mt19937_64 rng(2026);
+  Compared total;
+  std::map<std::string, int> runs_of;
+  int runs = 0;
+  while (total.cycles < want) {
+    const std::string topo = topologies[rng() % topologies.size()];
+    const std::string alg = algorithms[rng() % algorithms.size()];
+    const uint64_t bytes = 4 * (256 + rng() % 8192);
+    const DType dtype = rng() % 2 ? DType::kFp32 : DType::kInt32;
+    std::string dir;
+    try {
+      dir = plan_images(topo, alg, bytes, dtype);
+    } catch (const InputError&) {
+      continue;  // the algorithm does not run on this topology
+    }
+    Scenario s;
+    s.images = dir;
+    s.node = static_cast<uint32_t>(rng() % parse_topology(topo).nodes());
+    s.ni.flow_control = rng() % 2 ? noc::FlowControl::kMessage : noc::FlowControl::kPacket;
+    // Memories the default NI keeps up with (NiConfig's bounds: rtl/README.md).
+    s.memory.latency = static_cast<uint32_t>(10 + rng() % 110);
+    s.memory.bytes_per_cycle = 128u << (rng() % 2);
+    s.noc.link_latency = static_cast<uint32_t>(1 + rng() % 40);
+    s.noc.credit_latency = static_cast<uint32_t>(1 + rng() % 40);
+    s.exact = rng() % 3 == 0;
+    s.seed = rng();
+    SCOPED_TRACE(fmt::format("run {}: {} {} {} bytes {} {}, node {}, memory {} B/cycle latency {}, "
+                             "links {}/{}, {}", runs, topo, alg, bytes, dtype_name(dtype),
+                             noc::flow_control_name(s.ni.flow_control), s.node,
+                             s.memory.bytes_per_cycle, s.memory.latency, s.noc.link_latency,
+                             s.noc.credit_latency, s.exact ? "exact replay" : "random timing"));
+    total += run(s);
+    fs::remove_all(dir);
+    ++runs;
+    ++runs_of[fmt::format("{} {}", alg, s.exact ? "exact" : "random")];
+    if (HasFailure()) return;
+  }
+  std::string mix;
+  for (const auto& [what, n] : runs_of) mix += fmt::format(" {} x{},", what, n);
+  std::printf("%d runs (%s): %llu NI-cycles, %llu flits out, %llu flits in, %llu memory "
+              "accesses compared\n", runs, mix.c_str(), static_cast<unsigned long long>(total.cycles),
+              static_cast<unsigned long long>(total.flits_out),
+              static_cast<unsigned long long>(total.flits_in),
+              static_cast<unsigned long long>(total.accesses));
+}
+
+}  // namespace
+}  // namespace mt::tb
