@@ -18,6 +18,7 @@
 
 // Verilated headers before SystemC's, as in every bench (verilated_funcs.h).
 #include "Vnetwork_interface.h"
+#include "Vnetwork_interface_small.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -79,6 +80,7 @@ struct Scenario {
   noc::NocConfig noc;
   noc::NiConfig ni;
   noc::MemoryConfig memory;
+  noc::ReductionConfig reduction;
   bool exact = true;    // replay the recording exactly and check the sum
   uint64_t seed = 1;    // random delays and back-pressure (exact = false)
 };
@@ -88,20 +90,22 @@ std::vector<uint8_t> read_file(const fs::path& p) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// Runs the whole all-reduce in SystemC and records what `s.node`'s NI saw.
-Recording record(const Scenario& s) {
+// Runs the whole all-reduce in SystemC and records what the NIs of `nodes` saw.
+std::map<uint32_t, Recording> record(const Scenario& s, const std::vector<uint32_t>& nodes) {
   noc::test::fresh_simcontext();
-  Recording rec;
-  rec.flits.resize(kK);
-  rec.credits.resize(kK);
+  std::map<uint32_t, Recording> recs;
   noc::AllReduceOptions opt;
   opt.topology.clear();  // the image set names it
   opt.images = s.images;
   opt.noc = s.noc;
   opt.ni = s.ni;
   opt.memory = s.memory;
+  opt.reduction = s.reduction;
   opt.on_ni = [&](uint32_t n, noc::NetworkInterface& ni) {
-    if (n != s.node) return;
+    if (std::find(nodes.begin(), nodes.end(), n) == nodes.end()) return;
+    Recording& rec = recs[n];
+    rec.flits.resize(kK);
+    rec.credits.resize(kK);
     rec.place = ni.place();
     ni.on_flit_in = [&](uint32_t port, const Flit& f, uint64_t cycle) {
       rec.flits.at(port).push_back({cycle, f});
@@ -120,7 +124,7 @@ Recording record(const Scenario& s) {
   };
   const noc::AllReduceResult r = noc::run_allreduce(opt);
   EXPECT_TRUE(r.verified) << r.error;
-  return rec;
+  return recs;
 }
 
 // One memory access as the memory saw it.
@@ -238,7 +242,8 @@ class RtlMemory {
   RtlMemory(const noc::MemoryConfig& cfg, std::vector<uint8_t> bytes)
       : cfg_(cfg), mem_(std::move(bytes)) {}
   // Accepts the request on the pins in cycle `now`; returns the access.
-  Access accept(Vnetwork_interface& d, uint64_t now) {
+  template <class Model>
+  Access accept(Model& d, uint64_t now) {
     Access a;
     a.write = d.mem_req_write_o;
     a.addr = d.mem_req_addr_o;
@@ -264,7 +269,8 @@ class RtlMemory {
     return a;
   }
   // Drives this cycle's completion, if any.
-  void respond(Vnetwork_interface& d, uint64_t now) {
+  template <class Model>
+  void respond(Model& d, uint64_t now) {
     d.mem_rsp_valid_i = !pending_.empty() && pending_.front().complete == now;
     if (!d.mem_rsp_valid_i) return;
     for (uint32_t w = 0; w < kMemWords; ++w) d.mem_rsp_rdata_i[w] = pending_.front().data[w];
@@ -314,7 +320,8 @@ Stimulus make_stimulus(const Recording& rec, const Scenario& s, std::mt19937_64&
   return st;
 }
 
-void drive_flit(Vnetwork_interface& d, uint32_t p, const Flit* f) {
+template <class Model>
+void drive_flit(Model& d, uint32_t p, const Flit* f) {
   d.rx_valid_i = static_cast<uint8_t>((d.rx_valid_i & ~(1u << p)) | (f ? 1u << p : 0u));
   if (!f) return;
   const noc::WireFlit w = noc::pack(*f);
@@ -343,11 +350,38 @@ struct Compared {
 
 class NiLockstep : public noc::test::SimTest {
  protected:
-  // Runs the lockstep of one scenario.
+  // Records `base` once and runs the lockstep of each of `nodes` on the default RTL NI.
+  void check_nodes(Scenario base, const std::vector<uint32_t>& nodes) {
+    const std::map<uint32_t, Recording> recs = record(base, nodes);
+    if (HasFailure()) return;
+    Compared total;
+    for (uint32_t node : nodes) {
+      base.node = node;
+      SCOPED_TRACE(fmt::format("node {}", node));
+      total += lockstep<Vnetwork_interface>(base, recs.at(node));
+      if (HasFailure()) return;
+    }
+    std::printf("%s: %zu nodes, %llu NI-cycles, %llu flits out, %llu flits in, %llu memory "
+                "accesses compared\n", base.images.c_str(), nodes.size(),
+                static_cast<unsigned long long>(total.cycles),
+                static_cast<unsigned long long>(total.flits_out),
+                static_cast<unsigned long long>(total.flits_in),
+                static_cast<unsigned long long>(total.accesses));
+  }
+
+ public:
+  // Records `s` and runs the lockstep of `s.node` on the RTL NI `Model`.
+  template <class Model = Vnetwork_interface>
   Compared run(const Scenario& s) {
+    const std::map<uint32_t, Recording> recs = record(s, {s.node});
+    if (HasFailure()) return {};
+    return lockstep<Model>(s, recs.at(s.node));
+  }
+
+  // The lockstep of node `s.node`, whose NI saw `rec`, on the RTL NI `Model`.
+  template <class Model = Vnetwork_interface>
+  Compared lockstep(const Scenario& s, const Recording& rec) {
     Compared out;
-    const Recording rec = record(s);
-    if (HasFailure()) return out;
     const TableSet set = read_image_set(s.images);
     const std::vector<uint8_t> image = read_file(fs::path(s.images) / fmt::format("node_{:02}.bin", s.node));
     std::mt19937_64 rng(s.seed);
@@ -361,8 +395,7 @@ class NiLockstep : public noc::test::SimTest {
     noc::NocConfig noc = s.noc;
     noc.ni_ports = kK;
     const uint64_t period = sc_core::sc_time(static_cast<double>(noc.clock_ps), sc_core::SC_PS).value();
-    noc::ReductionConfig red;
-    noc::NetworkInterface ni("ni", rec.place, noc, s.ni, red, set.dtype);
+    noc::NetworkInterface ni("ni", rec.place, noc, s.ni, s.reduction, set.dtype);
     noc::AccelMemory mem("memory", mem_cfg);
     MemoryTap tap("tap", mem, period);
     ni.dma.mem.bind(tap.in);
@@ -388,7 +421,7 @@ class NiLockstep : public noc::test::SimTest {
     host.write32(noc::NiScheduleTable::kRegLoad, 1);
     EXPECT_EQ(ni.table.status(), noc::NiScheduleTable::kStatusLoaded) << ni.table.error();
 
-    Clocked<Vnetwork_interface> dut;
+    Clocked<Model> dut;
     strap(dut, rec.place, s.ni.flow_control == noc::FlowControl::kPacket);
     dut.reset();
     EXPECT_EQ(cfg_load(dut, image), format::table_status::kLoaded)
@@ -449,7 +482,8 @@ class NiLockstep : public noc::test::SimTest {
     return out;
   }
 
-  static void compare_state(Clocked<Vnetwork_interface>& d, const noc::NetworkInterface& ni,
+  template <class Model>
+  static void compare_state(Clocked<Model>& d, const noc::NetworkInterface& ni,
                             uint64_t c) {
     ASSERT_EQ(d->error_o, 0u) << "cycle " << c << ": RTL error cause "
                               << static_cast<int>(d->error_cause_o);
@@ -461,7 +495,8 @@ class NiLockstep : public noc::test::SimTest {
     ASSERT_EQ(d->done_o != 0, ni.done()) << "cycle " << c << ": done; SystemC: " << ni.status();
   }
 
-  static void strap(Clocked<Vnetwork_interface>& d, const noc::NiPlace& place, bool packet) {
+  template <class Model>
+  static void strap(Clocked<Model>& d, const noc::NiPlace& place, bool packet) {
     d->node_id_i = static_cast<uint8_t>(place.node);
     d->nodes_i = static_cast<uint8_t>(place.nodes);
     uint32_t nb = 0;
@@ -478,7 +513,8 @@ class NiLockstep : public noc::test::SimTest {
     d->packet_mode_i = packet;
   }
 
-  void compare_ports(Clocked<Vnetwork_interface>& d,
+  template <class Model>
+  void compare_ports(Clocked<Model>& d,
                      const std::vector<std::unique_ptr<RouterPort>>& ports, uint64_t c,
                      const Scenario& s, std::vector<std::map<uint64_t, uint8_t>>& credits,
                      std::mt19937_64& rng) {
@@ -511,7 +547,8 @@ class NiLockstep : public noc::test::SimTest {
     }
   }
 
-  void compare_memory(Clocked<Vnetwork_interface>& d, MemoryTap& tap, RtlMemory& rtl_mem,
+  template <class Model>
+  void compare_memory(Clocked<Model>& d, MemoryTap& tap, RtlMemory& rtl_mem,
                       uint64_t c, uint64_t& matched) {
     if (d->mem_req_valid_o) {
       const Access a = rtl_mem.accept(d.model(), c);
@@ -552,87 +589,120 @@ std::string golden(const std::string& set) { return std::string(MT_SOURCE_DIR) +
 // Fig. 5: MultiTree on a 2x2 mesh, every node, message-based and packet-based.
 TEST_F(NiLockstep, Fig5Mesh2x2EveryNode) {
   for (const auto fc : {noc::FlowControl::kMessage, noc::FlowControl::kPacket}) {
-    for (uint32_t node = 0; node < 4; ++node) {
-      Scenario s;
-      s.images = golden("multitree_mesh2x2");
-      s.node = node;
-      s.ni.flow_control = fc;
-      SCOPED_TRACE(fmt::format("node {}, {}", node, noc::flow_control_name(fc)));
-      run(s);
-      if (HasFailure()) return;
-    }
+    Scenario s;
+    s.images = golden("multitree_mesh2x2");
+    s.ni.flow_control = fc;
+    SCOPED_TRACE(noc::flow_control_name(fc));
+    check_nodes(s, {0, 1, 2, 3});
+    if (HasFailure()) return;
   }
 }
 
-// Every golden set (schedules/), message-based, on nodes at corners, edges and inside.
+// Every golden set (schedules/) but Fig. 5's, message-based, on corner, edge and inner nodes.
 TEST_F(NiLockstep, GoldenSetsScriptedNeighbours) {
   const std::vector<std::pair<std::string, std::vector<uint32_t>>> sets = {
-      {"multitree_mesh4x4", {0, 5, 6, 15}}, {"multitree_torus4x4", {0, 9}}};
+      {"multitree_mesh4x4", {0, 5, 6, 15}},
+      {"multitree_torus4x4", {0, 9}},
+      {"multitree_torus8x8", {0, 27, 63}}};
   for (const auto& [set, nodes] : sets) {
-    for (uint32_t node : nodes) {
-      Scenario s;
-      s.images = golden(set);
-      s.node = node;
-      SCOPED_TRACE(fmt::format("{} node {}", set, node));
-      run(s);
-      if (HasFailure()) return;
-    }
+    Scenario s;
+    s.images = golden(set);
+    SCOPED_TRACE(set);
+    check_nodes(s, nodes);
+    if (HasFailure()) return;
   }
 }
 
-// Random plans (topology, algorithm, size, element type, flow control), memory timing,
-// arrival delays and back-pressure; seeded. MT_NI_LOCKSTEP_CYCLES sets how many NI-cycles to
-// compare at least (the slow run asks for a million).
-TEST_F(NiLockstep, RandomPlansTimingAndBackPressure) {
-  const char* env = std::getenv("MT_NI_LOCKSTEP_CYCLES");
-  const uint64_t want = env ? std::strtoull(env, nullptr, 10) : 60000;
+// A random scenario: plan (topology, algorithm, size, element type, flow control), memory
+// timing, link latencies, exact replay or random delays and back-pressure. Empty `images`
+// when the algorithm does not run on the topology.
+struct Random {
+  Scenario scenario;
+  std::string algorithm, what;
+};
+
+Random random_scenario(std::mt19937_64& rng) {
   const std::vector<std::string> topologies = {"ring:5",   "ring:8",    "mesh:2x3", "mesh:3x3",
                                                "torus:3x3", "torus:4x4", "mesh:4x4", "torus:2x4"};
   const std::vector<std::string> algorithms = {"multitree", "ring", "ring2d", "dbtree"};
-  std::mt19937_64 rng(2026);
+  const std::string topo = topologies[rng() % topologies.size()];
+  const std::string alg = algorithms[rng() % algorithms.size()];
+  const uint64_t bytes = 4 * (256 + rng() % 8192);
+  const DType dtype = rng() % 2 ? DType::kFp32 : DType::kInt32;
+  Random r;
+  r.algorithm = alg;
+  Scenario& s = r.scenario;
+  try {
+    s.images = plan_images(topo, alg, bytes, dtype);
+  } catch (const InputError&) {
+    return r;
+  }
+  s.node = static_cast<uint32_t>(rng() % parse_topology(topo).nodes());
+  s.ni.flow_control = rng() % 2 ? noc::FlowControl::kMessage : noc::FlowControl::kPacket;
+  // Memories the NI's bounds keep up with (rtl/README.md, Parameters).
+  s.memory.latency = static_cast<uint32_t>(10 + rng() % 110);
+  s.memory.bytes_per_cycle = 128u << (rng() % 2);
+  s.noc.link_latency = static_cast<uint32_t>(1 + rng() % 40);
+  s.noc.credit_latency = static_cast<uint32_t>(1 + rng() % 40);
+  s.exact = rng() % 3 == 0;
+  s.seed = rng();
+  r.what = fmt::format("{} {} {} bytes {} {}, node {}, memory {} B/cycle latency {}, links {}/{}, {}",
+                     topo, alg, bytes, dtype_name(dtype), noc::flow_control_name(s.ni.flow_control),
+                     s.node, s.memory.bytes_per_cycle, s.memory.latency, s.noc.link_latency,
+                     s.noc.credit_latency, s.exact ? "exact replay" : "random timing");
+  return r;
+}
+
+// Random scenarios on the RTL NI `Model` until `want` NI-cycles are compared; `fit` adapts a
+// scenario to the model's parameters.
+template <class Model, class Fit>
+void random_runs(NiLockstep& t, uint64_t want, uint64_t seed, Fit fit) {
+  std::mt19937_64 rng(seed);
   Compared total;
   std::map<std::string, int> runs_of;
   int runs = 0;
   while (total.cycles < want) {
-    const std::string topo = topologies[rng() % topologies.size()];
-    const std::string alg = algorithms[rng() % algorithms.size()];
-    const uint64_t bytes = 4 * (256 + rng() % 8192);
-    const DType dtype = rng() % 2 ? DType::kFp32 : DType::kInt32;
-    std::string dir;
-    try {
-      dir = plan_images(topo, alg, bytes, dtype);
-    } catch (const InputError&) {
-      continue;  // the algorithm does not run on this topology
-    }
-    Scenario s;
-    s.images = dir;
-    s.node = static_cast<uint32_t>(rng() % parse_topology(topo).nodes());
-    s.ni.flow_control = rng() % 2 ? noc::FlowControl::kMessage : noc::FlowControl::kPacket;
-    // Memories the default NI keeps up with (NiConfig's bounds: rtl/README.md).
-    s.memory.latency = static_cast<uint32_t>(10 + rng() % 110);
-    s.memory.bytes_per_cycle = 128u << (rng() % 2);
-    s.noc.link_latency = static_cast<uint32_t>(1 + rng() % 40);
-    s.noc.credit_latency = static_cast<uint32_t>(1 + rng() % 40);
-    s.exact = rng() % 3 == 0;
-    s.seed = rng();
-    SCOPED_TRACE(fmt::format("run {}: {} {} {} bytes {} {}, node {}, memory {} B/cycle latency {}, "
-                             "links {}/{}, {}", runs, topo, alg, bytes, dtype_name(dtype),
-                             noc::flow_control_name(s.ni.flow_control), s.node,
-                             s.memory.bytes_per_cycle, s.memory.latency, s.noc.link_latency,
-                             s.noc.credit_latency, s.exact ? "exact replay" : "random timing"));
-    total += run(s);
-    fs::remove_all(dir);
+    Random r = random_scenario(rng);
+    Scenario& s = r.scenario;
+    if (s.images.empty()) continue;  // the algorithm does not run on this topology
+    fit(s);
+    SCOPED_TRACE(fmt::format("run {}: {}", runs, r.what));
+    total += t.run<Model>(s);
+    fs::remove_all(s.images);
     ++runs;
-    ++runs_of[fmt::format("{} {}", alg, s.exact ? "exact" : "random")];
-    if (HasFailure()) return;
+    ++runs_of[r.algorithm + (s.exact ? " exact" : " random")];
+    if (::testing::Test::HasFailure()) return;
   }
   std::string mix;
-  for (const auto& [what, n] : runs_of) mix += fmt::format(" {} x{},", what, n);
+  for (const auto& [kind, n] : runs_of) mix += fmt::format(" {} x{},", kind, n);
   std::printf("%d runs (%s): %llu NI-cycles, %llu flits out, %llu flits in, %llu memory "
               "accesses compared\n", runs, mix.c_str(), static_cast<unsigned long long>(total.cycles),
               static_cast<unsigned long long>(total.flits_out),
               static_cast<unsigned long long>(total.flits_in),
               static_cast<unsigned long long>(total.accesses));
+}
+
+uint64_t wanted_cycles() {
+  const char* env = std::getenv("MT_NI_LOCKSTEP_CYCLES");
+  return env ? std::strtoull(env, nullptr, 10) : 60000;
+}
+
+// Random scenarios on the default NI. MT_NI_LOCKSTEP_CYCLES sets how many NI-cycles to compare
+// at least (the slow test NiLockstep.MillionCycles asks for a million).
+TEST_F(NiLockstep, RandomPlansTimingAndBackPressure) {
+  random_runs<Vnetwork_interface>(*this, wanted_cycles(), 2026, [](Scenario&) {});
+}
+
+// Random scenarios on an NI with small buffers (tb/CMakeLists.txt: Vnetwork_interface_small),
+// so the NI buffer, the router's VC buffers and the reduction unit are what limit it.
+TEST_F(NiLockstep, SmallBuffersRandomPlans) {
+  random_runs<Vnetwork_interface_small>(*this, wanted_cycles() / 2, 7, [](Scenario& s) {
+    s.noc.vc_depth = 20;
+    s.ni.buffer_flits = 40;
+    s.ni.buffer_lines = 3;
+    s.reduction.elements_per_cycle = 4;
+    s.reduction.latency = 2;
+  });
 }
 
 }  // namespace
