@@ -1,6 +1,8 @@
 # Generates the C++ header and the Verilog include from format/ni_formats.json, the one
 # description of the shared formats. Run as a build step (format/CMakeLists.txt):
-#   cmake -DIN=ni_formats.json -DOUT_HPP=ni_formats.hpp -DOUT_SVH=ni_formats.svh -P gen_formats.cmake
+#   cmake -DIN=ni_formats.json -DOUT_HPP=ni_formats.hpp -DOUT_SVH=ni_formats.svh
+#         -DOUT_SIM_SVH=ni_image_header_sim.svh -P gen_formats.cmake
+# The last is for test benches only (tb/): the image header's fields by name.
 # Names: a JSON name `node_id` becomes kNodeId in C++ and NODE_ID in Verilog.
 cmake_minimum_required(VERSION 3.25)
 
@@ -70,6 +72,7 @@ string(APPEND hpp "namespace field {  // header fields\n")
 string(JSON n LENGTH "${json}" image header)
 math(EXPR last "${n} - 1")
 set(table "")
+set(sim_cases "")
 foreach(i RANGE ${last})
   get(name image header ${i} name)
   get(offset image header ${i} offset)
@@ -80,6 +83,7 @@ foreach(i RANGE ${last})
   string(APPEND table "    field::k${c},\n")
   string(APPEND svh "localparam int IMG_${u}_OFFSET = ${offset};\n")
   string(APPEND svh "localparam int IMG_${u}_BYTES = ${bytes};\n")
+  string(APPEND sim_cases "    \"${name}\": begin offset = ${offset}; bytes = ${bytes}; end\n")
 endforeach()
 string(APPEND hpp "}  // namespace field\n")
 string(APPEND hpp "// Every header field, in file order.\ninline constexpr ByteField kHeader[] = {\n${table}};\n")
@@ -177,3 +181,14 @@ string(APPEND hpp "}  // namespace config\n\n}  // namespace mt::format\n")
 file(WRITE "${OUT_HPP}" "${hpp}")
 string(APPEND svh "\n// verilator lint_on UNUSEDPARAM\n")
 file(WRITE "${OUT_SVH}" "${svh}")
+
+set(sim "// Generated from format/ni_formats.json by format/gen_formats.cmake: do not edit.\n")
+string(APPEND sim "// Simulation only (tb/): where a header field of a schedule-table image lies, by its name\n")
+string(APPEND sim "// (host_sw/image/IMAGE_FORMAT.md). Returns 0 for a name that is not a header field.\n")
+string(JSON header_fields LENGTH "${json}" image header)
+string(APPEND sim "localparam int IMAGE_HEADER_FIELDS = ${header_fields};\n")
+string(APPEND sim "function automatic bit image_header_field(input string name, output int offset,\n")
+string(APPEND sim "                                         output int bytes);\n")
+string(APPEND sim "  image_header_field = 1'b1;\n  offset = 0;\n  bytes = 0;\n  case (name)\n")
+string(APPEND sim "${sim_cases}    default: image_header_field = 1'b0;\n  endcase\nendfunction\n")
+file(WRITE "${OUT_SIM_SVH}" "${sim}")

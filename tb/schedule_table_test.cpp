@@ -19,6 +19,7 @@
 #include "ni_formats.hpp"
 #include "support/cfg_bus.hpp"
 #include "support/clocked.hpp"
+#include "support/table_port.hpp"
 
 namespace mt::tb {
 namespace {
@@ -28,7 +29,6 @@ namespace cfg = format::config;
 
 // The instance's parameters (tb/CMakeLists.txt keeps the defaults of rtl/schedule_table.sv).
 constexpr uint32_t kNodeW = 8, kK = 4, kDepth = 256;
-constexpr uint32_t kNil = (1u << kNodeW) - 1;
 
 std::vector<uint8_t> read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -53,23 +53,7 @@ class Table {
   }
   uint32_t load(const std::vector<uint8_t>& image) { return cfg_load(dut_, image); }
 
-  TableEntry entry(uint32_t index) {
-    dut_->rd_idx_i = static_cast<uint8_t>(index);
-    dut_.tick();
-    dut_.settle();
-    TableEntry e;
-    e.op = static_cast<Op>(dut_->rd_op_o);
-    e.flow = dut_->rd_flow_o;
-    e.parent = dut_->rd_parent_o == kNil ? mt::kNil : dut_->rd_parent_o;
-    for (uint32_t k = 0; k < kK; ++k) {
-      const uint32_t c = static_cast<uint32_t>(dut_->rd_children_o >> (kNodeW * k)) & kNil;
-      if (c != kNil) e.children.push_back(c);
-    }
-    e.step = dut_->rd_step_o;
-    e.start_addr = dut_->rd_addr_o;
-    e.size = dut_->rd_size_o;
-    return e;
-  }
+  TableEntry entry(uint32_t index) { return read_entry<kNodeW, kK>(dut_, index); }
 
   Clocked<Vschedule_table>& dut() { return dut_; }
 

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <verilated.h>
@@ -31,8 +32,13 @@ inline std::string waves_path(const std::string& suffix = "") {
 template <class Model>
 class Clocked {
  public:
-  explicit Clocked(const std::string& wave_suffix = "")
+  // `plusargs` ("+name=value") are what the model's $value$plusargs see.
+  explicit Clocked(const std::string& wave_suffix = "",
+                   const std::vector<std::string>& plusargs = {})
       : ctx_(std::make_unique<VerilatedContext>()) {
+    std::vector<const char*> argv{"tb"};
+    for (const std::string& a : plusargs) argv.push_back(a.c_str());
+    ctx_->commandArgs(static_cast<int>(argv.size()), argv.data());
     const std::string path = waves_path(wave_suffix);
     if (!path.empty()) ctx_->traceEverOn(true);
     model_ = std::make_unique<Model>(ctx_.get());
