@@ -236,6 +236,15 @@ module network_interface #(
     overlap = a >= b ? a - b < ADDR_W'(lb) : b - a < ADDR_W'(la);
   endfunction
 
+  // Whether [a, a + l) overlaps a block slot of `slots`.
+  function automatic logic overlaps_slots(input logic [ADDR_W-1:0] a, input logic [LEN_W-1:0] l,
+                                          input logic [BLOCKS-1:0] slots);
+    overlaps_slots = 1'b0;
+    for (int s = 0; s < BLOCKS; s++) begin
+      if (slots[s] && overlap(a, l, addr_q[s], len_q[s])) overlaps_slots = 1'b1;
+    end
+  endfunction
+
   // This cycle's new blocks, port order: slot, and whether they wait or read now.
   logic [K-1:0]        nb, nb_issue, nb_wait;
   logic [K*SLOT_W-1:0] nb_slot;
@@ -295,9 +304,7 @@ module network_interface #(
         a = blk_addr[ADDR_W*p +: ADDR_W];
         l = blk_len[LEN_W*p +: LEN_W];
         ov = 1'b0;
-        for (int s = 0; s < BLOCKS; s++) begin
-          if (reducing_q[s] && overlap(a, l, addr_q[s], len_q[s])) ov = 1'b1;
-        end
+        ov = overlaps_slots(a, l, reducing_q);
         for (int w = 0; w < WAITS; w++) begin
           if (w < 32'(wait_n_q) &&
               overlap(a, l, wait_addr_q[ADDR_W*w +: ADDR_W], wait_len_q[LEN_W*w +: LEN_W])) begin
@@ -454,9 +461,7 @@ module network_interface #(
         a = w_addr[ADDR_W*i +: ADDR_W];
         l = w_len[LEN_W*i +: LEN_W];
         ov = 1'b0;
-        for (int s = 0; s < BLOCKS; s++) begin
-          if (reducing_q[s] && reducing_now[s] && overlap(a, l, addr_q[s], len_q[s])) ov = 1'b1;
-        end
+        ov = overlaps_slots(a, l, reducing_q & reducing_now);
         for (int p = 0; p < K; p++) begin
           if (nb_issue[p] &&
               overlap(a, l, blk_addr[ADDR_W*p +: ADDR_W], blk_len[LEN_W*p +: LEN_W])) begin
