@@ -355,8 +355,17 @@ VerifyReport verify_tables(const TableSet& tables, const Topology& topo, size_t 
     plan.neighbour_only = plan.neighbour_only && t.src < topo.nodes() && t.dst < topo.nodes() &&
                           topo.adjacent(t.src, t.dst);
   }
-  // Tables do not carry routes; one-hop plans are held to contention freedom.
-  plan.contention_free = plan.neighbour_only;
+  // Tables are checked for what they express: that they perform a correct all-reduce (the
+  // sums, and the wait rules that make every send wait for its data). Contention freedom is
+  // not in them: it is a promise some algorithms make (multitree, one-hop rings) and others
+  // never do (dbtree, even where all its tree edges happen to be one hop, as on ring:3), and
+  // neither the tables, the images nor the manifest carry the promise or the routes it is
+  // about (hdrm's go through switches). It is not needed for correctness either: the NI
+  // waits for data, not for a step's link slot, so two transfers on a link in one step only
+  // take longer. The promise is enforced where it is made, by verify_plan on every plan
+  // before compile_tables, which keeps every transfer's nodes and step; here the link load is
+  // only reported (max_step_link_load).
+  plan.contention_free = false;
   return verify(plan, topo, max_errors, &tables);
 }
 

@@ -10,9 +10,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "algorithms/algorithms.hpp"
 #include "common/error.hpp"
 #include "support/run_command.hpp"
+#include "table/schedule_table.hpp"
 #include "topology/topology.hpp"
+#include "verifier/verifier.hpp"
 
 namespace {
 
@@ -129,6 +132,46 @@ TEST(Hardening, OptionValuesAreNotWrappedOrGuessed) {
     EXPECT_THAT(r.out, Not(HasSubstr("4294967295"))) << c.args;
   }
   EXPECT_TRUE(fs::is_fifo(fifo));
+}
+
+// Fuzz finding (fuzz/crashes/plan/issue11_dbtree_ring3_one_hop_contention): on ring:3 every
+// dbtree edge is one hop, so the table verifier took the tables for a one-hop plan and held
+// them to contention freedom, which dbtree never promises (two of its chunks share a link in
+// a step). Tables are checked for a correct all-reduce; the link load is reported, not
+// enforced.
+TEST(Hardening, TablesAreNotHeldToAPromiseTheirPlanDidNotMake) {
+  const mt::Topology topo = mt::parse_topology("ring:3");
+  mt::PlanOptions po;
+  po.bytes = 4096;
+  po.chunks = 2;
+  const mt::Plan plan = mt::build_plan(topo, "dbtree", po);
+  ASSERT_FALSE(plan.contention_free);
+  const mt::VerifyReport pr = mt::require_valid(plan, topo);
+  EXPECT_EQ(pr.max_step_link_load, 2u);  // the contention the tables must be allowed
+  const mt::VerifyReport tr = mt::verify_tables(mt::compile_tables(plan, mt::TableOptions{}), topo);
+  EXPECT_TRUE(tr.ok()) << tr.errors.front();
+  EXPECT_EQ(tr.max_step_link_load, pr.max_step_link_load);
+
+  const std::string dir = temp_dir("dbtree_ring3");
+  const auto r = run_command(kMtc + " plan -t ring:3 -a dbtree -b 4KiB --dbtree-chunks 2 -o " + dir + "/s");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto v = run_command(kMtc + " verify " + dir + "/s");
+  EXPECT_EQ(v.code, 0) << v.out;
+  EXPECT_THAT(v.out, HasSubstr("at most 2 transfer(s) per link per step"));
+}
+
+// What the plan promised still holds in its tables: compiling keeps every transfer's nodes and
+// step, so the tables of contention-free one-hop plans report one transfer per link and step.
+TEST(Hardening, TablesKeepTheLinkLoadOfTheirPlan) {
+  for (const auto& [spec, algorithm] : {std::pair{"ring:3", "multitree"}, {"torus:4x4", "multitree"},
+                                         {"torus:3x3", "ring2d"}, {"ring:5", "ring-bi"}}) {
+    const mt::Topology topo = mt::parse_topology(spec);
+    const mt::Plan plan = mt::build_plan(topo, algorithm, mt::PlanOptions{});
+    ASSERT_TRUE(plan.contention_free && plan.neighbour_only) << algorithm << " " << spec;
+    const mt::VerifyReport tr = mt::verify_tables(mt::compile_tables(plan, mt::TableOptions{}), topo);
+    EXPECT_TRUE(tr.ok()) << algorithm << " " << spec;
+    EXPECT_EQ(tr.max_step_link_load, 1u) << algorithm << " " << spec;
+  }
 }
 
 }  // namespace
