@@ -85,6 +85,49 @@ TEST(Hardening, LargeTorusBuildsInLinearTime) {
   EXPECT_LT(s, 5.0);
 }
 
+// Plans, verifies, compiles and verifies the tables of `algorithm` on `spec` (4 KiB); seconds.
+double plan_pipeline_seconds(const std::string& spec, const std::string& algorithm) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const mt::Topology topo = mt::parse_topology(spec);
+  mt::PlanOptions po;
+  po.bytes = 4096;
+  const mt::Plan plan = mt::build_plan(topo, algorithm, po);
+  EXPECT_TRUE(mt::verify_plan(plan, topo).ok()) << algorithm << " on " << spec;
+  EXPECT_TRUE(mt::verify_tables(mt::compile_tables(plan, mt::TableOptions{}), topo).ok())
+      << algorithm << " on " << spec;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Defect 6, the plans: dbtree on fattree:16x4 took 176 s (a search from every node for the
+// diameter, a breadth-first route that cleared all vertices per transfer); now well under a
+// second.
+TEST(Hardening, LargeFatTreePlansQuickly) {
+  EXPECT_LT(plan_pipeline_seconds("fattree:16x4", "dbtree"), 30.0);
+}
+
+// Defect 6, the plans: the verifier's sums cost N/64 words per Reduce, so ring2d time grew
+// with N^2 per byte (18x from torus:64x64 to 128x128; now about 4x, the transfers' growth).
+TEST(Hardening, Ring2dPlanTimeGrowsWithThePlan) {
+  const double small = plan_pipeline_seconds("torus:64x64", "ring2d");
+  const double large = plan_pipeline_seconds("torus:128x128", "ring2d");
+  EXPECT_LT(large, 9 * small) << small << " s, then " << large << " s";
+}
+
+// Defect 6: plans this machine cannot hold are refused up front, with the estimate.
+TEST(Hardening, PlansTooLargeForMemoryAreRefusedUpFront) {
+  // Terabytes: a ring2d table has an entry per step (2 * 16383 per phase here), a dbtree plan
+  // a transfer per chunk and tree edge.
+  for (const std::string& args : {std::string("-t torus:16384x16 -a ring2d -b 4KiB"),
+                                  std::string("-t torus:100x100 -a dbtree -b 1GiB --dbtree-chunks 1000000")}) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto r = run_command(kMtc + " plan " + args);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(r.code, 1) << args << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("GiB of memory; this machine has")) << args;
+    EXPECT_LT(s, 10.0) << args;
+  }
+}
+
 // Defect 7: a report that cannot be written is a failure.
 TEST(Hardening, StandardOutputWriteErrorsExitOne) {
   const std::string dir = temp_dir("full");
