@@ -20,6 +20,8 @@ Plan build_ring_bi(const Topology& topo, const PlanOptions& opt);
 Plan build_ring2d(const Topology& topo, const PlanOptions& opt);
 // NCCL's double binary tree, topology-oblivious (multi-hop normal packets).
 Plan build_dbtree(const Topology& topo, const PlanOptions& opt);
+// Its chunks per tree for trees of `levels` levels (opt.chunks, or the default: dbtree.cpp).
+uint32_t dbtree_chunks(const PlanOptions& opt, uint32_t levels);
 // Halving-doubling with rank mapping (EFLOPS), for BiGraph.
 Plan build_hdrm(const Topology& topo, const PlanOptions& opt);
 

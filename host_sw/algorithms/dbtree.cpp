@@ -115,8 +115,10 @@ Tree make_tree(std::vector<int> parent) {
   return t;
 }
 
+}  // namespace
+
 // Chunks per tree: the option, or the default above; at most one element per chunk.
-uint32_t chunk_count(const PlanOptions& opt, uint32_t levels) {
+uint32_t dbtree_chunks(const PlanOptions& opt, uint32_t levels) {
   const uint64_t per_tree = opt.bytes / 2;
   uint64_t c = opt.chunks;
   if (c == 0) {
@@ -126,6 +128,8 @@ uint32_t chunk_count(const PlanOptions& opt, uint32_t levels) {
   }
   return static_cast<uint32_t>(std::clamp<uint64_t>(c, 1, std::max<uint64_t>(1, per_tree / kElementBytes)));
 }
+
+namespace {
 
 // Tree t's transfers of chunk k (flow f): up in round height + k, down in round depth + k.
 void add_chunk(Plan& plan, const Tree& tree, uint32_t f, uint32_t k) {
@@ -148,7 +152,7 @@ Plan build_dbtree(const Topology& topo, const PlanOptions& opt) {
   nccl_dtree(static_cast<int>(n), pa, pb);
   const Tree trees[2] = {make_tree(std::move(pa)), make_tree(std::move(pb))};
   const uint32_t levels = std::max(trees[0].rounds, trees[1].rounds);
-  const uint32_t chunks = chunk_count(opt, levels);
+  const uint32_t chunks = dbtree_chunks(opt, levels);
 
   Plan plan = plan_header("dbtree", topo, opt);
   plan.neighbour_only = false;  // tree edges ignore the topology: normal multi-hop packets
@@ -161,7 +165,8 @@ Plan build_dbtree(const Topology& topo, const PlanOptions& opt) {
   std::stable_sort(plan.transfers.begin(), plan.transfers.end(),
                    [](const Transfer& a, const Transfer& b) { return a.step < b.step; });
   if (!topo.direct()) {
-    for (const Transfer& t : plan.transfers) plan.routes.push_back(route(topo, t.src, t.dst));
+    Router router(topo);
+    for (const Transfer& t : plan.transfers) plan.routes.push_back(router.route(t.src, t.dst));
   }
   return plan;
 }

@@ -136,7 +136,8 @@ Plan build_hdrm(const Topology& topo, const PlanOptions& opt) {
       plan.transfers.push_back({label[i][q], node_of[r], node_of[q], range, m + k, Op::kGather});
     }
   }
-  for (const Transfer& t : plan.transfers) plan.routes.push_back(route(topo, t.src, t.dst));
+  Router router(topo);
+  for (const Transfer& t : plan.transfers) plan.routes.push_back(router.route(t.src, t.dst));
 
   // Promise contention freedom only if the exchange pattern has it (every pair, every step).
   std::vector<uint32_t> load(topo.links().size(), 0);
@@ -144,7 +145,7 @@ Plan build_hdrm(const Topology& topo, const PlanOptions& opt) {
   for (uint32_t i = 1; i <= m && plan.contention_free; ++i) {
     std::fill(load.begin(), load.end(), 0);
     for (uint32_t r = 0; r < n; ++r) {
-      for (uint32_t l : route(topo, node_of[r], node_of[partner(r, i)])) {
+      for (uint32_t l : router.route(node_of[r], node_of[partner(r, i)])) {
         plan.contention_free = plan.contention_free && ++load[l] <= 1;
       }
     }

@@ -25,17 +25,30 @@ uint64_t all_ones(uint32_t bits) {
   return bits >= 64 ? std::numeric_limits<uint64_t>::max() : (uint64_t{1} << bits) - 1;
 }
 
-// Bit by bit: entries are a few hundred bits, and this is obviously the documented order.
+// The documented order: bit i of the value is entry bit `bit + i`, which is bit (bit + i) % 8
+// of byte (bit + i) / 8. Done a byte's worth of bits at a time (a plan of 2^16 nodes encodes
+// tens of millions of entries); the bytes start zeroed, so set bits are or-ed in.
 void put_bits(uint8_t* base, uint64_t bit, uint32_t width, uint64_t value) {
-  for (uint32_t i = 0; i < width; ++i, ++bit) {
-    if ((value >> i) & 1u) base[bit / 8] = static_cast<uint8_t>(base[bit / 8] | (1u << (bit % 8)));
+  while (width > 0) {
+    const uint32_t shift = static_cast<uint32_t>(bit % 8);
+    const uint32_t take = std::min(width, 8 - shift);
+    const uint64_t part = value & ((uint64_t{1} << take) - 1);
+    base[bit / 8] = static_cast<uint8_t>(base[bit / 8] | (part << shift));
+    value >>= take;
+    bit += take;
+    width -= take;
   }
 }
 
 uint64_t get_bits(const uint8_t* base, uint64_t bit, uint32_t width) {
   uint64_t v = 0;
-  for (uint32_t i = 0; i < width; ++i, ++bit) {
-    if ((base[bit / 8] >> (bit % 8)) & 1u) v |= uint64_t{1} << i;
+  for (uint32_t done = 0; done < width;) {
+    const uint32_t shift = static_cast<uint32_t>(bit % 8);
+    const uint32_t take = std::min(width - done, 8 - shift);
+    const uint64_t part = (base[bit / 8] >> shift) & ((1u << take) - 1);
+    v |= part << done;
+    bit += take;
+    done += take;
   }
   return v;
 }

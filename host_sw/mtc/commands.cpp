@@ -141,7 +141,8 @@ int run_plan(const MtcArgs& a, std::ostream& out) {
     j["verification"] = report_json(report);
     out << j.dump(2) << "\n";
   } else {
-    out << tables_text(set) << report_text(report);
+    write_tables_text(out, set);
+    out << report_text(report);
     if (!a.out_dir.empty()) out << fmt::format("wrote {} image sets to {}\n", set.nodes, a.out_dir);
   }
   return 0;
@@ -150,7 +151,11 @@ int run_plan(const MtcArgs& a, std::ostream& out) {
 int run_show(const MtcArgs& a, std::ostream& out) {
   check_format(a.show_format);
   const TableSet set = read_image_set(a.dir);
-  out << (a.show_format == "json" ? tables_json(set).dump(2) + "\n" : tables_text(set));
+  if (a.show_format == "json") {
+    out << tables_json(set).dump(2) << "\n";
+  } else {
+    write_tables_text(out, set);
+  }
   return 0;
 }
 

@@ -1,13 +1,13 @@
 #pragma once
 
-#include <string>
+#include <ostream>
 
 #include "table/schedule_table.hpp"
 
 namespace mt {
 
-// The tables in the layout of the paper's Fig. 5: one block per accelerator, children in K
-// slots with nil for the empty ones.
-std::string tables_text(const TableSet& set);
+// Writes the tables in the layout of the paper's Fig. 5: one block per accelerator, children
+// in K slots with nil for the empty ones.
+void write_tables_text(std::ostream& os, const TableSet& set);
 
 }  // namespace mt

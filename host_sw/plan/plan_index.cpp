@@ -63,21 +63,46 @@ StepOrder::StepOrder(const Plan& plan) {
 void ArrivalsBy::load(uint32_t node) {
   const size_t keys = key_ == Key::kFlow ? plan_.flows.size() : plan_.ranges.size();
   auto key_of = [&](const Transfer& t) {
-    return std::min<size_t>(key_ == Key::kFlow ? t.flow : t.range, keys);
+    return static_cast<uint32_t>(std::min<size_t>(key_ == Key::kFlow ? t.flow : t.range, keys));
   };
+  const PlanIndex::Span received = index_.receives(node);
+  // A counting sort over every key costs the key space per node: quadratic when a node
+  // receives few of many keys (ring2d on torus:128x128, 65536 flows, a few hundred arrivals
+  // per node). Then the node's arrivals are sorted by key instead and looked up by search.
+  dense_ = keys <= 4 * received.size() + 64;
+  arrivals_.resize(received.size());
+  if (!dense_) {
+    sparse_.clear();
+    for (uint32_t i = 0; i < received.size(); ++i) {
+      sparse_.push_back({key_of(plan_.transfers[received.first[i]]), i});
+    }
+    // (key, position): stable, so each key keeps the (step, plan) order of receives().
+    std::sort(sparse_.begin(), sparse_.end());
+    keys_.resize(sparse_.size());
+    for (size_t i = 0; i < sparse_.size(); ++i) {
+      const uint32_t id = received.first[sparse_[i].second];
+      const Transfer& t = plan_.transfers[id];
+      keys_[i] = sparse_[i].first;
+      arrivals_[i] = {id, t.src, t.step, t.flow, t.op};
+    }
+    return;
+  }
   // Counting sort: stable, so each key keeps the (step, plan) order of receives().
   start_.assign(keys + 2, 0);
-  for (uint32_t id : index_.receives(node)) ++start_[key_of(plan_.transfers[id]) + 1];
+  for (uint32_t id : received) ++start_[key_of(plan_.transfers[id]) + 1];
   for (size_t k = 0; k <= keys; ++k) start_[k + 1] += start_[k];
-  arrivals_.resize(start_.back());
   next_.assign(start_.begin(), start_.end() - 1);
-  for (uint32_t id : index_.receives(node)) {
+  for (uint32_t id : received) {
     const Transfer& t = plan_.transfers[id];
     arrivals_[next_[key_of(t)]++] = {id, t.src, t.step, t.flow, t.op};
   }
 }
 
 ArrivalsBy::Arrivals ArrivalsBy::of(uint32_t k) const {
+  if (!dense_) {
+    const auto [lo, hi] = std::equal_range(keys_.begin(), keys_.end(), k);
+    return {arrivals_.data() + (lo - keys_.begin()), arrivals_.data() + (hi - keys_.begin())};
+  }
   if (k + 1 >= start_.size()) return {nullptr, nullptr};
   return {arrivals_.data() + start_[k], arrivals_.data() + start_[k + 1]};
 }

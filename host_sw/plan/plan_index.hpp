@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "plan/plan.hpp"
@@ -61,8 +62,11 @@ class ArrivalsBy {
   const Plan& plan_;
   const PlanIndex& index_;
   Key key_;
+  bool dense_ = true;  // indexed by a counting sort over all keys, else sorted by key
   std::vector<uint32_t> next_;
-  std::vector<uint32_t> start_;  // arrivals_ of key k are [start_[k], start_[k+1])
+  std::vector<uint32_t> start_;  // dense: arrivals_ of key k are [start_[k], start_[k+1])
+  std::vector<uint32_t> keys_;   // sparse: the key of each of arrivals_, ascending
+  std::vector<std::pair<uint32_t, uint32_t>> sparse_;  // sparse: (key, position) to sort
   std::vector<Arrival> arrivals_;
 };
 

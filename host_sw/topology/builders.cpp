@@ -87,7 +87,12 @@ Topology make_fattree(uint32_t m, uint32_t levels) {
       }
     }
   }
-  return Topology(TopologyKind::kFatTree, spec, nodes, per_level * levels, std::move(links));
+  Topology t(TopologyKind::kFatTree, spec, nodes, per_level * levels, std::move(links));
+  // Two nodes whose ids differ in the top base-m digit meet only at the top level: up from
+  // the node through `levels` switches and down again, 2 * levels links.
+  t.set_known_diameter(2 * levels);
+  t.set_fattree(m, levels);
+  return t;
 }
 
 Topology make_bigraph(uint32_t half, uint32_t per_switch) {
@@ -112,7 +117,11 @@ Topology make_bigraph(uint32_t half, uint32_t per_switch) {
     const uint32_t first = s < half ? half : 0;
     for (uint32_t t = first; t < first + half; ++t) links.push_back({nodes + s, nodes + t});
   }
-  return Topology(TopologyKind::kBiGraph, spec, nodes, switches, std::move(links));
+  Topology t(TopologyKind::kBiGraph, spec, nodes, switches, std::move(links));
+  // Nodes on two switches of one half are 4 links apart (node, switch, a switch of the other
+  // half, switch, node); with one switch per half, the farthest are across: 3.
+  t.set_known_diameter(half > 1 ? 4 : 3);
+  return t;
 }
 
 }  // namespace mt

@@ -1,7 +1,7 @@
 #include "topology/routing.hpp"
 
-#include <deque>
-#include <limits>
+#include <algorithm>
+#include <stdexcept>
 
 #include "common/error.hpp"
 
@@ -25,52 +25,125 @@ int dim_step(uint32_t from, uint32_t to, uint32_t size, bool wrap) {
   return fwd <= size - fwd ? 1 : -1;
 }
 
+// Dimension order on a grid (routing.hpp).
+std::vector<uint32_t> grid_route(const Topology& topo, uint32_t src, uint32_t dst) {
+  std::vector<uint32_t> path;
+  const uint32_t w = topo.width(), h = topo.height();
+  const bool wrap = topo.wraps();
+  uint32_t x = topo.x_of(src), y = topo.y_of(src);
+  const uint32_t tx = topo.x_of(dst), ty = topo.y_of(dst);
+  while (x != tx) {
+    const int d = dim_step(x, tx, w, wrap);
+    const uint32_t nx = d > 0 ? (x + 1) % w : (x + w - 1) % w;
+    path.push_back(link_between(topo, y * w + x, y * w + nx));
+    x = nx;
+  }
+  while (y != ty) {
+    const int d = dim_step(y, ty, h, wrap);
+    const uint32_t ny = d > 0 ? (y + 1) % h : (y + h - 1) % h;
+    path.push_back(link_between(topo, y * w + x, ny * w + x));
+    y = ny;
+  }
+  return path;
+}
+
+bool is_grid(const Topology& topo) {
+  const TopologyKind k = topo.kind();
+  return k == TopologyKind::kTorus || k == TopologyKind::kMesh || k == TopologyKind::kRing;
+}
+
 }  // namespace
 
 std::vector<uint32_t> route(const Topology& topo, uint32_t src, uint32_t dst) {
+  return Router(topo).route(src, dst);
+}
+
+// The search's buffers grow on the first search, so grid and fat-tree routes allocate none.
+Router::Router(const Topology& topo) : topo_(topo) {}
+
+std::vector<uint32_t> Router::route(uint32_t src, uint32_t dst) {
+  if (src == dst) return {};
+  if (is_grid(topo_)) return grid_route(topo_, src, dst);
+  if (topo_.kind() == TopologyKind::kFatTree) return fattree_walk(src, dst);
+  return search(src, dst);
+}
+
+// Breadth-first over switches, in neighbour order; first found is the route.
+std::vector<uint32_t> Router::search(uint32_t src, uint32_t dst) {
+  if (seen_.empty()) {
+    seen_.assign(topo_.vertices(), 0);
+    via_.assign(topo_.vertices(), 0);
+    queue_.reserve(topo_.vertices());
+  }
+  if (++search_ == 0) {  // the numbers wrapped: forget every old mark
+    std::fill(seen_.begin(), seen_.end(), 0);
+    search_ = 1;
+  }
+  queue_.assign(1, src);
+  seen_[src] = search_;
+  for (size_t head = 0; head < queue_.size() && seen_[dst] != search_; ++head) {
+    const uint32_t u = queue_[head];
+    if (u != src && !topo_.forwards(u)) continue;
+    for (uint32_t l : topo_.out_links(u)) {
+      const uint32_t v = topo_.links()[l].dst;
+      if (seen_[v] == search_) continue;
+      seen_[v] = search_;
+      via_[v] = l;
+      queue_.push_back(v);
+    }
+  }
+  if (seen_[dst] != search_) throw std::logic_error("route: destination unreachable");
   std::vector<uint32_t> path;
-  if (src == dst) return path;
-  const TopologyKind k = topo.kind();
-  if (k == TopologyKind::kTorus || k == TopologyKind::kMesh || k == TopologyKind::kRing) {
-    const uint32_t w = topo.width(), h = topo.height();
-    const bool wrap = topo.wraps();
-    uint32_t x = topo.x_of(src), y = topo.y_of(src);
-    const uint32_t tx = topo.x_of(dst), ty = topo.y_of(dst);
-    while (x != tx) {
-      const int d = dim_step(x, tx, w, wrap);
-      const uint32_t nx = d > 0 ? (x + 1) % w : (x + w - 1) % w;
-      path.push_back(link_between(topo, y * w + x, y * w + nx));
-      x = nx;
-    }
-    while (y != ty) {
-      const int d = dim_step(y, ty, h, wrap);
-      const uint32_t ny = d > 0 ? (y + 1) % h : (y + h - 1) % h;
-      path.push_back(link_between(topo, y * w + x, ny * w + x));
-      y = ny;
-    }
-    return path;
-  }
-  // Breadth-first over switches, in neighbour order; first found is the route.
-  constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
-  std::vector<uint32_t> via(topo.vertices(), kNone);
-  std::deque<uint32_t> queue{src};
-  std::vector<bool> seen(topo.vertices(), false);
-  seen[src] = true;
-  while (!queue.empty() && !seen[dst]) {
-    const uint32_t u = queue.front();
-    queue.pop_front();
-    if (u != src && !topo.forwards(u)) continue;
-    for (uint32_t l : topo.out_links(u)) {
-      const uint32_t v = topo.links()[l].dst;
-      if (seen[v]) continue;
-      seen[v] = true;
-      via[v] = l;
-      queue.push_back(v);
-    }
-  }
-  if (!seen[dst]) throw std::logic_error("route: destination unreachable");
-  for (uint32_t v = dst; v != src; v = topo.links()[via[v]].src) path.push_back(via[v]);
+  for (uint32_t v = dst; v != src; v = topo_.links()[via_[v]].src) path.push_back(via_[v]);
   return {path.rbegin(), path.rend()};
+}
+
+// Hops from vertex v to node dst in make_fattree's m-ary L-level tree, where switch (level
+// k, index w) is vertex nodes + k * m^(L-1) + w and links to (k+1, w') for every w' that
+// differs from w in base-m digit k only. Going up from level k changes digit k, going down
+// to it changes digit k-1, so (k, w) is above leaf x when w and x agree from digit k up; from
+// (k, w) the route climbs to the lowest level j >= k where that holds, and descends:
+// (j - k) + j + 1 hops. A node other than dst relays nothing.
+uint32_t Router::fattree_distance(uint32_t v, uint32_t dst) const {
+  constexpr uint32_t kFar = 0xffffffffu;
+  const uint32_t n = topo_.nodes(), m = topo_.fattree_arity();
+  if (v == dst) return 0;
+  if (v < n) return kFar;
+  const uint32_t per_level = n / m;
+  const uint32_t k = (v - n) / per_level;
+  uint32_t w = (v - n) % per_level, x = dst / m, j = k;
+  for (uint32_t i = 0; i < k; ++i) {
+    w /= m;
+    x /= m;
+  }
+  for (; w != x; ++j) {
+    w /= m;
+    x /= m;
+  }
+  return (j - k) + j + 1;
+}
+
+// The greedy walk (class comment) with fattree_distance.
+std::vector<uint32_t> Router::fattree_walk(uint32_t src, uint32_t dst) const {
+  std::vector<uint32_t> path;
+  uint32_t u = src;
+  // A node's own distance is its links' best: nodes hang on one leaf switch each.
+  uint32_t d = 0xffffffffu;
+  for (uint32_t l : topo_.out_links(src)) d = std::min(d, fattree_distance(topo_.links()[l].dst, dst));
+  if (d == 0xffffffffu) throw std::logic_error("route: destination unreachable");
+  for (++d; u != dst; --d) {
+    uint32_t next = Topology::kNoLink;
+    for (uint32_t l : topo_.out_links(u)) {
+      if (fattree_distance(topo_.links()[l].dst, dst) == d - 1) {
+        next = l;
+        break;
+      }
+    }
+    if (next == Topology::kNoLink) throw std::logic_error("route: fat-tree walk lost its way");
+    path.push_back(next);
+    u = topo_.links()[next].dst;
+  }
+  return path;
 }
 
 }  // namespace mt

@@ -14,4 +14,28 @@ namespace mt {
 // a shortest path, the first found breadth-first in neighbour order. Empty when src == dst.
 std::vector<uint32_t> route(const Topology& topo, uint32_t src, uint32_t dst);
 
+// The same routes, for many pairs. The first shortest path a breadth-first search finds in
+// neighbour order is the shortest path whose sequence of out-link positions is smallest
+// (the search discovers a vertex from the earliest discovered neighbour, by its earliest
+// link), so where distances have a closed form (fat-trees) the route is walked greedily:
+// from each vertex, the first link to a vertex one hop closer. Elsewhere the search reuses
+// its buffers (marked by a search number, never cleared), so a route costs the vertices it
+// visits, not all vertices of the network.
+class Router {
+ public:
+  explicit Router(const Topology& topo);
+  std::vector<uint32_t> route(uint32_t src, uint32_t dst);
+
+ private:
+  std::vector<uint32_t> search(uint32_t src, uint32_t dst);
+  std::vector<uint32_t> fattree_walk(uint32_t src, uint32_t dst) const;
+  uint32_t fattree_distance(uint32_t v, uint32_t dst) const;
+
+  const Topology& topo_;
+  uint32_t search_ = 0;
+  std::vector<uint32_t> seen_;   // seen_[v] == search_: v was reached in this search
+  std::vector<uint32_t> via_;    // the link v was reached by
+  std::vector<uint32_t> queue_;
+};
+
 }  // namespace mt

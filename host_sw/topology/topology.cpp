@@ -19,7 +19,10 @@ Topology::Topology(TopologyKind kind, std::string spec, uint32_t nodes, uint32_t
     throw InputError(fmt::format("topology {}: needs at least 2 nodes, has {}", spec_, nodes_));
   }
   const uint32_t v = vertices();
-  out_.resize(v);
+  if (links_.size() >= std::numeric_limits<uint32_t>::max()) {
+    throw InputError(fmt::format("topology {}: {} links, more than 2^32 - 1", spec_, links_.size()));
+  }
+  out_start_.assign(static_cast<size_t>(v) + 1, 0);
   for (uint32_t i = 0; i < links_.size(); ++i) {
     const Link& l = links_[i];
     if (l.src >= v || l.dst >= v) {
@@ -29,7 +32,13 @@ Topology::Topology(TopologyKind kind, std::string spec, uint32_t nodes, uint32_t
     if (l.src == l.dst) {
       throw InputError(fmt::format("topology {}: link from vertex {} to itself", spec_, l.src));
     }
-    out_[l.src].push_back(i);
+    ++out_start_[l.src + 1];
+  }
+  for (uint32_t u = 0; u < v; ++u) out_start_[u + 1] += out_start_[u];
+  out_ids_.resize(links_.size());
+  {
+    std::vector<uint32_t> next(out_start_.begin(), out_start_.end() - 1);
+    for (uint32_t i = 0; i < links_.size(); ++i) out_ids_[next[links_[i].src]++] = i;
   }
   check_connected();
 }
@@ -47,7 +56,7 @@ uint32_t Topology::min_node_degree() const {
 }
 
 uint32_t Topology::first_link(uint32_t a, uint32_t b) const {
-  for (uint32_t l : out_[a]) {
+  for (uint32_t l : out_links(a)) {
     if (links_[l].dst == b) return l;
   }
   return kNoLink;
@@ -55,7 +64,7 @@ uint32_t Topology::first_link(uint32_t a, uint32_t b) const {
 
 uint32_t Topology::multiplicity(uint32_t a, uint32_t b) const {
   uint32_t k = 0;
-  for (uint32_t l : out_[a]) k += links_[l].dst == b ? 1u : 0u;
+  for (uint32_t l : out_links(a)) k += links_[l].dst == b ? 1u : 0u;
   return k;
 }
 
@@ -68,7 +77,7 @@ std::vector<uint32_t> Topology::distances_from(uint32_t v) const {
     const uint32_t u = queue.front();
     queue.pop_front();
     if (u != v && !forwards(u)) continue;
-    for (uint32_t l : out_[u]) {
+    for (uint32_t l : out_links(u)) {
       const uint32_t w = links_[l].dst;
       if (dist[w] == kInf) {
         dist[w] = dist[u] + 1;
@@ -80,11 +89,13 @@ std::vector<uint32_t> Topology::distances_from(uint32_t v) const {
 }
 
 uint32_t Topology::diameter() const {
-  // Closed forms for the grids; a search from every node otherwise.
+  // Closed forms for the grids and the regular switch networks; a search from every node
+  // otherwise.
   if (kind_ == TopologyKind::kTorus || kind_ == TopologyKind::kRing) {
     return width_ / 2 + height_ / 2;
   }
   if (kind_ == TopologyKind::kMesh) return (width_ - 1) + (height_ - 1);
+  if (known_diameter_ != 0) return known_diameter_;
   uint32_t d = 0;
   for (uint32_t n = 0; n < nodes_; ++n) {
     const std::vector<uint32_t> dist = distances_from(n);

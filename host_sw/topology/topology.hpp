@@ -20,6 +20,15 @@ struct Link {
   uint32_t dst;  // vertex id
 };
 
+// A run of link ids (a vertex's outgoing links), for range-for and size().
+struct LinkIds {
+  const uint32_t* first;
+  const uint32_t* last;
+  const uint32_t* begin() const { return first; }
+  const uint32_t* end() const { return last; }
+  size_t size() const { return static_cast<size_t>(last - first); }
+};
+
 class Topology {
  public:
   // Builds from a vertex count and directed links, in neighbour order per source vertex.
@@ -45,9 +54,11 @@ class Topology {
 
   const std::vector<Link>& links() const { return links_; }
   // Outgoing link ids of vertex v, in neighbour order (parallel links are adjacent).
-  const std::vector<uint32_t>& out_links(uint32_t v) const { return out_[v]; }
+  LinkIds out_links(uint32_t v) const {
+    return {out_ids_.data() + out_start_[v], out_ids_.data() + out_start_[v + 1]};
+  }
   // Number of outgoing links of node n (its injection bandwidth in link units).
-  uint32_t degree(uint32_t n) const { return static_cast<uint32_t>(out_[n].size()); }
+  uint32_t degree(uint32_t n) const { return out_start_[n + 1] - out_start_[n]; }
   uint32_t max_node_degree() const;
   uint32_t min_node_degree() const;
   // Number of parallel directed links from a to b (0 when not adjacent).
@@ -58,7 +69,8 @@ class Topology {
   bool adjacent(uint32_t a, uint32_t b) const { return multiplicity(a, b) > 0; }
 
   // Hop distance between nodes counted in node-to-node hops through switches: the number
-  // of links on a shortest path. Diameter is the largest such distance between two nodes.
+  // of links on a shortest path. Diameter is the largest such distance between two nodes:
+  // a closed form for the regular kinds, a search from every node (nodes x links) for files.
   std::vector<uint32_t> distances_from(uint32_t v) const;
   uint32_t diameter() const;
 
@@ -67,14 +79,18 @@ class Topology {
   uint32_t y_of(uint32_t n) const { return n / width_; }
 
   void set_grid(uint32_t w, uint32_t h) { width_ = w; height_ = h; }
+  // Fat-tree shape (make_fattree): arity m and levels L; 0 x 0 for other kinds.
+  uint32_t fattree_arity() const { return arity_; }
+  uint32_t fattree_levels() const { return levels_; }
+  void set_fattree(uint32_t m, uint32_t levels) { arity_ = m; levels_ = levels; }
+  // Builders of switch networks whose diameter has a closed form give it here, so that
+  // diameter() does not search from every node (fattree:16x4 has 2^16 nodes).
+  void set_known_diameter(uint32_t d) { known_diameter_ = d; }
 
  private:
   // Every node reaches every other node the way traffic moves (only forwarding vertices
   // relay), and every switch reaches some node; InputError naming the first pair that fails.
   void check_connected() const;
-  void check_connected_direct() const;
-  bool switched_fast_path() const;
-  void check_switch_reaches_a_node() const;
 
   TopologyKind kind_;
   std::string spec_;
@@ -82,8 +98,14 @@ class Topology {
   uint32_t switches_;
   uint32_t width_ = 0;
   uint32_t height_ = 0;
+  uint32_t known_diameter_ = 0;  // 0: not known, search
+  uint32_t arity_ = 0;
+  uint32_t levels_ = 0;
   std::vector<Link> links_;
-  std::vector<std::vector<uint32_t>> out_;
+  // Outgoing links by vertex, in one array (a fattree:64x4 has 1.8e7 vertices): vertex v's
+  // are out_ids_[out_start_[v] .. out_start_[v + 1]), in link id order.
+  std::vector<uint32_t> out_start_;
+  std::vector<uint32_t> out_ids_;
 };
 
 // Builders. Each throws InputError naming the problem for sizes that make no network.

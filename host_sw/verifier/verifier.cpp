@@ -8,6 +8,7 @@
 #include "common/error.hpp"
 #include "plan/plan_index.hpp"
 #include "topology/routing.hpp"
+#include "verifier/check_sums.hpp"
 #include "verifier/wait_rules.hpp"
 
 namespace mt {
@@ -133,6 +134,7 @@ void check_links(const Plan& plan, const Topology& topo, const PlanIndex& index,
   } else {
     // Steps in order: the counter keeps one step's counts per link at a time.
     const StepOrder order(plan);
+    Router router(topo);
     for (uint64_t i = order.start[1]; i < order.start[plan.total_steps() + 1]; ++i) {
       const uint32_t id = order.ids[i];
       if (!plan.routes.empty()) {
@@ -141,186 +143,12 @@ void check_links(const Plan& plan, const Topology& topo, const PlanIndex& index,
       }
       // Dimension-order routes name the first link of a bundle.
       const Transfer& t = plan.transfers[id];
-      for (uint32_t l : route(topo, t.src, t.dst)) {
+      for (uint32_t l : router.route(t.src, t.dst)) {
         counter.add(l, id, topo.multiplicity(topo.links()[l].src, topo.links()[l].dst));
       }
     }
   }
   for (uint64_t b : r.link_bytes) r.max_link_bytes = std::max(r.max_link_bytes, b);
-}
-
-// Symbolic execution: every node's value of every byte segment is the set of nodes whose
-// contributions it holds (a bitset, or "complete"). Reduce adds a disjoint set; Gather passes
-// a complete one. Segments are the pieces of the buffer no transfer boundary cuts.
-void check_sums(const Plan& plan, ErrorList& errors) {
-  std::vector<uint64_t> cuts{0, plan.bytes};
-  for (const ByteRange& b : plan.ranges) {
-    cuts.push_back(b.offset);
-    cuts.push_back(b.end());
-  }
-  std::sort(cuts.begin(), cuts.end());
-  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
-  while (cuts.back() > plan.bytes) cuts.pop_back();
-  const size_t segments = cuts.size() - 1;
-  std::vector<std::pair<size_t, size_t>> span_of(plan.ranges.size());
-  for (size_t i = 0; i < plan.ranges.size(); ++i) {
-    auto at = [&](uint64_t offset) {
-      return static_cast<size_t>(std::lower_bound(cuts.begin(), cuts.end(), offset) - cuts.begin());
-    };
-    span_of[i] = {at(plan.ranges[i].offset), at(plan.ranges[i].end())};
-  }
-  // Each segment's transfers as compact records, read once in plan order, then put in step
-  // order by a counting sort per segment.
-  struct Rec {
-    uint32_t src, dst, id;  // id: for error messages only
-    uint32_t step : 31;
-    uint32_t reduce : 1;
-  };
-  std::vector<uint64_t> start(segments + 1, 0);
-  for (const Transfer& t : plan.transfers) {
-    for (size_t g = span_of[t.range].first; g < span_of[t.range].second; ++g) ++start[g + 1];
-  }
-  for (size_t g = 0; g < segments; ++g) start[g + 1] += start[g];
-  std::vector<Rec> recs(start.back());
-  {
-    std::vector<uint64_t> next(start.begin(), start.end() - 1);
-    for (uint32_t id = 0; id < plan.transfers.size(); ++id) {
-      const Transfer& t = plan.transfers[id];
-      for (size_t g = span_of[t.range].first; g < span_of[t.range].second; ++g) {
-        recs[next[g]++] = {t.src, t.dst, id, t.step & 0x7fffffffu, t.op == Op::kReduce};
-      }
-    }
-  }
-
-  const uint32_t n = plan.nodes;
-  const size_t words = (n + 63) / 64;
-  // A node holds only its own contribution until its first Reduce arrives (most nodes of a
-  // tree never receive one); its bitset is written only then.
-  enum Kind : uint8_t { kSingleton, kBits, kComplete };
-  std::vector<uint64_t> state(static_cast<size_t>(n) * words), sent, one(words);
-  std::vector<uint8_t> kind(n);
-  std::vector<uint64_t> all(words, ~0ull);
-  if (n % 64) all.back() = (1ull << (n % 64)) - 1;
-  auto set_of = [&](uint32_t v) { return state.data() + static_cast<size_t>(v) * words; };
-  // The first node missing from a set, or n when it holds every contribution.
-  auto missing = [&](const uint64_t* bits) -> uint32_t {
-    for (size_t w = 0; w < words; ++w) {
-      if (const uint64_t gap = all[w] & ~bits[w]) {
-        return static_cast<uint32_t>(w * 64 + static_cast<size_t>(__builtin_ctzll(gap)));
-      }
-    }
-    return n;
-  };
-  // v's set as bits (a singleton is spelled out in `scratch`).
-  auto bits_of = [&](uint32_t v, std::vector<uint64_t>& scratch) -> const uint64_t* {
-    if (kind[v] == kBits) return set_of(v);
-    std::fill(scratch.begin(), scratch.end(), kind[v] == kComplete ? ~0ull : 0ull);
-    if (kind[v] == kComplete) std::copy(all.begin(), all.end(), scratch.begin());
-    else scratch[v / 64] = 1ull << (v % 64);
-    return scratch.data();
-  };
-  std::vector<Rec> sorted;
-  std::vector<uint32_t> by_step(plan.total_steps() + 2), receiving(n, 0);
-  std::vector<uint8_t> sent_kind;
-  uint32_t group = 0;
-  for (size_t g = 0; g < segments && !errors.full(); ++g) {
-    // Counting sort by step, stable: plan order within a step.
-    std::fill(by_step.begin(), by_step.end(), 0);
-    for (uint64_t i = start[g]; i < start[g + 1]; ++i) ++by_step[recs[i].step + 1];
-    for (size_t k = 1; k < by_step.size(); ++k) by_step[k] += by_step[k - 1];
-    sorted.resize(start[g + 1] - start[g]);
-    for (uint64_t i = start[g]; i < start[g + 1]; ++i) sorted[by_step[recs[i].step]++] = recs[i];
-
-    std::fill(kind.begin(), kind.end(), kSingleton);
-    for (size_t i = 0; i < sorted.size();) {
-      size_t j = i;
-      while (j < sorted.size() && sorted[j].step == sorted[i].step) ++j;
-      // Sends read the values from before the step's receives. Snapshot the senders only
-      // when one of them also receives this segment in this step.
-      ++group;
-      for (size_t k = i; k < j; ++k) receiving[sorted[k].dst] = group;
-      bool overlap = false;
-      for (size_t k = i; k < j; ++k) overlap = overlap || receiving[sorted[k].src] == group;
-      if (overlap) {
-        sent.resize((j - i) * words);
-        sent_kind.resize(j - i);
-        for (size_t k = i; k < j; ++k) {
-          const uint64_t* from = bits_of(sorted[k].src, one);
-          std::copy(from, from + words, sent.data() + (k - i) * words);
-          sent_kind[k - i] = kind[sorted[k].src] == kComplete ? kComplete : kBits;
-        }
-      }
-      for (size_t k = i; k < j; ++k) {
-        const Rec& t = sorted[k];
-        const uint8_t in_kind = overlap ? sent_kind[k - i] : kind[t.src];
-        auto at = [&] {
-          return fmt::format("node {}, flow {}, step {}, bytes [{}, {})", t.dst,
-                             plan.transfers[t.id].flow, t.step, cuts[g], cuts[g + 1]);
-        };
-        if (t.reduce) {
-          if (kind[t.dst] == kComplete || in_kind == kComplete) {
-            errors.add(fmt::format("{}: the Reduce from node {} adds to a sum that already holds every "
-                            "contribution", at(), t.src));
-            continue;
-          }
-          uint64_t* to = set_of(t.dst);
-          if (kind[t.dst] == kSingleton) {
-            std::fill(to, to + words, 0);
-            to[t.dst / 64] = 1ull << (t.dst % 64);
-            kind[t.dst] = kBits;
-          }
-          if (in_kind == kSingleton && !overlap) {
-            const uint64_t bit = 1ull << (t.src % 64);
-            if (to[t.src / 64] & bit) {
-              errors.add(fmt::format("{}: the Reduce from node {} counts node {}'s contribution a second "
-                              "time", at(), t.src, t.src));
-            }
-            to[t.src / 64] |= bit;
-            continue;
-          }
-          const uint64_t* in = overlap ? sent.data() + (k - i) * words : set_of(t.src);
-          uint64_t twice = 0;  // one pass the compiler vectorises; find the node only on error
-          for (size_t w = 0; w < words; ++w) twice |= to[w] & in[w];
-          if (twice) {
-            for (size_t w = 0; w < words; ++w) {
-              if (const uint64_t both = to[w] & in[w]) {
-                errors.add(fmt::format("{}: the Reduce from node {} counts node {}'s contribution a "
-                                "second time", at(), t.src,
-                                w * 64 + static_cast<size_t>(__builtin_ctzll(both))));
-                break;
-              }
-            }
-          }
-          for (size_t w = 0; w < words; ++w) to[w] |= in[w];
-        } else {
-          const uint64_t* in = overlap ? sent.data() + (k - i) * words : bits_of(t.src, one);
-          const uint32_t u = in_kind == kComplete ? n : missing(in);
-          if (u < n) {
-            errors.add(fmt::format("{}: the Gather from node {} carries a partial sum without node {}'s "
-                            "contribution", at(), t.src, u));
-            std::copy(in, in + words, set_of(t.dst));
-            kind[t.dst] = kBits;
-          } else {
-            kind[t.dst] = kComplete;
-          }
-        }
-      }
-      i = j;
-    }
-    for (uint32_t v = 0; v < n && !errors.full(); ++v) {
-      const uint32_t u = kind[v] == kComplete ? n : missing(bits_of(v, one));
-      if (u < n) {
-        uint32_t flow = 0;
-        for (uint32_t f = 0; f < plan.flows.size(); ++f) {
-          const ByteRange& c = plan.flows[f].chunk;
-          if (c.offset <= cuts[g] && cuts[g] < c.end()) flow = f;
-        }
-        errors.add(fmt::format("node {}, flow {}, bytes [{}, {}): ends the all-reduce without node {}'s "
-                        "contribution", v, flow, cuts[g], cuts[g + 1], u));
-        break;  // one node per segment says enough
-      }
-    }
-  }
 }
 
 VerifyReport verify(const Plan& plan, const Topology& topo, size_t max_errors,
@@ -355,8 +183,17 @@ VerifyReport verify_tables(const TableSet& tables, const Topology& topo, size_t 
     plan.neighbour_only = plan.neighbour_only && t.src < topo.nodes() && t.dst < topo.nodes() &&
                           topo.adjacent(t.src, t.dst);
   }
-  // Tables do not carry routes; one-hop plans are held to contention freedom.
-  plan.contention_free = plan.neighbour_only;
+  // Tables are checked for what they express: that they perform a correct all-reduce (the
+  // sums, and the wait rules that make every send wait for its data). Contention freedom is
+  // not in them: it is a promise some algorithms make (multitree, one-hop rings) and others
+  // never do (dbtree, even where all its tree edges happen to be one hop, as on ring:3), and
+  // neither the tables, the images nor the manifest carry the promise or the routes it is
+  // about (hdrm's go through switches). It is not needed for correctness either: the NI
+  // waits for data, not for a step's link slot, so two transfers on a link in one step only
+  // take longer. The promise is enforced where it is made, by verify_plan on every plan
+  // before compile_tables, which keeps every transfer's nodes and step; here the link load is
+  // only reported (max_step_link_load).
+  plan.contention_free = false;
   return verify(plan, topo, max_errors, &tables);
 }
 

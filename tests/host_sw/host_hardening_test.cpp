@@ -10,9 +10,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "algorithms/algorithms.hpp"
 #include "common/error.hpp"
 #include "support/run_command.hpp"
+#include "table/schedule_table.hpp"
 #include "topology/topology.hpp"
+#include "verifier/verifier.hpp"
 
 namespace {
 
@@ -82,6 +85,49 @@ TEST(Hardening, LargeTorusBuildsInLinearTime) {
   EXPECT_LT(s, 5.0);
 }
 
+// Plans, verifies, compiles and verifies the tables of `algorithm` on `spec` (4 KiB); seconds.
+double plan_pipeline_seconds(const std::string& spec, const std::string& algorithm) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const mt::Topology topo = mt::parse_topology(spec);
+  mt::PlanOptions po;
+  po.bytes = 4096;
+  const mt::Plan plan = mt::build_plan(topo, algorithm, po);
+  EXPECT_TRUE(mt::verify_plan(plan, topo).ok()) << algorithm << " on " << spec;
+  EXPECT_TRUE(mt::verify_tables(mt::compile_tables(plan, mt::TableOptions{}), topo).ok())
+      << algorithm << " on " << spec;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Defect 6, the plans: dbtree on fattree:16x4 took 176 s (a search from every node for the
+// diameter, a breadth-first route that cleared all vertices per transfer); now well under a
+// second.
+TEST(Hardening, LargeFatTreePlansQuickly) {
+  EXPECT_LT(plan_pipeline_seconds("fattree:16x4", "dbtree"), 30.0);
+}
+
+// Defect 6, the plans: the verifier's sums cost N/64 words per Reduce, so ring2d time grew
+// with N^2 per byte (18x from torus:64x64 to 128x128; now about 4x, the transfers' growth).
+TEST(Hardening, Ring2dPlanTimeGrowsWithThePlan) {
+  const double small = plan_pipeline_seconds("torus:64x64", "ring2d");
+  const double large = plan_pipeline_seconds("torus:128x128", "ring2d");
+  EXPECT_LT(large, 9 * small) << small << " s, then " << large << " s";
+}
+
+// Defect 6: plans this machine cannot hold are refused up front, with the estimate.
+TEST(Hardening, PlansTooLargeForMemoryAreRefusedUpFront) {
+  // Terabytes: a ring2d table has an entry per step (2 * 16383 per phase here), a dbtree plan
+  // a transfer per chunk and tree edge.
+  for (const std::string& args : {std::string("-t torus:16384x16 -a ring2d -b 4KiB"),
+                                  std::string("-t torus:100x100 -a dbtree -b 1GiB --dbtree-chunks 1000000")}) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto r = run_command(kMtc + " plan " + args);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(r.code, 1) << args << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("GiB of memory; this machine has")) << args;
+    EXPECT_LT(s, 10.0) << args;
+  }
+}
+
 // Defect 7: a report that cannot be written is a failure.
 TEST(Hardening, StandardOutputWriteErrorsExitOne) {
   const std::string dir = temp_dir("full");
@@ -129,6 +175,46 @@ TEST(Hardening, OptionValuesAreNotWrappedOrGuessed) {
     EXPECT_THAT(r.out, Not(HasSubstr("4294967295"))) << c.args;
   }
   EXPECT_TRUE(fs::is_fifo(fifo));
+}
+
+// Fuzz finding (fuzz/crashes/plan/issue11_dbtree_ring3_one_hop_contention): on ring:3 every
+// dbtree edge is one hop, so the table verifier took the tables for a one-hop plan and held
+// them to contention freedom, which dbtree never promises (two of its chunks share a link in
+// a step). Tables are checked for a correct all-reduce; the link load is reported, not
+// enforced.
+TEST(Hardening, TablesAreNotHeldToAPromiseTheirPlanDidNotMake) {
+  const mt::Topology topo = mt::parse_topology("ring:3");
+  mt::PlanOptions po;
+  po.bytes = 4096;
+  po.chunks = 2;
+  const mt::Plan plan = mt::build_plan(topo, "dbtree", po);
+  ASSERT_FALSE(plan.contention_free);
+  const mt::VerifyReport pr = mt::require_valid(plan, topo);
+  EXPECT_EQ(pr.max_step_link_load, 2u);  // the contention the tables must be allowed
+  const mt::VerifyReport tr = mt::verify_tables(mt::compile_tables(plan, mt::TableOptions{}), topo);
+  EXPECT_TRUE(tr.ok()) << tr.errors.front();
+  EXPECT_EQ(tr.max_step_link_load, pr.max_step_link_load);
+
+  const std::string dir = temp_dir("dbtree_ring3");
+  const auto r = run_command(kMtc + " plan -t ring:3 -a dbtree -b 4KiB --dbtree-chunks 2 -o " + dir + "/s");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto v = run_command(kMtc + " verify " + dir + "/s");
+  EXPECT_EQ(v.code, 0) << v.out;
+  EXPECT_THAT(v.out, HasSubstr("at most 2 transfer(s) per link per step"));
+}
+
+// What the plan promised still holds in its tables: compiling keeps every transfer's nodes and
+// step, so the tables of contention-free one-hop plans report one transfer per link and step.
+TEST(Hardening, TablesKeepTheLinkLoadOfTheirPlan) {
+  for (const auto& [spec, algorithm] : {std::pair{"ring:3", "multitree"}, {"torus:4x4", "multitree"},
+                                         {"torus:3x3", "ring2d"}, {"ring:5", "ring-bi"}}) {
+    const mt::Topology topo = mt::parse_topology(spec);
+    const mt::Plan plan = mt::build_plan(topo, algorithm, mt::PlanOptions{});
+    ASSERT_TRUE(plan.contention_free && plan.neighbour_only) << algorithm << " " << spec;
+    const mt::VerifyReport tr = mt::verify_tables(mt::compile_tables(plan, mt::TableOptions{}), topo);
+    EXPECT_TRUE(tr.ok()) << algorithm << " " << spec;
+    EXPECT_EQ(tr.max_step_link_load, 1u) << algorithm << " " << spec;
+  }
 }
 
 }  // namespace

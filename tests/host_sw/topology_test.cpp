@@ -1,4 +1,5 @@
 // Topologies: shapes, neighbour order, spec strings, JSON files and their errors.
+#include <algorithm>
 #include <fstream>
 
 #include <gmock/gmock.h>
@@ -79,6 +80,38 @@ TEST(Topology, BiGraphConnectsTheTwoHalvesCompletely) {
   EXPECT_EQ(t.multiplicity(upper, lower + 3), 1u);
   EXPECT_EQ(t.multiplicity(upper, upper + 1), 0u);  // no link within a half
   EXPECT_EQ(t.diameter(), 4u);  // node, upper, lower, upper, node
+}
+
+// The closed forms of fattree and bigraph agree with a search from every node.
+TEST(Topology, SwitchNetworkDiametersMatchTheSearch) {
+  for (const char* spec : {"fattree:2x1", "fattree:2x2", "fattree:3x3", "fattree:4x2", "fattree:2x5",
+                           "bigraph:1x1", "bigraph:1x3", "bigraph:2x1", "bigraph:3x2", "bigraph:4x4"}) {
+    const Topology t = parse_topology(spec);
+    uint32_t searched = 0;
+    for (uint32_t a = 0; a < t.nodes(); ++a) {
+      const std::vector<uint32_t> d = t.distances_from(a);
+      for (uint32_t b = 0; b < t.nodes(); ++b) searched = std::max(searched, d[b]);
+    }
+    EXPECT_EQ(t.diameter(), searched) << spec;
+  }
+}
+
+// Fat-tree routes are walked greedily (routing.hpp); they are the routes the breadth-first
+// search finds on the same links.
+TEST(Topology, FatTreeRoutesAreTheSearchedRoutes) {
+  for (const char* spec : {"fattree:2x1", "fattree:2x2", "fattree:2x3", "fattree:3x2", "fattree:3x3",
+                           "fattree:4x2", "fattree:2x4", "fattree:4x3"}) {
+    const Topology t = parse_topology(spec);
+    const Topology searched(TopologyKind::kFile, "file:copy.json", t.nodes(), t.switches(), t.links());
+    Router walker(t), search(searched);
+    for (uint32_t a = 0; a < t.nodes(); ++a) {
+      for (uint32_t b = 0; b < t.nodes(); ++b) {
+        const std::vector<uint32_t> expected = search.route(a, b);
+        ASSERT_EQ(walker.route(a, b), expected) << spec << " " << a << " -> " << b;
+        ASSERT_EQ(route(t, a, b), expected) << spec << " " << a << " -> " << b;
+      }
+    }
+  }
 }
 
 TEST(Topology, SpecStrings) {
