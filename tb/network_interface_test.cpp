@@ -348,6 +348,11 @@ struct Compared {
   }
 };
 
+std::string str(const Compared& c) {
+  return fmt::format("{} NI-cycles, {} flits out, {} flits in, {} memory accesses compared",
+                     c.cycles, c.flits_out, c.flits_in, c.accesses);
+}
+
 class NiLockstep : public noc::test::SimTest {
  protected:
   // Records `base` once and runs the lockstep of each of `nodes` on the default RTL NI.
@@ -361,12 +366,7 @@ class NiLockstep : public noc::test::SimTest {
       total += lockstep<Vnetwork_interface>(base, recs.at(node));
       if (HasFailure()) return;
     }
-    std::printf("%s: %zu nodes, %llu NI-cycles, %llu flits out, %llu flits in, %llu memory "
-                "accesses compared\n", base.images.c_str(), nodes.size(),
-                static_cast<unsigned long long>(total.cycles),
-                static_cast<unsigned long long>(total.flits_out),
-                static_cast<unsigned long long>(total.flits_in),
-                static_cast<unsigned long long>(total.accesses));
+    std::printf("%s: %zu nodes, %s\n", base.images.c_str(), nodes.size(), str(total).c_str());
   }
 
  public:
@@ -409,12 +409,7 @@ class NiLockstep : public noc::test::SimTest {
     HostPort host("host");
     host.socket.bind(ni.table.config);
     noc::GradientData data(set.nodes, set.bytes, set.dtype, 1);  // run_allreduce's seed
-    std::vector<uint8_t> initial(set.bytes);
-    for (uint32_t n = 0; n < set.nodes; ++n) {
-      std::vector<uint8_t> buf(set.bytes);
-      data.fill(n, buf.data());
-      if (n == s.node) initial = buf;
-    }
+    const std::vector<uint8_t> initial = initial_memory(set, s.node, data);
     std::copy(initial.begin(), initial.end(), mem.data());
     host.write(noc::NiScheduleTable::kImageBase, image);
     host.write32(noc::NiScheduleTable::kRegLength, static_cast<uint32_t>(image.size()));
@@ -431,7 +426,6 @@ class NiLockstep : public noc::test::SimTest {
     auto run_to = [&](uint64_t c) {
       sc_core::sc_start(sc_core::sc_time::from_value(c * period) - sc_core::sc_time_stamp());
     };
-    std::vector<std::map<uint64_t, uint8_t>>& credits = st.credits;
     uint64_t c = 0, matched = 0;
     for (;; ++c) {
       if (c > st.last + 400000) {
@@ -441,26 +435,12 @@ class NiLockstep : public noc::test::SimTest {
       run_to(c);
       dut->start_i = c == rec.start;
       if (c == rec.start) ni.start();
-      for (uint32_t p = 0; p < kK; ++p) {
-        const auto f = st.flits[p].find(c);
-        drive_flit(dut.model(), p, f == st.flits[p].end() ? nullptr : &f->second);
-        const auto f_next = st.flits[p].find(c + 1);
-        if (f_next != st.flits[p].end()) ports[p]->deliver(f_next->second);
-        const auto cr = credits[p].find(c);
-        const bool credit = cr != credits[p].end();
-        dut->tx_credit_i =
-            static_cast<uint8_t>((dut->tx_credit_i & ~(1u << p)) | (credit ? 1u << p : 0u));
-        dut->tx_credit_vc_i = static_cast<uint8_t>((dut->tx_credit_vc_i & ~(3u << (2 * p))) |
-                                                   (credit ? uint32_t{cr->second} << (2 * p) : 0u));
-        if (credit) credits[p].erase(cr);
-        const auto cr_next = credits[p].find(c + 1);
-        if (cr_next != credits[p].end()) ports[p]->credit(cr_next->second);
-      }
+      drive(dut.model(), ports, st, c);
       rtl_mem.respond(dut.model(), c);
       dut->mem_req_ready_i = 1;
       run_to(c + 1);
       dut.settle();
-      compare_ports(dut, ports, c, s, credits, rng);
+      compare_ports(dut, ports, c, s, st.credits, rng);
       compare_memory(dut, tap, rtl_mem, c, matched);
       compare_state(dut, ni, c);
       out.cycles = c - rec.start;
@@ -480,6 +460,39 @@ class NiLockstep : public noc::test::SimTest {
       out.flits_in += st.flits[p].size();
     }
     return out;
+  }
+
+  // Node `node`'s buffer before the all-reduce, as run_allreduce fills it.
+  static std::vector<uint8_t> initial_memory(const TableSet& set, uint32_t node,
+                                             noc::GradientData& data) {
+    std::vector<uint8_t> initial;
+    for (uint32_t n = 0; n < set.nodes; ++n) {
+      std::vector<uint8_t> buf(set.bytes);
+      data.fill(n, buf.data());
+      if (n == node) initial = std::move(buf);
+    }
+    return initial;
+  }
+
+  // Cycle c's flits and credits on the RTL's pins; cycle c + 1's to the SystemC NI (one cycle
+  // ahead, see RouterPort).
+  template <class Model>
+  static void drive(Model& d, const std::vector<std::unique_ptr<RouterPort>>& ports,
+                    Stimulus& st, uint64_t c) {
+    for (uint32_t p = 0; p < kK; ++p) {
+      const auto f = st.flits[p].find(c);
+      drive_flit(d, p, f == st.flits[p].end() ? nullptr : &f->second);
+      const auto f_next = st.flits[p].find(c + 1);
+      if (f_next != st.flits[p].end()) ports[p]->deliver(f_next->second);
+      const auto cr = st.credits[p].find(c);
+      const bool credit = cr != st.credits[p].end();
+      d.tx_credit_i = static_cast<uint8_t>((d.tx_credit_i & ~(1u << p)) | (credit ? 1u << p : 0u));
+      d.tx_credit_vc_i = static_cast<uint8_t>((d.tx_credit_vc_i & ~(3u << (2 * p))) |
+                                              (credit ? uint32_t{cr->second} << (2 * p) : 0u));
+      if (credit) st.credits[p].erase(cr);
+      const auto cr_next = st.credits[p].find(c + 1);
+      if (cr_next != st.credits[p].end()) ports[p]->credit(cr_next->second);
+    }
   }
 
   template <class Model>
@@ -675,11 +688,7 @@ void random_runs(NiLockstep& t, uint64_t want, uint64_t seed, Fit fit) {
   }
   std::string mix;
   for (const auto& [kind, n] : runs_of) mix += fmt::format(" {} x{},", kind, n);
-  std::printf("%d runs (%s): %llu NI-cycles, %llu flits out, %llu flits in, %llu memory "
-              "accesses compared\n", runs, mix.c_str(), static_cast<unsigned long long>(total.cycles),
-              static_cast<unsigned long long>(total.flits_out),
-              static_cast<unsigned long long>(total.flits_in),
-              static_cast<unsigned long long>(total.accesses));
+  std::printf("%d runs (%s): %s\n", runs, mix.c_str(), str(total).c_str());
 }
 
 uint64_t wanted_cycles() {
