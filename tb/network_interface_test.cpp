@@ -26,8 +26,6 @@
 #include <unistd.h>
 #include <deque>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <memory>
 #include <random>
@@ -52,6 +50,7 @@
 #include "systemc/sim_test_util.hpp"
 #include "support/cfg_bus.hpp"
 #include "support/clocked.hpp"
+#include "support/files.hpp"
 #include "table/schedule_table.hpp"
 #include "topology/topology.hpp"
 
@@ -84,11 +83,6 @@ struct Scenario {
   bool exact = true;    // replay the recording exactly and check the sum
   uint64_t seed = 1;    // random delays and back-pressure (exact = false)
 };
-
-std::vector<uint8_t> read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 // Runs the whole all-reduce in SystemC and records what the NIs of `nodes` saw.
 std::map<uint32_t, Recording> record(const Scenario& s, const std::vector<uint32_t>& nodes) {
@@ -383,7 +377,7 @@ class NiLockstep : public noc::test::SimTest {
   Compared lockstep(const Scenario& s, const Recording& rec) {
     Compared out;
     const TableSet set = read_image_set(s.images);
-    const std::vector<uint8_t> image = read_file(fs::path(s.images) / fmt::format("node_{:02}.bin", s.node));
+    const std::vector<uint8_t> image = read_bytes(fs::path(s.images) / fmt::format("node_{:02}.bin", s.node));
     std::mt19937_64 rng(s.seed);
     Stimulus st = make_stimulus(rec, s, rng);
 

@@ -7,8 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -19,6 +17,7 @@
 #include "ni_formats.hpp"
 #include "support/cfg_bus.hpp"
 #include "support/clocked.hpp"
+#include "support/files.hpp"
 #include "support/table_port.hpp"
 
 namespace mt::tb {
@@ -29,11 +28,6 @@ namespace cfg = format::config;
 
 // The instance's parameters (tb/CMakeLists.txt keeps the defaults of rtl/schedule_table.sv).
 constexpr uint32_t kNodeW = 8, kK = 4, kDepth = 256;
-
-std::vector<uint8_t> read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 using Response = CfgResponse;
 
@@ -100,7 +94,7 @@ TEST(ScheduleTable, LoadsEveryGoldenImageAsTheCppDecoderReadsIt) {
     const TableSet tables = read_image_set(set.string());
     for (uint32_t n = 0; n < tables.nodes; ++n) {
       const fs::path bin = set / (image_stem(n, tables.nodes) + ".bin");
-      const std::vector<uint8_t> image = read_file(bin);
+      const std::vector<uint8_t> image = read_bytes(bin);
       Table t(n, tables.nodes);
       ASSERT_EQ(t.load(image), format::table_status::kLoaded) << bin;
       EXPECT_EQ(t.dut()->error_cause_o, 0u);
@@ -118,7 +112,7 @@ TEST(ScheduleTable, LoadsEveryGoldenImageAsTheCppDecoderReadsIt) {
 class BadImage : public ::testing::Test {
  protected:
   void SetUp() override {
-    good_ = read_file(fs::path(MT_SOURCE_DIR) / "schedules/multitree_torus4x4/node_05.bin");
+    good_ = read_bytes(fs::path(MT_SOURCE_DIR) / "schedules/multitree_torus4x4/node_05.bin");
     ASSERT_TRUE(cpp_accepts(good_, 5, 16));
   }
   static void put(std::vector<uint8_t>& img, const format::ByteField& f, uint64_t v) {
@@ -225,7 +219,7 @@ TEST(ScheduleTableBus, AnswersTheRegisterMapAsTheSystemCTarget) {
 
 TEST(ScheduleTableBus, AWindowWriteOutOfOrderSpoilsTheImage) {
   const std::vector<uint8_t> image =
-      read_file(fs::path(MT_SOURCE_DIR) / "schedules/multitree_mesh2x2/node_01.bin");
+      read_bytes(fs::path(MT_SOURCE_DIR) / "schedules/multitree_mesh2x2/node_01.bin");
   Table t(1, 4);
   // Words 0, 2, 1, 3, ...: every byte arrives, but not in order.
   auto word = [&](size_t at) {

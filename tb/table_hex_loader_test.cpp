@@ -17,6 +17,7 @@
 #include "image/image.hpp"
 #include "ni_formats.hpp"
 #include "support/clocked.hpp"
+#include "support/files.hpp"
 #include "support/table_port.hpp"
 
 namespace mt::tb {
@@ -26,11 +27,6 @@ namespace fs = std::filesystem;
 
 // The instance's parameters (tb/table_hex_loader.sv defaults).
 constexpr uint32_t kNodeW = 8, kK = 4;
-
-std::vector<uint8_t> read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 // Loads `hex` as node `node` of `nodes`; returns the table's status once the load is over.
 uint32_t load(Clocked<Vtable_hex_loader>& dut, uint32_t node, uint32_t nodes) {
@@ -52,7 +48,7 @@ TEST(TableHexLoader, LoadsEveryGoldenHexAsTheCppDecoderReadsTheBin) {
       const fs::path stem = d.path() / image_stem(n, tables.nodes);
       Clocked<Vtable_hex_loader> dut("", {"+hex=" + stem.string() + ".hex"});
       ASSERT_EQ(load(dut, n, tables.nodes), format::table_status::kLoaded) << stem;
-      const ScheduleTable want = decode_image(read_file(stem.string() + ".bin")).table;
+      const ScheduleTable want = decode_image(read_bytes(stem.string() + ".bin")).table;
       ASSERT_EQ(dut->entries_o, want.entries.size()) << stem;
       for (uint32_t i = 0; i < want.entries.size(); ++i) {
         ASSERT_EQ((read_entry<kNodeW, kK>(dut, i)), want.entries[i]) << stem << ", entry " << i;

@@ -25,7 +25,8 @@ class DmaRequester : public sc_core::sc_module {
   // it would make more than max_outstanding accesses incomplete after cycle `now`.
   uint64_t read(uint64_t addr, uint8_t* data, uint64_t len, uint64_t now);
   uint64_t write(uint64_t addr, const uint8_t* data, uint64_t len, uint64_t now);
-  // Untimed access (debug transport): the reduction's read-modify-write of data in flight.
+  // Untimed access (debug transport), for hosts and tests; the NI itself only makes timed
+  // accesses.
   void peek(uint64_t addr, uint8_t* data, uint64_t len);
   void poke(uint64_t addr, const uint8_t* data, uint64_t len);
 

@@ -195,7 +195,6 @@ class NetworkInterface : public sc_core::sc_module {
   Decoded decoded_;
   ReceivedBlock received_;
   std::vector<uint8_t> scratch_;
-  std::vector<Flit> flits_scratch_;
 
   bool started_ = false, done_ = false;
   uint64_t done_cycle_ = 0, progress_ = 0, heads_ = 0, next_job_id_ = 1;
