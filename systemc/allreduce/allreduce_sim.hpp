@@ -1,7 +1,8 @@
 // One all-reduce, end to end: plan (or image set) -> every NI loaded through its TLM
 // configuration target -> the router mesh runs it -> every node's buffer checked against the
-// exact sum. SystemC elaborates once per process, so call run_allreduce once per process
-// (mtsim runs each simulation in a child).
+// exact sum. The system itself is allreduce_system.hpp's top module; this is its front door.
+// SystemC elaborates once per process, so call run_allreduce once per process (mtsim runs each
+// simulation in a child).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@
 
 #include "ni/accel_memory.hpp"
 #include "ni/ni_config.hpp"
+#include "ni/ni_model.hpp"
 #include "ni/reduction_unit.hpp"
 #include "noc/noc_config.hpp"
 #include "plan/plan.hpp"
@@ -37,15 +39,24 @@ struct AllReduceOptions {
   MemoryConfig memory;          // base and bytes: set to the buffer's window
   ReductionConfig reduction;
   uint64_t seed = 1;            // data each node starts with
-  std::string trace;            // .vcd or .fst file of the NI state of trace_nodes
+  // The NI model of `rtl_nodes` (every node with `rtl_all`): what `rtl_ni` builds (mtsim
+  // --rtl: the Verilated RTL NI of cosim/); every other node has the SystemC NI.
+  std::vector<uint32_t> rtl_nodes;
+  bool rtl_all = false;
+  NiBuilder rtl_ni;
+  // A .vcd file of the NI state of trace_nodes (mtsim converts it to .fst). Those of them that
+  // are RTL NIs also write all their signals to <rtl_waves>.rtl_node_<n>.fst.
+  std::string trace;
+  std::string rtl_waves;
   std::vector<uint32_t> trace_nodes;
   bool progress = false;        // a progress line on stderr while it runs
   // Check image sets with the plan verifier before running them. Off, a broken table runs
   // and shows what the NI does with it (the watchdog names what deadlocks).
   bool verify_images = true;
   bool record_issues = false;   // fill AllReduceResult::issues
-  // Called with every node's NI once it is built and bound, before the simulation starts:
-  // test benches attach observers (tb/network_interface_test.cpp records a node's inputs).
+  // Called with every node's SystemC NI once it is built and bound, before the simulation
+  // starts: test benches attach observers (tb/network_interface_test.cpp records a node's
+  // inputs).
   std::function<void(uint32_t node, NetworkInterface& ni)> on_ni;
 };
 
@@ -60,7 +71,7 @@ struct IssueRecord {
 // Cycles at which the NIs entered a step: the first and the last of them.
 struct StepSpan {
   uint32_t step = 0;
-  uint64_t first = 0, last = 0;
+  uint64_t first_cycle = 0, last_cycle = 0;
 };
 
 struct LinkUse {
@@ -85,11 +96,17 @@ struct AllReduceResult {
   std::vector<StepSpan> steps;
   std::vector<LinkUse> links;
   uint64_t router_cycles = 0;   // router pipeline evaluations (simulation effort)
+  std::vector<uint32_t> rtl_nodes;  // nodes that ran the RTL NI
   std::vector<IssueRecord> issues;  // with AllReduceOptions::record_issues, in issue order
-
-  nlohmann::json json() const;
-  static AllReduceResult from_json(const nlohmann::json& j);
 };
+
+// The JSON of mtsim --json (every field but `issues`).
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(StepSpan, step, first_cycle, last_cycle)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LinkUse, from, to, port, flits, utilisation)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AllReduceResult, topology, algorithm, flow_control, dtype,
+                                   nodes, steps_per_phase, bytes, cycles, bandwidth_gbps,
+                                   bound_cycles, bound_ratio, verified, error, flits, head_flits,
+                                   head_overhead, steps, links, router_cycles, rtl_nodes)
 
 // Throws mt::InputError for bad options (topology, algorithm, size, images).
 AllReduceResult run_allreduce(const AllReduceOptions& opt);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <sstream>
 #include <thread>
@@ -11,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "allreduce/allreduce_sim.hpp"
+#include "rtl_network_interface.hpp"
 #include "common/cli_main.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
@@ -35,11 +38,11 @@ std::vector<std::string> split(const std::string& text) {
   return out;
 }
 
-std::vector<uint32_t> parse_nodes(const std::string& text) {
+std::vector<uint32_t> parse_nodes(const std::string& text, const char* option) {
   std::vector<uint32_t> nodes;
   for (const std::string& s : split(text)) {
     nodes.push_back(static_cast<uint32_t>(
-        parse_unsigned(s, "--trace-nodes", std::numeric_limits<uint32_t>::max())));
+        parse_unsigned(s, option, std::numeric_limits<uint32_t>::max())));
   }
   return nodes;
 }
@@ -77,7 +80,7 @@ std::string summary(const AllReduceResult& r) {
 std::string timeline(const AllReduceResult& r) {
   std::string s = "\n  step  first NI entered  last NI entered  (cycles)\n";
   for (const StepSpan& st : r.steps) {
-    s += fmt::format("  {:>4}  {:>16}  {:>15}\n", st.step, st.first, st.last);
+    s += fmt::format("  {:>4}  {:>16}  {:>15}\n", st.step, st.first_cycle, st.last_cycle);
   }
   return s;
 }
@@ -114,14 +117,46 @@ std::string comparison(const std::vector<AllReduceResult>& runs) {
 struct MtsimArgs {
   AllReduceOptions o;
   std::string bytes = "1MiB", dtype = "fp32", flow_control = "message", config = "default";
-  std::string trace_nodes = "0", json_path, compare, seed = "1";
+  std::string trace_nodes = "0", json_path, compare, seed = "1", rtl_nodes;
+  std::string trace;  // --trace as given; o.trace is the .vcd the simulation writes
   unsigned jobs = 0;
-  bool quiet = false, show_timeline = false, show_links = false, no_verify = false;
+  bool quiet = false, show_timeline = false, show_links = false, no_verify = false, rtl = false;
   CLI::Option* topology_opt = nullptr;
   std::vector<CLI::Option*> plan_opts;  // with --images the image set fixes these
   CLI::Option *mem_latency_opt = nullptr, *reduce_latency_opt = nullptr, *jobs_opt = nullptr;
   CLI::Option *json_opt = nullptr, *trace_opt = nullptr;
 };
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// --trace: the simulation writes a .vcd; an .fst is converted from it afterwards (vcd2fst).
+// RTL nodes write their own FST beside it, named from the same stem.
+void prepare_trace(MtsimArgs& a) {
+  const std::string& path = a.trace;
+  if (path.empty()) return;
+  check_writable(path, "--trace");
+  if (ends_with(path, ".vcd")) {
+    a.o.trace = path;
+  } else if (ends_with(path, ".fst")) {
+    if (std::system("command -v vcd2fst >/dev/null 2>&1") != 0) {
+      throw InputError(fmt::format("--trace {}: writing FST needs vcd2fst (Debian package "
+                                   "gtkwave); give a .vcd path instead", path));
+    }
+    a.o.trace = path.substr(0, path.size() - 4) + ".tmp.vcd";
+  } else {
+    throw InputError(fmt::format("--trace {}: the file name must end in .vcd or .fst", path));
+  }
+  a.o.rtl_waves = path.substr(0, path.size() - 4);
+}
+
+void convert_trace(const MtsimArgs& a) {
+  if (a.trace.empty() || a.trace == a.o.trace) return;
+  const std::string cmd = fmt::format("vcd2fst '{}' '{}' >/dev/null 2>&1", a.o.trace, a.trace);
+  if (std::system(cmd.c_str()) != 0) throw std::runtime_error("vcd2fst failed on " + a.o.trace);
+  std::remove(a.o.trace.c_str());
+}
 
 void add_plan_options(CLI::App& app, MtsimArgs& a) {
   a.topology_opt = app.add_option("-t,--topology", a.o.topology,
@@ -156,6 +191,12 @@ void add_plan_options(CLI::App& app, MtsimArgs& a) {
 
 void add_model_options(CLI::App& app, MtsimArgs& a) {
   AllReduceOptions& o = a.o;
+  app.add_flag("--rtl", a.rtl,
+               "co-simulation: the Verilated RTL NI (rtl/network_interface.sv) at every node "
+               "instead of the SystemC NI");
+  app.add_option("--rtl-nodes", a.rtl_nodes,
+                 "co-simulation: the RTL NI at these nodes only (comma-separated), the SystemC "
+                 "NI at the others");
   app.add_option("--vcs", o.noc.vcs, "virtual channels per port")->capture_default_str();
   app.add_option("--vc-depth", o.noc.vc_depth, "flits per VC buffer")->capture_default_str();
   app.add_option("--link-latency", o.noc.link_latency, "router-to-router link latency, cycles")
@@ -182,9 +223,10 @@ void add_model_options(CLI::App& app, MtsimArgs& a) {
 }
 
 void add_output_options(CLI::App& app, MtsimArgs& a) {
-  a.trace_opt = app.add_option("--trace", a.o.trace,
+  a.trace_opt = app.add_option("--trace", a.trace,
                                "write the NI signals of --trace-nodes here (.vcd, or .fst with "
-                               "vcd2fst), e.g. waves/run.vcd");
+                               "vcd2fst), e.g. waves/run.fst; RTL nodes among them also write "
+                               "all their signals to <name>.rtl_node_<n>.fst beside it");
   app.add_option("--trace-nodes", a.trace_nodes, "nodes to trace, comma-separated")
       ->capture_default_str();
   a.json_opt = app.add_option("--json", a.json_path, "write the results as JSON here");
@@ -214,18 +256,23 @@ std::vector<AllReduceOptions> prepare_runs(MtsimArgs& a) {
   o.dtype = parse_dtype(a.dtype);
   o.seed = parse_unsigned(a.seed, "--seed");
   o.ni.flow_control = parse_flow_control(a.flow_control);
-  o.trace_nodes = parse_nodes(a.trace_nodes);
+  o.trace_nodes = parse_nodes(a.trace_nodes, "--trace-nodes");
+  if (a.rtl && !a.rtl_nodes.empty()) throw InputError("give --rtl or --rtl-nodes, not both");
+  o.rtl_all = a.rtl;
+  if (!a.rtl_nodes.empty()) o.rtl_nodes = parse_nodes(a.rtl_nodes, "--rtl-nodes");
+  if (a.rtl || !a.rtl_nodes.empty()) o.rtl_ni = cosim::build_rtl_ni;
   o.progress = !a.quiet;
   o.verify_images = !a.no_verify;
   o.noc.credit_latency = o.noc.link_latency;
   if (a.json_opt->count() != 0) check_writable(a.json_path, "--json");
-  if (a.trace_opt->count() != 0) check_writable(o.trace, "--trace");
+  prepare_trace(a);
   std::vector<AllReduceOptions> runs = {o};
   for (const std::string& c : a.compare.empty() ? std::vector<std::string>{} : split(a.compare)) {
     if (!o.images.empty()) throw InputError("--compare needs the plan compiled here, not --images");
     AllReduceOptions other = o;
     other.images.clear();
     other.trace.clear();
+    other.rtl_waves.clear();
     other.progress = false;
     const size_t colon = c.find(':');
     other.algorithm = c.substr(0, colon);
@@ -245,7 +292,7 @@ Finished run_all(const std::vector<AllReduceOptions>& runs, unsigned jobs) {
   for (const AllReduceOptions& r : runs) {
     work.push_back([r] {
       const auto t0 = std::chrono::steady_clock::now();
-      nlohmann::json j = run_allreduce(r).json();
+      nlohmann::json j = run_allreduce(r);
       j["wall_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       return j.dump();
     });
@@ -259,7 +306,7 @@ Finished run_all(const std::vector<AllReduceOptions>& runs, unsigned jobs) {
     if (r.status == ChildResult::Status::kInputError) throw InputError(r.text);
     if (!r.ok()) throw std::runtime_error(fmt::format("{}: {}", runs[i].algorithm, r.text));
     f.docs.push_back(nlohmann::json::parse(r.text));
-    f.done.push_back(AllReduceResult::from_json(f.docs.back()));
+    f.done.push_back(f.docs.back().get<AllReduceResult>());
   }
   return f;
 }
@@ -276,6 +323,7 @@ int run_mtsim(MtsimArgs& a, std::ostream& out, std::ostream& err) {
   }
   finish_output(out);  // before the long part: a full disk is known now
   const Finished f = run_all(runs, a.jobs);
+  convert_trace(a);
   const AllReduceResult& main_run = f.done.front();
   out << fmt::format("{} nodes, {} {}, {}:\n", main_run.nodes, size_text(main_run.bytes),
                      main_run.dtype, main_run.algorithm)
@@ -300,7 +348,7 @@ int run_mtsim(MtsimArgs& a, std::ostream& out, std::ostream& err) {
     write_file(a.json_path, doc.dump(2) + "\n", "--json");
     out << "wrote " << a.json_path << "\n";
   }
-  if (!o.trace.empty()) out << "wrote " << o.trace << "\n";
+  if (!a.trace.empty()) out << "wrote " << a.trace << "\n";
   return 0;
 }
 
@@ -311,7 +359,7 @@ int mtsim_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
       "mtsim: one all-reduce on the cycle-accurate SystemC model of the MultiTree NI and its\n"
       "router mesh. Compiles the plan (or loads an image set), loads every NI's schedule table\n"
       "through its TLM configuration target, runs to completion and checks every node's buffer\n"
-      "against the exact sum.\n"
+      "against the exact sum. --rtl puts the Verilated RTL NI at every node instead.\n"
       "Exit codes: 0 verified, 1 bad input, 2 internal error, 3 the all-reduce failed (wrong sum\n"
       "or deadlock).",
       "mtsim"};

@@ -37,6 +37,7 @@
 #include "ni/flit_encoder.hpp"
 #include "ni/lockstep_counter.hpp"
 #include "ni/ni_config.hpp"
+#include "ni/ni_model.hpp"
 #include "ni/reduction_unit.hpp"
 #include "ni/schedule_table.hpp"
 #include "ni/timestep_counter.hpp"
@@ -44,15 +45,7 @@
 
 namespace mt::noc {
 
-// Where a node sits: what the NI needs of the network to route its sends.
-struct NiPlace {
-  uint32_t node = 0;
-  uint32_t nodes = 0;
-  GridPlace grid;
-  std::array<uint32_t, kPorts> neighbour{};  // node across each router port
-};
-
-class NetworkInterface : public sc_core::sc_module {
+class NetworkInterface : public sc_core::sc_module, public NiModel {
  public:
   NetworkInterface(sc_core::sc_module_name name, const NiPlace& place, const NocConfig& noc,
                    const NiConfig& ni, const ReductionConfig& reduction, DType dtype);
@@ -76,41 +69,47 @@ class NetworkInterface : public sc_core::sc_module {
 
   // The host starts the all-reduce (after loading the table): resets both counters; the NI
   // runs from the next cycle on.
-  void start();
+  void start() override;
   // Nothing left to do: table executed, every send's last flit injected, every message that
   // arrived is in memory. A node cannot know that no more messages will come (a leaf's last
   // Gather is awaited by no entry): the all-reduce is over when every NI is done and every
   // flit injected has been ejected.
-  bool done() const { return done_; }
+  bool done() const override { return done_; }
   // The cycle the NI last became done.
-  uint64_t done_cycle() const { return done_cycle_; }
+  uint64_t done_cycle() const override { return done_cycle_; }
   // Something happened (a flit moved, a block completed, an entry issued): for watchdogs.
-  uint64_t progress() const { return progress_; }
+  uint64_t progress() const override { return progress_; }
   // What the NI waits for, for a stall report ("node 5: table entry 3 (reduce flow 2, step
   // 4) waits for the Reduce of flow 2 from node 6").
-  std::string status() const;
+  std::string status() const override;
 
-  // Observers (traces, timelines).
-  std::function<void(uint32_t node, uint32_t step, uint64_t cycle)> on_step;
-  std::function<void(uint32_t node, size_t index, const TableEntry& entry, uint64_t cycle)>
-      on_issue;
-  // Every flit that arrives at NI port `port`, in its arrival cycle (the NI's ejection side;
-  // port(i).on_credit observes the injection side's credits).
+  // Besides NiModel's on_step and on_issue: every flit that arrives at NI port `port`, in its
+  // arrival cycle (the NI's ejection side; port(i).on_credit observes the injection side's
+  // credits).
   std::function<void(uint32_t port, const Flit& flit, uint64_t cycle)> on_flit_in;
 
   const NiPlace& place() const { return place_; }
-  uint64_t flits_injected() const;
+  uint64_t flits_injected() const override;
   // The most received blocks live, and Reduce blocks waiting behind the interlock, at once
   // (what NiConfig::block_slots and waiting_blocks must hold).
   size_t peak_live_blocks() const { return peak_live_; }
   size_t peak_waiting() const { return peak_waiting_; }
-  uint64_t flits_ejected() const;
-  uint64_t head_flits_injected() const { return heads_; }
+  uint64_t flits_ejected() const override;
+  uint64_t head_flits_injected() const override { return heads_; }
   // Registers the NI's state with a trace file (GTKWave): timestep, lockstep counter, table
   // head (index, op, flow), DMA busy, done, and each port's flits out and in. Values are those
   // of the NI's last evaluation (it sleeps while nothing happens, e.g. during a NOP, so the
   // lockstep counter shows its load and then zero).
-  void trace(sc_core::sc_trace_file* tf) const;
+  void trace(sc_core::sc_trace_file* tf) const override;
+
+  // NiModel's sockets and table status.
+  FlitOut& flit_out(uint32_t i) override { return port(i).out; }
+  FlitIn& flit_in(uint32_t i) override { return port(i).in; }
+  tlm::tlm_initiator_socket<>& memory() override { return dma.mem; }
+  tlm::tlm_target_socket<>& config() override { return table.config; }
+  uint32_t table_status() const override { return table.status(); }
+  std::string table_error() const override { return table.error(); }
+  bool counting(uint64_t now) const override { return !lockstep.zero(now); }
 
  private:
   SC_HAS_PROCESS(NetworkInterface);

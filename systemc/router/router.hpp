@@ -88,6 +88,8 @@ class Router : public sc_core::sc_module {
   bool has_port(uint8_t p) const { return p < kMaxPorts && neighbour_[p] != kNoNeighbour; }
   // The node port p leads to (this node for a local port; kNoNeighbour if absent).
   uint32_t neighbour(uint8_t p) const { return p < kMaxPorts ? neighbour_[p] : kNoNeighbour; }
+  // Where the router sits in its grid.
+  const GridPlace& place() const { return place_; }
   // Port p's input (flits in, credits back) and output (flits out, credits in).
   InSocket& in(uint8_t p);
   OutSocket& out(uint8_t p);

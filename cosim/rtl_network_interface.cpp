@@ -1,0 +1,451 @@
+// Verilated headers before SystemC's, as in every bench (verilated_funcs.h).
+#include "Vcosim_ni.h"
+#include <verilated.h>
+#include <verilated_fst_c.h>
+
+#include "rtl_network_interface.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <iterator>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "cosim_ni_params.hpp"
+#include "flit/flit.hpp"
+#include "image/image.hpp"
+#include "ni/plain_access.hpp"
+#include "ni_formats.hpp"
+
+namespace mt::cosim {
+namespace {
+
+namespace param = rtl_param;
+constexpr uint32_t kVcBits = param::VCS > 2 ? (param::VCS > 4 ? 3 : 2) : 1;
+// rtl/network_interface.sv's BLOCK_BYTES: the memory data bus.
+constexpr uint32_t kMemWords = std::max(param::PACKET_BYTES, param::SUBPACKET_FLITS * 16) / 4;
+constexpr uint32_t kNil = (1u << param::NODE_W) - 1;
+static_assert(param::VCS <= 8, "kVcBits covers up to 8 VCs");
+
+// Bits [lsb, lsb + width) of a Verilated port narrower than 64 bits.
+template <class T>
+void put(T& field, uint32_t lsb, uint32_t width, uint64_t v) {
+  const uint64_t mask = ((uint64_t{1} << width) - 1) << lsb;
+  field = static_cast<T>((static_cast<uint64_t>(field) & ~mask) | ((v << lsb) & mask));
+}
+template <class T>
+uint32_t get(T field, uint32_t lsb, uint32_t width) {
+  return static_cast<uint32_t>((static_cast<uint64_t>(field) >> lsb) & ((uint64_t{1} << width) - 1));
+}
+
+// A configuration the RTL instance cannot run: names the setting and both values.
+void need(const char* what, uint64_t asked, uint64_t rtl) {
+  if (asked != rtl) {
+    throw InputError(fmt::format("the RTL NI is built for {} = {}; this run asks for {} "
+                                 "(cosim/CMakeLists.txt MT_COSIM_NI_PARAMS)", what, rtl, asked));
+  }
+}
+
+void check_setup(const noc::NiSetup& s) {
+  need("NI ports K (the tables' children slots)", s.noc.ni_ports, param::K);
+  need("virtual channels", s.noc.vcs, param::VCS);
+  need("flits per VC buffer", s.noc.vc_depth, param::VC_DEPTH);
+  need("wormhole flow control (1) or virtual cut-through (0)", s.noc.wormhole, param::WORMHOLE);
+  need("flits per sub-packet", s.noc.subpacket_flits, param::SUBPACKET_FLITS);
+  need("packet payload bytes", s.ni.packet_payload_bytes, param::PACKET_BYTES);
+  need("NI buffer flits", s.ni.buffer_flits, param::BUFFER_FLITS);
+  need("NI buffer bursts", s.ni.buffer_lines, param::LINES);
+  need("DMA burst bytes", s.ni.dma_burst_bytes, param::BURST_BYTES);
+  need("sends queued per port", s.ni.send_queue, param::SEND_QUEUE);
+  need("senders per scoreboard row", s.ni.arrival_slots, param::SLOTS);
+  need("received block slots", s.ni.block_slots, param::BLOCKS);
+  need("waiting Reduce blocks", s.ni.waiting_blocks, param::WAITS);
+  need("outstanding memory accesses", s.ni.memory_requests, param::REQUESTS);
+  need("reduction lanes (elements per cycle)", s.reduction.elements_per_cycle, param::LANES);
+  need("reduction latency", s.reduction.latency, param::LATENCY);
+  const uint64_t most = kNil;  // node ids and grid sizes below the nil id
+  for (const auto& [what, v] : {std::pair{"nodes", s.place.nodes},
+                                std::pair{"grid width", s.place.grid.width},
+                                std::pair{"grid height", s.place.grid.height}}) {
+    if (v > most) {
+      throw InputError(fmt::format("the RTL NI's {}-bit node ids allow at most {} {}; this "
+                                   "network has {}", param::NODE_W, most, what, v));
+    }
+  }
+}
+
+// rtl/schedule_table.sv's Err* codes (table_error_cause_o), for the host's error message.
+std::string table_cause(uint32_t cause) {
+  static const char* const kCauses[] = {
+      "none", "magic is not MTST", "version is not 1", "header_bytes is not 60",
+      "a field width differs from its formula, or nodes = 0", "dtype is not 0 or 1",
+      "base_addr + bytes > 2^64", "node_id/nodes are not this NI's",
+      "more than the RTL's parameters allow (children slots K, node/flow/step/address/size "
+      "bits, DEPTH entries, the buffer's end beyond 2^ADDR_W)",
+      "LENGTH, the bytes streamed and the header disagree", "the CRC does not match",
+      "an entry's op is 3", "an entry's flow >= flows", "an entry's parent or child is not a node",
+      "an entry's step is outside 1..2T", "an entry's range is outside the buffer or empty",
+      "an entry's pad bit is 1", "a window write that is not the next word"};
+  return cause < std::size(kCauses) ? kCauses[cause] : "unknown";
+}
+
+}  // namespace
+
+RtlNetworkInterface::RtlNetworkInterface(sc_core::sc_module_name name, const noc::NiSetup& setup)
+    : sc_module(name), node_(setup.place.node), ports_(setup.noc.ni_ports),
+      period_(sc_core::sc_time(static_cast<double>(setup.noc.clock_ps), sc_core::SC_PS).value()),
+      local_delay_(sc_core::sc_time::from_value(period_ * setup.noc.local_latency)),
+      ctx_(std::make_unique<VerilatedContext>()), mem_("memory"), config_("config"),
+      arrivals_(setup.noc.ni_ports), credits_(setup.noc.ni_ports),
+      trace_flits_out_(setup.noc.ni_ports, 0), trace_flits_in_(setup.noc.ni_ports, 0) {
+  check_setup(setup);
+  if (!setup.waves.empty()) ctx_->traceEverOn(true);
+  rtl_ = std::make_unique<Vcosim_ni>(ctx_.get(), basename());
+  if (!setup.waves.empty()) {
+    fst_ = std::make_unique<VerilatedFstC>();
+    rtl_->trace(fst_.get(), 99);
+    fst_->open(setup.waves.c_str());
+  }
+  for (uint32_t i = 0; i < ports_; ++i) {
+    out_.push_back(std::make_unique<OutSocket>(fmt::format("out_{}", i).c_str()));
+    out_.back()->register_nb_transport_bw(this, &RtlNetworkInterface::receive_credit,
+                                          static_cast<int>(i));
+    in_.push_back(std::make_unique<InSocket>(fmt::format("in_{}", i).c_str()));
+    in_.back()->register_nb_transport_fw(this, &RtlNetworkInterface::receive_flit,
+                                         static_cast<int>(i));
+  }
+  config_.register_b_transport(this, &RtlNetworkInterface::config_access);
+  strap(setup);
+  rtl_->clk_i = 0;
+  rtl_->rst_ni = 0;
+  for (int i = 0; i < 2; ++i) {
+    settle();
+    rise();
+  }
+  rtl_->rst_ni = 1;
+  settle();
+  SC_METHOD(cycle);
+  sensitive << start_event_;
+  dont_initialize();
+}
+
+RtlNetworkInterface::~RtlNetworkInterface() {
+  if (fst_) fst_->close();
+  rtl_->final();
+}
+
+void RtlNetworkInterface::strap(const noc::NiSetup& s) {
+  Vcosim_ni& d = *rtl_;
+  uint64_t nb = 0;
+  for (uint32_t dir = 0; dir < 4; ++dir) {  // y-, y+, x-, x+: router ports 1..4
+    const uint32_t n = s.place.neighbour[dir + 1];
+    nb |= uint64_t{n < s.place.nodes ? n : kNil} << (param::NODE_W * dir);
+  }
+  // Widths: check_setup has checked that every value fits NODE_W bits.
+  put(d.node_id_i, 0, param::NODE_W, s.place.node);
+  put(d.nodes_i, 0, param::NODE_W, s.place.nodes);
+  put(d.neighbour_i, 0, 4 * param::NODE_W, nb);
+  put(d.grid_x_i, 0, param::NODE_W, s.place.grid.x);
+  put(d.grid_y_i, 0, param::NODE_W, s.place.grid.y);
+  put(d.grid_width_i, 0, param::NODE_W, s.place.grid.width);
+  put(d.grid_height_i, 0, param::NODE_W, s.place.grid.height);
+  d.grid_wraps_i = s.place.grid.wraps;
+  d.packet_mode_i = s.ni.flow_control == noc::FlowControl::kPacket;
+  d.mem_req_ready_i = 1;
+}
+
+uint64_t RtlNetworkInterface::now_cycle() const {
+  return sc_core::sc_time_stamp().value() / period_;
+}
+
+// The combinational outputs of the inputs as they are now (clock low).
+void RtlNetworkInterface::settle() {
+  rtl_->eval();
+  if (fst_) fst_->dump(2 * edges_);
+}
+
+// The rising edge that ends the cycle (after settle()); the clock goes low again, which the
+// next settle() evaluates (the RTL has no falling-edge logic).
+void RtlNetworkInterface::rise() {
+  rtl_->clk_i = 1;
+  rtl_->eval();
+  if (fst_) fst_->dump(2 * edges_ + 1);
+  rtl_->clk_i = 0;
+  ++edges_;
+}
+
+// ---- the network side ----
+
+tlm::tlm_sync_enum RtlNetworkInterface::receive_flit(int port, noc::Flit& f, tlm::tlm_phase& ph,
+                                                     sc_core::sc_time& d) {
+  if (ph != tlm::BEGIN_REQ) throw std::runtime_error(std::string(name()) + ": unexpected phase");
+  arrivals_[static_cast<size_t>(port)].push_back({f, (sc_core::sc_time_stamp() + d).value() / period_});
+  return tlm::TLM_ACCEPTED;
+}
+
+tlm::tlm_sync_enum RtlNetworkInterface::receive_credit(int port, noc::Flit& c, tlm::tlm_phase& ph,
+                                                       sc_core::sc_time& d) {
+  if (ph != noc::CREDIT) throw std::runtime_error(std::string(name()) + ": unexpected phase");
+  credits_[static_cast<size_t>(port)].push_back({c, (sc_core::sc_time_stamp() + d).value() / period_});
+  return tlm::TLM_ACCEPTED;
+}
+
+void RtlNetworkInterface::start() {
+  started_ = true;
+  done_ = false;
+  start_cycle_ = now_cycle();
+  start_event_.notify(sc_core::SC_ZERO_TIME);  // this cycle, with start_i
+}
+
+// One clock cycle (SC_METHOD, every cycle from start() on).
+void RtlNetworkInterface::cycle() {
+  const uint64_t now = now_cycle();
+  drive(now);
+  settle();
+  if (rtl_->error_o) {
+    throw std::runtime_error(fmt::format(
+        "NI {} (RTL): error_o in cycle {}, error_cause_o 0x{:02x} (rtl/network_interface.sv "
+        "Err*)", node_, now, static_cast<uint32_t>(rtl_->error_cause_o)));
+  }
+  inject(now);
+  return_credits();
+  request_memory(now);
+  const uint32_t head = rtl_->head_o;
+  observe(now);
+  rise();
+  // The timestep the start edge reset the counter to, reported at start as the SystemC NI does.
+  if (now == start_cycle_ && on_step) on_step(node_, rtl_->step_o, now);
+  if (on_issue && rtl_->head_o != head && head < entries_.size()) {
+    on_issue(node_, head, entries_[head], now);
+  }
+  next_trigger(sc_core::sc_time::from_value(period_));
+}
+
+void RtlNetworkInterface::drive(uint64_t now) {
+  Vcosim_ni& d = *rtl_;
+  d.start_i = started_ && now == start_cycle_;
+  for (uint32_t p = 0; p < ports_; ++p) {
+    std::deque<Timed>& in = arrivals_[p];
+    const bool flit = !in.empty() && in.front().cycle <= now;
+    put(d.rx_valid_i, p, 1, flit);
+    if (flit) {
+      if (in.front().cycle < now || (in.size() > 1 && in[1].cycle <= now)) {
+        throw std::runtime_error(fmt::format("NI {} (RTL): two flits on port {} in cycle {}",
+                                             node_, p, now));
+      }
+      const noc::WireFlit w = noc::pack(in.front().flit);
+      in.pop_front();
+      put(d.rx_type_i, 3 * p, 3, static_cast<uint32_t>(w.type));
+      put(d.rx_vc_i, kVcBits * p, kVcBits, w.vc);
+      for (uint32_t k = 0; k < 4; ++k) d.rx_data_i[4 * p + k] = w.data[k];
+      ++ejected_;
+      ++trace_flits_in_[p];
+      ++progress_;
+    }
+    std::deque<Timed>& cr = credits_[p];
+    const bool credit = !cr.empty() && cr.front().cycle <= now;
+    put(d.tx_credit_i, p, 1, credit);
+    if (credit) {
+      if (cr.size() > 1 && cr[1].cycle <= now) {
+        throw std::runtime_error(fmt::format("NI {} (RTL): two credits on port {} in cycle {}",
+                                             node_, p, now));
+      }
+      put(d.tx_credit_vc_i, kVcBits * p, kVcBits, cr.front().flit.vc);
+      cr.pop_front();
+    }
+  }
+  const bool rsp = !completions_.empty() && completions_.front().cycle == now;
+  d.mem_rsp_valid_i = rsp;
+  if (rsp) {
+    const std::vector<uint32_t>& data = completions_.front().data;
+    for (uint32_t w = 0; w < kMemWords; ++w) d.mem_rsp_rdata_i[w] = w < data.size() ? data[w] : 0;
+    completions_.pop_front();
+    ++progress_;
+  }
+}
+
+void RtlNetworkInterface::inject(uint64_t now) {
+  for (uint32_t p = 0; p < ports_; ++p) {
+    if (!get(rtl_->tx_valid_o, p, 1)) continue;
+    noc::WireFlit w;
+    w.type = static_cast<noc::FlitType>(get(rtl_->tx_type_o, 3 * p, 3));
+    w.vc = static_cast<uint8_t>(get(rtl_->tx_vc_o, kVcBits * p, kVcBits));
+    for (uint32_t k = 0; k < 4; ++k) w.data[k] = rtl_->tx_data_o[4 * p + k];
+    noc::Flit f = noc::unpack(w);
+    if (noc::is_head(f.type)) {
+      const uint64_t bytes = f.type == noc::FlitType::kSubHead ? f.message_bytes : f.packet_bytes;
+      f.length = static_cast<uint32_t>(1 + (bytes + noc::kFlitPayloadBytes - 1) / noc::kFlitPayloadBytes);
+      ++heads_;
+    }
+    f.injected = now;
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    sc_core::sc_time delay = local_delay_;
+    (*out_[p])->nb_transport_fw(f, phase, delay);
+    ++injected_;
+    ++trace_flits_out_[p];
+    ++progress_;
+  }
+}
+
+void RtlNetworkInterface::return_credits() {
+  for (uint32_t p = 0; p < ports_; ++p) {
+    if (!get(rtl_->rx_credit_o, p, 1)) continue;
+    credit_.vc = static_cast<uint8_t>(get(rtl_->rx_credit_vc_o, kVcBits * p, kVcBits));
+    tlm::tlm_phase phase = noc::CREDIT;
+    sc_core::sc_time delay = local_delay_;
+    (*in_[p])->nb_transport_bw(credit_, phase, delay);
+  }
+}
+
+// ---- the memory side ----
+
+void RtlNetworkInterface::request_memory(uint64_t now) {
+  if (!rtl_->mem_req_valid_o) return;
+  const bool write = rtl_->mem_req_write_o;
+  const uint64_t addr = rtl_->mem_req_addr_o;
+  const uint32_t len = rtl_->mem_req_len_o;
+  std::vector<uint32_t> words((len + 3) / 4);
+  if (write) {
+    for (size_t w = 0; w < words.size(); ++w) words[w] = rtl_->mem_req_wdata_o[w];
+  }
+  tlm::tlm_generic_payload t;
+  noc::set_plain_access(t, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr,
+                        reinterpret_cast<uint8_t*>(words.data()), len);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  mem_->b_transport(t, delay);
+  if (t.is_response_error()) {
+    throw std::runtime_error(fmt::format("NI {} (RTL): the memory refused a {}-byte {} at 0x{:x}: {}",
+                                         node_, len, write ? "write" : "read", addr,
+                                         t.get_response_string()));
+  }
+  Completion c;
+  c.cycle = now + delay.value() / period_;
+  if (!write) c.data = std::move(words);
+  if (!completions_.empty() && c.cycle < completions_.back().cycle) {
+    throw std::runtime_error(fmt::format("NI {} (RTL): the memory completes out of order", node_));
+  }
+  completions_.push_back(std::move(c));
+  ++progress_;
+}
+
+// ---- status, observers ----
+
+void RtlNetworkInterface::observe(uint64_t now) {
+  if (rtl_->step_advance_o) {
+    ++progress_;
+    if (on_step) on_step(node_, static_cast<uint32_t>(rtl_->step_o) + 1, now);
+  }
+  const bool done = rtl_->done_o;
+  if (done && !done_) done_cycle_ = now;
+  done_ = done;
+  trace_step_ = rtl_->step_o + rtl_->step_advance_o;
+  trace_head_ = rtl_->head_o;
+  trace_lockstep_ = rtl_->lockstep_o;
+}
+
+bool RtlNetworkInterface::counting(uint64_t) const { return rtl_->lockstep_o != 0; }
+
+std::string RtlNetworkInterface::status() const {
+  if (done_) return fmt::format("node {} (RTL): done at cycle {}", node_, done_cycle_);
+  if (!started_) return fmt::format("node {} (RTL): not started", node_);
+  std::string s = fmt::format("node {} (RTL): step {}, table entry {}, lockstep {}", node_,
+                              static_cast<uint32_t>(rtl_->step_o), rtl_->head_o, rtl_->lockstep_o);
+  if (rtl_->waiting_o) {
+    s += fmt::format(", waits for op {} from node {}", static_cast<uint32_t>(rtl_->wait_op_o),
+                     static_cast<uint32_t>(rtl_->wait_node_o));
+  }
+  return s;
+}
+
+void RtlNetworkInterface::trace(sc_core::sc_trace_file* tf) const {
+  const std::string p = name();
+  sc_core::sc_trace(tf, trace_step_, p + ".timestep");
+  sc_core::sc_trace(tf, trace_lockstep_, p + ".lockstep");
+  sc_core::sc_trace(tf, trace_head_, p + ".table_head");
+  sc_core::sc_trace(tf, done_, p + ".done");
+  for (size_t i = 0; i < ports_; ++i) {
+    sc_core::sc_trace(tf, trace_flits_out_[i], fmt::format("{}.port_{}_flits_out", p, i));
+    sc_core::sc_trace(tf, trace_flits_in_[i], fmt::format("{}.port_{}_flits_in", p, i));
+  }
+}
+
+// ---- the table-write port ----
+
+bool RtlNetworkInterface::cfg(bool write, uint32_t addr, uint32_t& data) {
+  Vcosim_ni& d = *rtl_;
+  d.cfg_valid_i = 1;
+  d.cfg_write_i = write;
+  d.cfg_addr_i = addr;
+  d.cfg_wdata_i = data;
+  for (int wait = 0;; ++wait) {
+    settle();
+    if (d.cfg_ready_o) break;
+    if (wait >= 8) throw std::runtime_error(fmt::format("NI {} (RTL): cfg_ready_o stays low", node_));
+    rise();
+  }
+  rise();
+  d.cfg_valid_i = 0;
+  settle();
+  if (!d.cfg_rvalid_o) throw std::runtime_error(fmt::format("NI {} (RTL): no cfg response", node_));
+  data = d.cfg_rdata_o;
+  return !d.cfg_error_o;
+}
+
+// The host's accesses, as word accesses on the cfg port (it has no byte enables: a write that
+// ends inside a word writes zeros to the rest of that word).
+void RtlNetworkInterface::config_access(tlm::tlm_generic_payload& t, sc_core::sc_time&) {
+  namespace config = format::config;
+  const uint64_t addr = t.get_address();
+  const uint32_t len = t.get_data_length();
+  uint8_t* data = t.get_data_ptr();
+  t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  if (started_ || addr % 4 != 0 || len == 0 || addr + len > 0xffffffffull ||
+      t.get_byte_enable_ptr() != nullptr || (!t.is_write() && !t.is_read())) {
+    t.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
+  for (uint32_t at = 0; at < len; at += 4) {
+    const uint32_t n = std::min<uint32_t>(4, len - at);
+    uint32_t word = 0;
+    if (t.is_write()) std::memcpy(&word, data + at, n);
+    if (!cfg(t.is_write(), static_cast<uint32_t>(addr + at), word)) return;
+    if (t.is_read()) std::memcpy(data + at, &word, n);
+  }
+  if (t.is_write() && addr >= config::kImageBase && addr < config::kImageBase + config::kImageWindow) {
+    const uint64_t end = addr - config::kImageBase + len;
+    if (image_.size() < end) image_.resize(end);
+    std::memcpy(image_.data() + (addr - config::kImageBase), data, len);
+  }
+  if (t.is_write() && addr == config::kRegLength && len == 4) std::memcpy(&length_, data, 4);
+  if (t.is_write() && addr == config::kRegLoad) decode_loaded_table();
+  t.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+// The entries the RTL now holds, for on_issue: the image the host wrote, decoded in C++.
+void RtlNetworkInterface::decode_loaded_table() {
+  entries_.clear();
+  if (table_status() != format::table_status::kLoaded) return;
+  image_.resize(std::min<size_t>(length_, image_.size()));
+  entries_ = decode_image(image_).table.entries;
+}
+
+uint32_t RtlNetworkInterface::table_status() const { return rtl_->table_status_o; }
+
+std::string RtlNetworkInterface::table_error() const {
+  const uint32_t cause = rtl_->table_error_cause_o;
+  std::string s = fmt::format("the RTL table says error cause {}: {}", cause, table_cause(cause));
+  try {
+    decode_image(image_);
+  } catch (const InputError& e) {
+    s += fmt::format("; the C++ image decoder says: {}", e.what());
+  }
+  return s;
+}
+
+std::unique_ptr<noc::NiModel> build_rtl_ni(const std::string& name, const noc::NiSetup& setup) {
+  return std::make_unique<RtlNetworkInterface>(name.c_str(), setup);
+}
+
+}  // namespace mt::cosim

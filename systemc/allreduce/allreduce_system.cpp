@@ -1,0 +1,150 @@
+#include "allreduce/allreduce_system.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "allreduce/physical_bound.hpp"
+#include "common/error.hpp"
+#include "ni/network_interface.hpp"
+#include "router/router.hpp"
+
+namespace mt::noc {
+
+AllReduceSystem::AllReduceSystem(sc_core::sc_module_name name, const Topology& topo,
+                                 const TableSet& set, std::vector<std::vector<uint8_t>> images,
+                                 const AllReduceOptions& opt, const NocConfig& noc,
+                                 const MemoryConfig& memory)
+    : sc_module(name), topo_(topo), set_(set), images_(std::move(images)), noc_(noc),
+      flow_control_(opt.ni.flow_control), rtl_nodes_(opt.rtl_nodes), net_("network", topo, noc),
+      data_(topo.nodes(), set.bytes, set.dtype, opt.seed) {
+  for (uint32_t n : opt.rtl_nodes) {
+    if (n >= topo.nodes()) {
+      throw InputError(fmt::format("RTL node {} does not exist ({} nodes)", n, topo.nodes()));
+    }
+  }
+  if (opt.rtl_all) {
+    rtl_nodes_.resize(topo.nodes());
+    for (uint32_t n = 0; n < topo.nodes(); ++n) rtl_nodes_[n] = n;
+  }
+  if (!rtl_nodes_.empty() && !opt.rtl_ni) {
+    throw InputError("RTL nodes were asked for, but this program cannot build the RTL NI");
+  }
+  std::sort(rtl_nodes_.begin(), rtl_nodes_.end());
+  rtl_nodes_.erase(std::unique(rtl_nodes_.begin(), rtl_nodes_.end()), rtl_nodes_.end());
+  net_.set_watchdog(std::max<uint64_t>(opt.ni.watchdog_cycles,
+                                       4 * (noc.link_latency + noc.credit_latency)));
+  std::vector<NiModel*> nis;
+  for (uint32_t n = 0; n < topo.nodes(); ++n) {
+    memories_.push_back(std::make_unique<AccelMemory>(fmt::format("memory_{}", n).c_str(), memory));
+    data_.fill(n, memories_.back()->data());
+    nis_.push_back(build_ni(n, opt));
+    NiModel& ni = *nis_.back();
+    ni.memory().bind(memories_.back()->port);
+    for (uint32_t i = 0; i < noc.ni_ports; ++i) {
+      ni.flit_out(i).bind(net_.inject(n, i));
+      net_.eject(n, i).bind(ni.flit_in(i));
+    }
+    observe(ni, opt.record_issues);
+    nis.push_back(&ni);
+  }
+  host_ = std::make_unique<Host>("host", nis, images_);
+  monitor_ = std::make_unique<Monitor>("monitor", nis, net_, noc.clock_ps, opt.ni.watchdog_cycles,
+                                       opt.progress);
+  if (!opt.trace.empty()) {
+    // sc_create_vcd_trace_file appends ".vcd".
+    trace_ = sc_core::sc_create_vcd_trace_file(opt.trace.substr(0, opt.trace.size() - 4).c_str());
+    trace_->set_time_unit(static_cast<double>(noc.clock_ps), sc_core::SC_PS);
+    for (uint32_t n : opt.trace_nodes) nis_[n]->trace(trace_);
+  }
+}
+
+AllReduceSystem::~AllReduceSystem() {
+  if (trace_) sc_core::sc_close_vcd_trace_file(trace_);
+}
+
+std::unique_ptr<NiModel> AllReduceSystem::build_ni(uint32_t n, const AllReduceOptions& opt) {
+  NiSetup s;
+  s.place.node = n;
+  s.place.nodes = topo_.nodes();
+  s.place.grid = net_.router(n).place();
+  for (uint8_t p = 0; p < kPorts; ++p) s.place.neighbour[p] = net_.router(n).neighbour(p);
+  s.noc = noc_;
+  s.ni = opt.ni;
+  s.reduction = opt.reduction;
+  s.dtype = set_.dtype;
+  const std::string name = fmt::format("ni_{}", n);
+  if (std::binary_search(rtl_nodes_.begin(), rtl_nodes_.end(), n)) {
+    const bool traced = !opt.rtl_waves.empty() &&
+        std::find(opt.trace_nodes.begin(), opt.trace_nodes.end(), n) != opt.trace_nodes.end();
+    if (traced) s.waves = fmt::format("{}.rtl_node_{}.fst", opt.rtl_waves, n);
+    return opt.rtl_ni(name, s);
+  }
+  auto ni = std::make_unique<NetworkInterface>(name.c_str(), s.place, s.noc, s.ni, s.reduction,
+                                               s.dtype);
+  if (opt.on_ni) opt.on_ni(n, *ni);
+  return ni;
+}
+
+void AllReduceSystem::observe(NiModel& ni, bool record_issues) {
+  ni.on_step = [this](uint32_t, uint32_t step, uint64_t cycle) {
+    auto [it, fresh] = spans_.try_emplace(step, StepSpan{step, cycle, cycle});
+    it->second.first_cycle = std::min(it->second.first_cycle, cycle);
+    it->second.last_cycle = std::max(it->second.last_cycle, cycle);
+  };
+  if (record_issues) {
+    ni.on_issue = [this](uint32_t node, size_t index, const TableEntry& e, uint64_t cycle) {
+      issues_.push_back({node, index, e, cycle});
+    };
+  }
+}
+
+AllReduceResult AllReduceSystem::result() const {
+  AllReduceResult r;
+  r.topology = topo_.spec();
+  r.algorithm = set_.algorithm;
+  r.flow_control = flow_control_name(flow_control_);
+  r.dtype = dtype_name(set_.dtype);
+  r.nodes = topo_.nodes();
+  r.steps_per_phase = set_.steps_per_phase;
+  r.bytes = set_.bytes;
+  r.rtl_nodes = rtl_nodes_;
+  for (const auto& ni : nis_) {
+    r.cycles = std::max(r.cycles, ni->done_cycle());
+    r.flits += ni->flits_injected();
+    r.head_flits += ni->head_flits_injected();
+  }
+  const double ns = static_cast<double>(r.cycles) * static_cast<double>(noc_.clock_ps) / 1000.0;
+  r.bandwidth_gbps = r.cycles ? static_cast<double>(r.bytes) / ns : 0;
+  r.bound_cycles = allreduce_bound_cycles(topo_, r.bytes, kFlitPayloadBytes);
+  r.bound_ratio = r.cycles ? static_cast<double>(r.bound_cycles) / static_cast<double>(r.cycles) : 0;
+  r.head_overhead = r.flits ? static_cast<double>(r.head_flits) / static_cast<double>(r.flits) : 0;
+  r.router_cycles = net_.router_cycles();
+  r.issues = issues_;
+  for (const auto& [step, span] : spans_) r.steps.push_back(span);
+  for (uint32_t n = 0; n < topo_.nodes(); ++n) {
+    for (uint8_t p = kPortYMinus; p <= kPortXPlus; ++p) {
+      if (!net_.router(n).has_port(p)) continue;
+      LinkUse l;
+      l.from = n;
+      l.to = net_.router(n).neighbour(p);
+      l.port = port_name(p);
+      l.flits = net_.flits_out(n, p);
+      l.utilisation = r.cycles ? static_cast<double>(l.flits) / static_cast<double>(r.cycles) : 0;
+      r.links.push_back(l);
+    }
+  }
+  if (!monitor_->stall().empty()) {
+    r.error = monitor_->stall();
+  } else if (net_.stalled()) {
+    r.error = net_.stall_report();
+  } else {
+    for (uint32_t n = 0; n < topo_.nodes() && r.error.empty(); ++n) {
+      r.error = data_.check(n, memories_[n]->data());
+    }
+  }
+  r.verified = r.error.empty();
+  return r;
+}
+
+}  // namespace mt::noc

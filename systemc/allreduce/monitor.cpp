@@ -1,0 +1,73 @@
+#include "allreduce/monitor.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include <fmt/format.h>
+
+namespace mt::noc {
+namespace {
+constexpr uint64_t kPeriod = 256;  // cycles between checks
+}  // namespace
+
+Monitor::Monitor(sc_core::sc_module_name name, const std::vector<NiModel*>& nis,
+                 const Network& net, uint64_t clock_ps, uint64_t watchdog_cycles, bool progress)
+    : sc_module(name), nis_(nis), net_(net), clock_ps_(clock_ps), watchdog_(watchdog_cycles),
+      progress_(progress && isatty(STDERR_FILENO)),
+      last_print_(std::chrono::steady_clock::now()) {
+  SC_THREAD(watch);
+}
+
+void Monitor::watch() {
+  const sc_core::sc_time cycle(static_cast<double>(clock_ps_), sc_core::SC_PS);
+  for (;;) {
+    sc_core::wait(static_cast<double>(kPeriod) * cycle);
+    const uint64_t now = sc_core::sc_time_stamp().value() / cycle.value();
+    uint64_t activity = net_.router_cycles(), done = 0, injected = 0, ejected = 0;
+    bool counting = false;
+    for (const NiModel* ni : nis_) {
+      activity += ni->progress();
+      done += ni->done();
+      injected += ni->flits_injected();
+      ejected += ni->flits_ejected();
+      counting = counting || ni->counting(now);
+    }
+    if (done == nis_.size() && injected == ejected) {
+      if (progress_) std::fprintf(stderr, "\r%60s\r", "");
+      sc_core::sc_stop();
+      return;
+    }
+    if (stalled(now, done, activity, counting)) {
+      sc_core::sc_stop();
+      return;
+    }
+    if (progress_) print_progress(now, done);
+  }
+}
+
+bool Monitor::stalled(uint64_t now, uint64_t done, uint64_t activity, bool counting) {
+  // A lockstep counter counting down is waiting, not stalled.
+  quiet_ = activity == last_activity_ && !counting ? quiet_ + kPeriod : 0;
+  last_activity_ = activity;
+  if (watchdog_ == 0 || quiet_ < watchdog_) return false;
+  stall_ = fmt::format("deadlock: nothing moved for {} cycles (cycle {}); {} of {} nodes done",
+                       quiet_, now, done, nis_.size());
+  for (const NiModel* ni : nis_) {
+    if (!ni->done()) stall_ += "\n  " + ni->status();
+  }
+  if (net_.flits_buffered() != 0) stall_ += "\n" + net_.state_report();
+  return true;
+}
+
+void Monitor::print_progress(uint64_t now, uint64_t done) {
+  const auto t = std::chrono::steady_clock::now();
+  if (t - last_print_ <= std::chrono::milliseconds(500)) return;
+  last_print_ = t;
+  std::fprintf(stderr, "\rmtsim: cycle %llu, %llu of %zu nodes done",
+               static_cast<unsigned long long>(now), static_cast<unsigned long long>(done),
+               nis_.size());
+}
+
+}  // namespace mt::noc
