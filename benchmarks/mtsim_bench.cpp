@@ -8,15 +8,11 @@
 //   cycles/s       simulated cycles per wall-second
 //   peak_MiB       the child's peak resident memory
 #include <benchmark/benchmark.h>
-#include <sys/resource.h>
 
-#include <chrono>
-#include <stdexcept>
+#include <algorithm>
+#include <exception>
 
-#include <nlohmann/json.hpp>
-
-#include "allreduce/allreduce_sim.hpp"
-#include "traffic/child_process.hpp"
+#include "timed_allreduce.hpp"
 
 namespace {
 
@@ -27,24 +23,17 @@ void run(benchmark::State& state, const char* topology, const char* algorithm) {
   o.bytes = 1u << 20;
   double wall = 0, cycles = 0, peak = 0;
   for (auto _ : state) {
-    const auto results = mt::noc::run_in_children({[&o] {
-      const auto t0 = std::chrono::steady_clock::now();
-      const mt::noc::AllReduceResult r = mt::noc::run_allreduce(o);
-      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      if (!r.verified) throw std::runtime_error(r.error);
-      rusage u{};
-      getrusage(RUSAGE_SELF, &u);
-      return nlohmann::json{{"wall", s}, {"cycles", r.cycles}, {"maxrss_kib", u.ru_maxrss}}.dump();
-    }});
-    if (!results[0].ok()) {
-      state.SkipWithError(results[0].text.c_str());
+    mt::bench::TimedRun t;
+    try {
+      t = mt::bench::timed_allreduce(o);
+    } catch (const std::exception& e) {
+      state.SkipWithError(e.what());
       return;
     }
-    const nlohmann::json j = nlohmann::json::parse(results[0].text);
-    state.SetIterationTime(j.at("wall").get<double>());
-    wall += j.at("wall").get<double>();
-    cycles = j.at("cycles").get<double>();
-    peak = std::max(peak, j.at("maxrss_kib").get<double>() / 1024.0);
+    state.SetIterationTime(t.wall_s);
+    wall += t.wall_s;
+    cycles = static_cast<double>(t.cycles);
+    peak = std::max(peak, t.peak_mib);
   }
   state.counters["sim_cycles"] = cycles;
   state.counters["cycles/s"] = cycles * static_cast<double>(state.iterations()) / wall;

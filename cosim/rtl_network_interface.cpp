@@ -96,12 +96,17 @@ std::string table_cause(uint32_t cause) {
 RtlNetworkInterface::RtlNetworkInterface(sc_core::sc_module_name name, const noc::NiSetup& setup)
     : sc_module(name), node_(setup.place.node), ports_(setup.noc.ni_ports),
       period_(sc_core::sc_time(static_cast<double>(setup.noc.clock_ps), sc_core::SC_PS).value()),
+      period_ps_(setup.noc.clock_ps),
       local_delay_(sc_core::sc_time::from_value(period_ * setup.noc.local_latency)),
       ctx_(std::make_unique<VerilatedContext>()), mem_("memory"), config_("config"),
       arrivals_(setup.noc.ni_ports), credits_(setup.noc.ni_ports),
       trace_flits_out_(setup.noc.ni_ports, 0), trace_flits_in_(setup.noc.ni_ports, 0) {
   check_setup(setup);
-  if (!setup.waves.empty()) ctx_->traceEverOn(true);
+  if (!setup.waves.empty()) {
+    ctx_->traceEverOn(true);
+    ctx_->timeunit(-12);  // waves in picoseconds, on the SystemC trace's time axis
+    ctx_->timeprecision(-12);
+  }
   rtl_ = std::make_unique<Vcosim_ni>(ctx_.get(), basename());
   if (!setup.waves.empty()) {
     fst_ = std::make_unique<VerilatedFstC>();
@@ -161,19 +166,22 @@ uint64_t RtlNetworkInterface::now_cycle() const {
 }
 
 // The combinational outputs of the inputs as they are now (clock low).
-void RtlNetworkInterface::settle() {
-  rtl_->eval();
-  if (fst_) fst_->dump(2 * edges_);
-}
+void RtlNetworkInterface::settle() { rtl_->eval(); }
 
 // The rising edge that ends the cycle (after settle()); the clock goes low again, which the
 // next settle() evaluates (the RTL has no falling-edge logic).
 void RtlNetworkInterface::rise() {
   rtl_->clk_i = 1;
   rtl_->eval();
-  if (fst_) fst_->dump(2 * edges_ + 1);
   rtl_->clk_i = 0;
-  ++edges_;
+}
+
+// Waves from the start on, at the SystemC time of each cycle: the settled values at its
+// beginning, the values after its rising edge half a cycle later.
+void RtlNetworkInterface::dump(bool after_edge) {
+  if (!fst_) return;
+  const uint64_t ps = sc_core::sc_time_stamp().value() * period_ps_ / period_;
+  fst_->dump(after_edge ? ps + period_ps_ / 2 : ps);
 }
 
 // ---- the network side ----
@@ -204,6 +212,7 @@ void RtlNetworkInterface::cycle() {
   const uint64_t now = now_cycle();
   drive(now);
   settle();
+  dump(false);
   if (rtl_->error_o) {
     throw std::runtime_error(fmt::format(
         "NI {} (RTL): error_o in cycle {}, error_cause_o 0x{:02x} (rtl/network_interface.sv "
@@ -215,6 +224,7 @@ void RtlNetworkInterface::cycle() {
   const uint32_t head = rtl_->head_o;
   observe(now);
   rise();
+  dump(true);
   // The timestep the start edge reset the counter to, reported at start as the SystemC NI does.
   if (now == start_cycle_ && on_step) on_step(node_, rtl_->step_o, now);
   if (on_issue && rtl_->head_o != head && head < entries_.size()) {

@@ -93,6 +93,7 @@ class RtlNetworkInterface : public sc_core::sc_module, public noc::NiModel {
   void observe(uint64_t now);
   void settle();
   void rise();
+  void dump(bool after_edge);
   uint64_t now_cycle() const;
   tlm::tlm_sync_enum receive_flit(int port, noc::Flit& f, tlm::tlm_phase& ph, sc_core::sc_time& d);
   tlm::tlm_sync_enum receive_credit(int port, noc::Flit& c, tlm::tlm_phase& ph,
@@ -104,7 +105,8 @@ class RtlNetworkInterface : public sc_core::sc_module, public noc::NiModel {
 
   uint32_t node_;
   uint32_t ports_;
-  uint64_t period_;
+  uint64_t period_;      // sc_time units per cycle
+  uint64_t period_ps_;   // picoseconds per cycle
   sc_core::sc_time local_delay_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Vcosim_ni> rtl_;
@@ -125,7 +127,7 @@ class RtlNetworkInterface : public sc_core::sc_module, public noc::NiModel {
 
   bool started_ = false, done_ = false;
   uint64_t start_cycle_ = 0, done_cycle_ = 0, progress_ = 0;
-  uint64_t injected_ = 0, ejected_ = 0, heads_ = 0, edges_ = 0;
+  uint64_t injected_ = 0, ejected_ = 0, heads_ = 0;
   // Traced copies of the status pins (sc_trace samples variables).
   uint32_t trace_step_ = 0, trace_head_ = 0, trace_lockstep_ = 0;
   std::vector<uint64_t> trace_flits_out_, trace_flits_in_;

@@ -90,8 +90,9 @@ inline void compare(const AllReduceOptions& o, std::vector<uint32_t> rtl_nodes =
   } else {
     EXPECT_EQ(ran, rtl_nodes);
   }
-  std::printf("%s %s %s: %llu cycles in both\n", o.topology.c_str(), o.algorithm.c_str(),
-              flow_control_name(o.ni.flow_control), r[0].value("cycles", 0ull));
+  std::printf("%s %s %s: %llu cycles SystemC, %llu RTL\n", o.topology.c_str(),
+              o.algorithm.c_str(), flow_control_name(o.ni.flow_control),
+              r[0].value("cycles", 0ull), r[1].value("cycles", 0ull));
 }
 
 }  // namespace mt::noc::cosim_test
