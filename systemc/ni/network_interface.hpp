@@ -35,6 +35,7 @@
 #include "ni/dma_requester.hpp"
 #include "ni/ejection_decoder.hpp"
 #include "ni/flit_encoder.hpp"
+#include "ni/forward_buffer.hpp"
 #include "ni/lockstep_counter.hpp"
 #include "ni/ni_config.hpp"
 #include "ni/reduction_unit.hpp"
@@ -97,6 +98,8 @@ class NetworkInterface : public sc_core::sc_module {
   // Every flit that arrives at NI port `port`, in its arrival cycle (the NI's ejection side;
   // port(i).on_credit observes the injection side's credits).
   std::function<void(uint32_t port, const Flit& flit, uint64_t cycle)> on_flit_in;
+  // NiConfig::forward: the forwarding buffer holds more bytes than ever before.
+  std::function<void(uint32_t node, uint64_t held_bytes)> on_forward_peak;
 
   const NiPlace& place() const { return place_; }
   uint64_t flits_injected() const;
@@ -134,6 +137,7 @@ class NetworkInterface : public sc_core::sc_module {
     uint64_t addr = 0;
     std::vector<uint8_t> data;
     std::vector<uint8_t> acc;  // a Reduce block's local partial sum, as its read returns it
+    bool counted = false;      // counted towards its message's arrival (forwarding: early)
   };
   struct Channel {  // one injection port's sends, oldest first
     std::deque<SendJob> jobs;
@@ -165,6 +169,10 @@ class NetworkInterface : public sc_core::sc_module {
   void release_waiting(uint64_t now);
   uint32_t new_block();
   void block_done(uint32_t slot);
+  void count_block(Block& b);
+  // Forwarding: [addr, addr + len) from the NI, if it holds it (ready the next cycle).
+  bool fetch_forwarded(uint64_t addr, uint64_t len, uint64_t now, uint64_t& ready);
+  bool unread_by_any_send(uint64_t addr, uint64_t len) const;
   bool dma_idle() const;
   void wake_at(uint64_t cycle, uint64_t now);
   uint64_t now_cycle() const;
@@ -195,6 +203,7 @@ class NetworkInterface : public sc_core::sc_module {
   Decoded decoded_;
   ReceivedBlock received_;
   std::vector<uint8_t> scratch_;
+  ForwardBuffer forward_;
 
   bool started_ = false, done_ = false;
   uint64_t done_cycle_ = 0, progress_ = 0, heads_ = 0, next_job_id_ = 1;

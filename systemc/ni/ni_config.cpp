@@ -49,9 +49,9 @@ void NiConfig::validate() const {
 }
 
 std::string NiConfig::str() const {
-  return fmt::format("flow control {}, packet payload {} B, NI buffer {} flits/port, DMA burst {} B",
+  return fmt::format("flow control {}, packet payload {} B, NI buffer {} flits/port, DMA burst {} B{}",
                      flow_control_name(flow_control), packet_payload_bytes, buffer_flits,
-                     dma_burst_bytes);
+                     dma_burst_bytes, forward ? ", reduced data forwarded" : "");
 }
 
 uint64_t send_flits(uint64_t bytes, const NiConfig& cfg) {
