@@ -6,7 +6,8 @@
 Writes the PNGs (gnuplot, pngcairo) in the layout of the paper's figures: Fig. 9 bandwidth
 against size, one panel per topology (fig9_<config>.png); Fig. 10 weak scaling normalised to
 Ring on 16 nodes (fig10_<config>.png); message- against packet-based flow control for every
-algorithm (msg_vs_packet_<config>.png). Writes every table as Markdown to PLOTS/tables.md
+algorithm (msg_vs_packet_<config>.png). Also tabulates the cycles forwarding reduced data
+saves (mtsim --ni-forward, the forwarding spec). Writes every table as Markdown to PLOTS/tables.md
 and, with --doc, replaces each block between '<!-- BEGIN GENERATED name -->' and
 '<!-- END GENERATED name -->' in that file with the table of that name (the prose around
 the blocks is written by hand). A point that did not run shows as '-'.
@@ -36,7 +37,9 @@ class InputError(Exception):
     pass
 
 
-def load(path):
+def load(path, options=""):
+    """The rows run with exactly these mtsim options (none: the figures' points), by
+    (topology, algorithm, flow control, config, bytes)."""
     try:
         with open(path) as f:
             rows = list(csv.DictReader(f))
@@ -44,8 +47,8 @@ def load(path):
         raise InputError(f"{path}: cannot read: {e.strerror}")
     index = {}
     for r in rows:
-        if r.get("options"):
-            continue  # option variants are not part of the figures
+        if r.get("options", "") != options:
+            continue
         key = (r["topology"], r["algorithm"], r["flow_control"], r["config"], int(r["bytes"]))
         index[key] = r
     return index
@@ -151,6 +154,29 @@ def mvp_table(index, config, sizes):
             if any(g is not None for g in gains):
                 rows.append([topo, size_label(size)] +
                             [fmt(g and 100 * (g - 1), "{:+.1f}%") for g in gains])
+    return md_table(header, rows)
+
+
+def forwarding_table(index, forwarded, sizes):
+    """MultiTree's cycles without and with --ni-forward (default configuration), the cycles
+    saved and the most reduced data one NI held."""
+    header = ["torus", "size", "variant", "cycles", "with forwarding", "saved", "saved %",
+              "held per NI"]
+    rows = []
+    for topo in ("torus:4x4", "torus:8x8"):
+        for size in sizes:
+            for flow, lab in (("message", "MultiTreeMsg"), ("packet", "MultiTree")):
+                off = get(index, topo, "multitree", flow, "default", size, "cycles")
+                on = get(forwarded, topo, "multitree", flow, "default", size, "cycles")
+                held = get(forwarded, topo, "multitree", flow, "default", size,
+                           "forward_peak_bytes")
+                if off is None and on is None:
+                    continue
+                saved = off - on if off is not None and on is not None else None
+                rows.append([topo[6:], size_label(size), lab, fmt(off, "{:,.0f}"),
+                             fmt(on, "{:,.0f}"), fmt(saved, "{:,.0f}"),
+                             fmt(saved and 100 * saved / off, "{:.1f}%"),
+                             fmt(held and held / 1024, "{:.0f} KiB")])
     return md_table(header, rows)
 
 
@@ -371,12 +397,14 @@ set key below horizontal
 
 # ---- main -----------------------------------------------------------------------------------
 
-def tables(index, specs):
+def tables(index, forwarded, specs):
     sizes9 = spec_sizes(os.path.join(specs, "fig9.json"), "sizes")
+    sizes_fwd = spec_sizes(os.path.join(specs, "forwarding.json"), "sizes")
     sizes_mvp = spec_sizes(os.path.join(specs, "msg_vs_packet.json"), "sizes")
     per_node = spec_sizes(os.path.join(specs, "fig10.json"), "bytes_per_node")
     out = {"claims": claims_table(index, sizes9, per_node), "walltime": walltime_table(index),
-           "causes": causes_table(index, sizes9)}
+           "causes": causes_table(index, sizes9),
+           "forwarding": forwarding_table(index, forwarded, sizes_fwd)}
     for c in CONFIGS:
         out[f"fig9_{c}"] = fig9_table(index, c, sizes9)
         out[f"fig10_{c}"] = fig10_table(index, c, per_node)
@@ -424,7 +452,7 @@ def main():
     args = p.parse_args()
     try:
         index = load(args.csv)
-        generated, sizes = tables(index, args.specs)
+        generated, sizes = tables(index, load(args.csv, "--ni-forward"), args.specs)
         os.makedirs(args.plots, exist_ok=True)
         with open(os.path.join(args.plots, "tables.md"), "w") as f:
             f.writelines(f"## {k}\n\n{v}\n\n" for k, v in generated.items())
