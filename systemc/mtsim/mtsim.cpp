@@ -180,6 +180,10 @@ void add_model_options(CLI::App& app, MtsimArgs& a) {
   app.add_flag("--ni-forward", o.ni.forward,
                "forward reduced data from the reduction unit to the flit encoder instead of "
                "reading it back from memory (a model experiment; systemc/ni/README.md)");
+  app.add_option("--ni-forward-prefix", o.ni.forward_prefix_bytes,
+                 "with --ni-forward: hold only the first this many bytes of each send of "
+                 "reduced data (0: all of it)")
+      ->capture_default_str();
   app.add_option("--watchdog", o.ni.watchdog_cycles,
                  "stop and report a deadlock after this many cycles without progress (0: off)")
       ->capture_default_str();

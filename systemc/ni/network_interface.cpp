@@ -91,6 +91,7 @@ void NetworkInterface::start() {
   started_ = true;
   done_ = false;
   dependencies.reset();
+  plan_forwarding();
   const uint64_t now = now_cycle();
   if (on_step) on_step(place_.node, timestep.value(), now);
   wake_at(now + 1, now);
@@ -291,11 +292,7 @@ void NetworkInterface::run_events(uint64_t now) {
                  ev.slot);
         reducing_.erase(std::find(reducing_.begin(), reducing_.end(), ev.slot));
         if (ni_.forward) {  // the sum is in the NI now; its write-back completes later
-          const uint64_t peak = forward_.peak_bytes();
-          forward_.put(b.addr, b.data.data(), b.data.size());
-          if (forward_.peak_bytes() > peak && on_forward_peak) {
-            on_forward_peak(place_.node, forward_.peak_bytes());
-          }
+          hold_sum(b);
           count_block(b);
         }
         break;
@@ -345,6 +342,38 @@ void NetworkInterface::fetch(uint64_t now) {
     }
     // Held bytes no queued send will read again are freed.
     if (forwarded && !unread_by_any_send(addr, len)) forward_.erase(addr, len);
+  }
+}
+
+void NetworkInterface::plan_forwarding() {
+  forward_ranges_.clear();
+  if (!ni_.forward || ni_.forward_prefix_bytes == 0) return;
+  for (const TableEntry& e : table.entries()) {
+    const bool reduced = !e.children.empty() && ((e.op == Op::kReduce && e.parent != kNil) ||
+                                                 (e.op == Op::kGather && e.parent == kNil));
+    if (reduced) forward_ranges_.push_back({e.start_addr, std::min(e.size, ni_.forward_prefix_bytes)});
+  }
+}
+
+void NetworkInterface::hold_sum(const Block& b) {
+  const uint64_t peak = forward_.peak_bytes();
+  if (ni_.forward_prefix_bytes == 0) {
+    forward_.put(b.addr, b.data.data(), b.data.size());
+  } else {
+    for (const auto& [addr, bytes] : forward_ranges_) {  // the block's bytes in each prefix
+      const uint64_t from = std::max(addr, b.addr);
+      // Bytes of [start, start + len) from `from` on; by its last byte, so that a range
+      // ending at 2^64 cannot overflow.
+      auto left = [from](uint64_t start, uint64_t len) -> uint64_t {
+        const uint64_t last = start + (len - 1);
+        return last >= from ? last - from + 1 : 0;
+      };
+      const uint64_t n = std::min(left(addr, bytes), left(b.addr, b.data.size()));
+      if (n > 0) forward_.put(from, b.data.data() + (from - b.addr), n);
+    }
+  }
+  if (forward_.peak_bytes() > peak && on_forward_peak) {
+    on_forward_peak(place_.node, forward_.peak_bytes());
   }
 }
 

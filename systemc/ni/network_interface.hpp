@@ -173,6 +173,8 @@ class NetworkInterface : public sc_core::sc_module {
   // Forwarding: [addr, addr + len) from the NI, if it holds it (ready the next cycle).
   bool fetch_forwarded(uint64_t addr, uint64_t len, uint64_t now, uint64_t& ready);
   bool unread_by_any_send(uint64_t addr, uint64_t len) const;
+  void plan_forwarding();
+  void hold_sum(const Block& b);
   bool dma_idle() const;
   void wake_at(uint64_t cycle, uint64_t now);
   uint64_t now_cycle() const;
@@ -204,6 +206,9 @@ class NetworkInterface : public sc_core::sc_module {
   ReceivedBlock received_;
   std::vector<uint8_t> scratch_;
   ForwardBuffer forward_;
+  // NiConfig::forward_prefix_bytes: the bytes of the table's sends of reduced data the NI
+  // holds, as [addr, addr + bytes).
+  std::vector<std::pair<uint64_t, uint64_t>> forward_ranges_;
 
   bool started_ = false, done_ = false;
   uint64_t done_cycle_ = 0, progress_ = 0, heads_ = 0, next_job_id_ = 1;

@@ -40,6 +40,9 @@ void NiConfig::validate() const {
   if (block_slots == 0) bad("block_slots", block_slots, "must be at least 1");
   if (waiting_blocks == 0) bad("waiting_blocks", waiting_blocks, "must be at least 1");
   if (memory_requests == 0) bad("memory_requests", memory_requests, "must be at least 1");
+  if (forward_prefix_bytes != 0 && !forward) {
+    bad("forward_prefix_bytes", forward_prefix_bytes, "needs forward");
+  }
   // A burst becomes at most one payload flit per 16 bytes plus a head per packet it starts.
   const uint64_t burst_flits = 2ull * dma_burst_bytes / kFlitPayloadBytes + 1;
   if (buffer_flits < burst_flits) {

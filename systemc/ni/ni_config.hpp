@@ -54,6 +54,10 @@ struct NiConfig {
   // write-back completes, and a send's burst whose bytes the NI holds takes them from there
   // instead of reading the memory. Off: every send reads the memory.
   bool forward = false;
+  // With forward: hold only the first this many bytes of each send of reduced data (a
+  // Reduce entry with children, a root's Gather), enough to cover the memory's read latency;
+  // the send reads the rest from memory behind them. 0: all of it.
+  uint64_t forward_prefix_bytes = 0;
 
   // Checks ranges; throws mt::InputError naming the bad parameter.
   void validate() const;
