@@ -157,27 +157,39 @@ def mvp_table(index, config, sizes):
     return md_table(header, rows)
 
 
-def forwarding_table(index, forwarded, sizes):
-    """MultiTree's cycles without and with --ni-forward (default configuration), the cycles
-    saved and the most reduced data one NI held."""
-    header = ["torus", "size", "variant", "cycles", "with forwarding", "saved", "saved %",
-              "held per NI"]
+def forwarding_table(index, variants, sizes):
+    """MultiTree's cycles without and with each forwarding variant (default configuration):
+    cycles saved and the most reduced data one NI held. variants: [(mtsim options, index)]."""
+    header = ["torus", "size", "variant", "cycles"]
+    for opts, _ in variants:
+        header += [f"`{opts}`: saved", "held per NI"]
     rows = []
     for topo in ("torus:4x4", "torus:8x8"):
         for size in sizes:
             for flow, lab in (("message", "MultiTreeMsg"), ("packet", "MultiTree")):
                 off = get(index, topo, "multitree", flow, "default", size, "cycles")
-                on = get(forwarded, topo, "multitree", flow, "default", size, "cycles")
-                held = get(forwarded, topo, "multitree", flow, "default", size,
-                           "forward_peak_bytes")
-                if off is None and on is None:
+                if off is None:
                     continue
-                saved = off - on if off is not None and on is not None else None
-                rows.append([topo[6:], size_label(size), lab, fmt(off, "{:,.0f}"),
-                             fmt(on, "{:,.0f}"), fmt(saved, "{:,.0f}"),
-                             fmt(saved and 100 * saved / off, "{:.1f}%"),
-                             fmt(held and held / 1024, "{:.0f} KiB")])
+                row = [topo[6:], size_label(size), lab, fmt(off, "{:,.0f}")]
+                for _, fwd in variants:
+                    on = get(fwd, topo, "multitree", flow, "default", size, "cycles")
+                    held = get(fwd, topo, "multitree", flow, "default", size,
+                               "forward_peak_bytes")
+                    saved = off - on if on is not None else None
+                    row += ["-" if saved is None else f"{saved:,.0f} ({100 * saved / off:.1f}%)",
+                            fmt(held and held / 1024, "{:.1f} KiB")]
+                rows.append(row)
     return md_table(header, rows)
+
+
+def spec_options(spec_path):
+    """The mtsim option variants a spec lists, as the CSV writes them."""
+    try:
+        with open(spec_path) as f:
+            spec = json.load(f)
+        return [" ".join(o) for g in spec["groups"] for o in g.get("options", []) if o]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise InputError(f"{spec_path}: cannot read its options: {e}")
 
 
 def link_step_bound(alg, row):
@@ -397,14 +409,17 @@ set key below horizontal
 
 # ---- main -----------------------------------------------------------------------------------
 
-def tables(index, forwarded, specs):
+def tables(index, csv_path, specs):
     sizes9 = spec_sizes(os.path.join(specs, "fig9.json"), "sizes")
     sizes_fwd = spec_sizes(os.path.join(specs, "forwarding.json"), "sizes")
     sizes_mvp = spec_sizes(os.path.join(specs, "msg_vs_packet.json"), "sizes")
     per_node = spec_sizes(os.path.join(specs, "fig10.json"), "bytes_per_node")
     out = {"claims": claims_table(index, sizes9, per_node), "walltime": walltime_table(index),
            "causes": causes_table(index, sizes9),
-           "forwarding": forwarding_table(index, forwarded, sizes_fwd)}
+           "forwarding": forwarding_table(
+               index, [(o, load(csv_path, o))
+                       for o in spec_options(os.path.join(specs, "forwarding.json"))],
+               sizes_fwd)}
     for c in CONFIGS:
         out[f"fig9_{c}"] = fig9_table(index, c, sizes9)
         out[f"fig10_{c}"] = fig10_table(index, c, per_node)
@@ -452,7 +467,7 @@ def main():
     args = p.parse_args()
     try:
         index = load(args.csv)
-        generated, sizes = tables(index, load(args.csv, "--ni-forward"), args.specs)
+        generated, sizes = tables(index, args.csv, args.specs)
         os.makedirs(args.plots, exist_ok=True)
         with open(os.path.join(args.plots, "tables.md"), "w") as f:
             f.writelines(f"## {k}\n\n{v}\n\n" for k, v in generated.items())
