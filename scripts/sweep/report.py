@@ -369,7 +369,7 @@ def fig10_plot(index, config, per_node, out):
         panels.append(f'set title "{size_label(b)} x N, normalised to Ring on 16 nodes"\n'
                       f"plot {plots}\n")
     png = os.path.join(out, f"fig10_{config}.png")
-    gnuplot(os.path.join(out, f"fig10_{config}.gp"), PREAMBLE.format(w=1200, h=450, png=png) + f"""
+    gnuplot(os.path.join(out, f"fig10_{config}.gp"), PREAMBLE.format(w=1200, h=500, png=png) + f"""
 set multiplot layout 1,{max(len(panels), 1)} title "Fig. 10: weak scaling, --config {config}"
 set style data histograms
 set style histogram clustered gap 1
@@ -377,7 +377,8 @@ set style fill solid 0.8 border -1
 set xlabel "nodes (N x N torus)"
 set ylabel "bandwidth / Ring's on 16 nodes"
 set yrange [0:*]
-set key top left
+set key below horizontal spacing 1.5
+set bmargin 6
 """ + "".join(panels) + "unset multiplot\n")
     return png
 
