@@ -6,7 +6,8 @@
 Writes the PNGs (gnuplot, pngcairo) in the layout of the paper's figures: Fig. 9 bandwidth
 against size, one panel per topology (fig9_<config>.png); Fig. 10 weak scaling normalised to
 Ring on 16 nodes (fig10_<config>.png); message- against packet-based flow control for every
-algorithm (msg_vs_packet_<config>.png). Writes every table as Markdown to PLOTS/tables.md
+algorithm (msg_vs_packet_<config>.png). Also tabulates the cycles forwarding reduced data
+saves (mtsim --ni-forward, the forwarding spec). Writes every table as Markdown to PLOTS/tables.md
 and, with --doc, replaces each block between '<!-- BEGIN GENERATED name -->' and
 '<!-- END GENERATED name -->' in that file with the table of that name (the prose around
 the blocks is written by hand). A point that did not run shows as '-'.
@@ -36,7 +37,9 @@ class InputError(Exception):
     pass
 
 
-def load(path):
+def load(path, options=""):
+    """The rows run with exactly these mtsim options (none: the figures' points), by
+    (topology, algorithm, flow control, config, bytes)."""
     try:
         with open(path) as f:
             rows = list(csv.DictReader(f))
@@ -44,8 +47,8 @@ def load(path):
         raise InputError(f"{path}: cannot read: {e.strerror}")
     index = {}
     for r in rows:
-        if r.get("options"):
-            continue  # option variants are not part of the figures
+        if r.get("options", "") != options:
+            continue
         key = (r["topology"], r["algorithm"], r["flow_control"], r["config"], int(r["bytes"]))
         index[key] = r
     return index
@@ -152,6 +155,41 @@ def mvp_table(index, config, sizes):
                 rows.append([topo, size_label(size)] +
                             [fmt(g and 100 * (g - 1), "{:+.1f}%") for g in gains])
     return md_table(header, rows)
+
+
+def forwarding_table(index, variants, sizes):
+    """MultiTree's cycles without and with each forwarding variant (default configuration):
+    cycles saved and the most reduced data one NI held. variants: [(mtsim options, index)]."""
+    header = ["torus", "size", "variant", "cycles"]
+    for opts, _ in variants:
+        header += [f"`{opts}`: saved", "held per NI"]
+    rows = []
+    for topo in ("torus:4x4", "torus:8x8"):
+        for size in sizes:
+            for flow, lab in (("message", "MultiTreeMsg"), ("packet", "MultiTree")):
+                off = get(index, topo, "multitree", flow, "default", size, "cycles")
+                if off is None:
+                    continue
+                row = [topo[6:], size_label(size), lab, fmt(off, "{:,.0f}")]
+                for _, fwd in variants:
+                    on = get(fwd, topo, "multitree", flow, "default", size, "cycles")
+                    held = get(fwd, topo, "multitree", flow, "default", size,
+                               "forward_peak_bytes")
+                    saved = off - on if on is not None else None
+                    row += ["-" if saved is None else f"{saved:,.0f} ({100 * saved / off:.1f}%)",
+                            fmt(held and held / 1024, "{:.1f} KiB")]
+                rows.append(row)
+    return md_table(header, rows)
+
+
+def spec_options(spec_path):
+    """The mtsim option variants a spec lists, as the CSV writes them."""
+    try:
+        with open(spec_path) as f:
+            spec = json.load(f)
+        return [" ".join(o) for g in spec["groups"] for o in g.get("options", []) if o]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise InputError(f"{spec_path}: cannot read its options: {e}")
 
 
 def link_step_bound(alg, row):
@@ -331,7 +369,7 @@ def fig10_plot(index, config, per_node, out):
         panels.append(f'set title "{size_label(b)} x N, normalised to Ring on 16 nodes"\n'
                       f"plot {plots}\n")
     png = os.path.join(out, f"fig10_{config}.png")
-    gnuplot(os.path.join(out, f"fig10_{config}.gp"), PREAMBLE.format(w=1200, h=450, png=png) + f"""
+    gnuplot(os.path.join(out, f"fig10_{config}.gp"), PREAMBLE.format(w=1200, h=500, png=png) + f"""
 set multiplot layout 1,{max(len(panels), 1)} title "Fig. 10: weak scaling, --config {config}"
 set style data histograms
 set style histogram clustered gap 1
@@ -339,7 +377,8 @@ set style fill solid 0.8 border -1
 set xlabel "nodes (N x N torus)"
 set ylabel "bandwidth / Ring's on 16 nodes"
 set yrange [0:*]
-set key top left
+set key below horizontal spacing 1.5
+set bmargin 6
 """ + "".join(panels) + "unset multiplot\n")
     return png
 
@@ -371,12 +410,17 @@ set key below horizontal
 
 # ---- main -----------------------------------------------------------------------------------
 
-def tables(index, specs):
+def tables(index, csv_path, specs):
     sizes9 = spec_sizes(os.path.join(specs, "fig9.json"), "sizes")
+    sizes_fwd = spec_sizes(os.path.join(specs, "forwarding.json"), "sizes")
     sizes_mvp = spec_sizes(os.path.join(specs, "msg_vs_packet.json"), "sizes")
     per_node = spec_sizes(os.path.join(specs, "fig10.json"), "bytes_per_node")
     out = {"claims": claims_table(index, sizes9, per_node), "walltime": walltime_table(index),
-           "causes": causes_table(index, sizes9)}
+           "causes": causes_table(index, sizes9),
+           "forwarding": forwarding_table(
+               index, [(o, load(csv_path, o))
+                       for o in spec_options(os.path.join(specs, "forwarding.json"))],
+               sizes_fwd)}
     for c in CONFIGS:
         out[f"fig9_{c}"] = fig9_table(index, c, sizes9)
         out[f"fig10_{c}"] = fig10_table(index, c, per_node)
@@ -424,7 +468,7 @@ def main():
     args = p.parse_args()
     try:
         index = load(args.csv)
-        generated, sizes = tables(index, args.specs)
+        generated, sizes = tables(index, args.csv, args.specs)
         os.makedirs(args.plots, exist_ok=True)
         with open(os.path.join(args.plots, "tables.md"), "w") as f:
             f.writelines(f"## {k}\n\n{v}\n\n" for k, v in generated.items())

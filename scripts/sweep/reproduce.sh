@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The evaluation in one command: build mtsim, run the Fig. 9, message-vs-packet and Fig. 10
-# sweeps (resuming: finished points are not rerun), collect the CSV, draw the plots and
+# The evaluation in one command: build mtsim, run the Fig. 9, message-vs-packet, Fig. 10 and
+# forwarding sweeps (resuming: finished points are not rerun), collect the CSV, draw the plots and
 # regenerate the tables in docs/results.md.
 #
 #   scripts/sweep/reproduce.sh [--out DIR] [-j N] [--fresh] [--no-build] [--no-run]
@@ -37,9 +37,11 @@ specs="$root/scripts/sweep/specs"
 rc=0
 if [ $run -eq 1 ]; then
   nice -n 15 "$root/scripts/sweep/sweep.py" run "$specs/fig9.json" "$specs/msg_vs_packet.json" \
-    "$specs/fig10.json" --out "$out" -j "$jobs" || rc=$?
+    "$specs/fig10.json" "$specs/forwarding.json" --out "$out" -j "$jobs" || rc=$?
 else
-  "$root/scripts/sweep/sweep.py" collect --out "$out" || rc=$?
+  "$root/scripts/sweep/sweep.py" jobs "$specs/fig9.json" "$specs/msg_vs_packet.json" \
+    "$specs/fig10.json" "$specs/forwarding.json" --out "$out" >/dev/null || rc=$?
+  [ $rc -eq 0 ] && { "$root/scripts/sweep/sweep.py" collect --out "$out" || rc=$?; }
 fi
 [ $rc -eq 0 ] || [ $rc -eq 3 ] || exit $rc
 "$root/scripts/sweep/report.py" --csv "$out/results.csv" --plots "$out/plots" \

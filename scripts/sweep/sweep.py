@@ -36,7 +36,7 @@ CSV_COLUMNS = [
     "id", "topology", "nodes", "algorithm", "flow_control", "config", "options", "bytes",
     "size", "cycles", "bandwidth_gbps", "bound_cycles", "bound_ratio", "verified",
     "memory_latency", "reduce_latency", "steps_per_phase", "head_overhead", "link_util_mean",
-    "wall_s", "max_rss_mib"]
+    "wall_s", "max_rss_mib", "forward_peak_bytes"]
 
 
 class SpecError(Exception):
@@ -208,7 +208,8 @@ def csv_row(job, out_dir):
     row.update(options=" ".join(job["options"]), size=human_size(job["bytes"]),
                wall_s=wall, max_rss_mib=rss)
     for key in ("cycles", "bandwidth_gbps", "bound_cycles", "bound_ratio", "verified",
-                "memory_latency", "reduce_latency", "steps_per_phase", "head_overhead"):
+                "memory_latency", "reduce_latency", "steps_per_phase", "head_overhead",
+                "forward_peak_bytes"):
         row[key] = result.get(key, "")
     links = [link["utilisation"] for link in result.get("links", [])]
     row["link_util_mean"] = f"{sum(links) / len(links):.4f}" if links else ""

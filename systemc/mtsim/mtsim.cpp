@@ -18,6 +18,7 @@
 #include "common/error.hpp"
 #include "common/output_file.hpp"
 #include "mtsim/config_preset.hpp"
+#include "ni/network_interface.hpp"
 #include "plan/plan.hpp"
 #include "traffic/child_process.hpp"
 
@@ -217,6 +218,13 @@ void add_model_options(CLI::App& app, MtsimArgs& a) {
   a.reduce_latency_opt =
       app.add_option("--reduce-latency", o.reduction.latency, "reduction unit pipeline, cycles")
           ->capture_default_str();
+  app.add_flag("--ni-forward", o.ni.forward,
+               "forward reduced data from the reduction unit to the flit encoder instead of "
+               "reading it back from memory (a model experiment; systemc/ni/README.md)");
+  app.add_option("--ni-forward-prefix", o.ni.forward_prefix_bytes,
+                 "with --ni-forward: hold only the first this many bytes of each send of "
+                 "reduced data (0: all of it)")
+      ->capture_default_str();
   app.add_option("--watchdog", o.ni.watchdog_cycles,
                  "stop and report a deadlock after this many cycles without progress (0: off)")
       ->capture_default_str();
@@ -292,7 +300,17 @@ Finished run_all(const std::vector<AllReduceOptions>& runs, unsigned jobs) {
   for (const AllReduceOptions& r : runs) {
     work.push_back([r] {
       const auto t0 = std::chrono::steady_clock::now();
-      nlohmann::json j = run_allreduce(r);
+      AllReduceOptions run = r;
+      uint64_t forward_peak = 0;  // the most bytes one NI's forwarding buffer held
+      if (run.ni.forward) {
+        run.on_ni = [&forward_peak](uint32_t, NetworkInterface& ni) {
+          ni.on_forward_peak = [&forward_peak](uint32_t, uint64_t held) {
+            forward_peak = std::max(forward_peak, held);
+          };
+        };
+      }
+      nlohmann::json j = run_allreduce(run);
+      if (run.ni.forward) j["forward_peak_bytes"] = forward_peak;
       j["wall_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       return j.dump();
     });
@@ -328,6 +346,10 @@ int run_mtsim(MtsimArgs& a, std::ostream& out, std::ostream& err) {
   out << fmt::format("{} nodes, {} {}, {}:\n", main_run.nodes, size_text(main_run.bytes),
                      main_run.dtype, main_run.algorithm)
       << summary(main_run);
+  if (o.ni.forward) {
+    out << fmt::format("  forwarding      at most {} bytes of reduced data held by one NI\n",
+                       f.docs.front().at("forward_peak_bytes").get<uint64_t>());
+  }
   if (a.show_timeline) out << timeline(main_run);
   if (a.show_links) out << link_table(main_run);
   if (f.done.size() > 1) out << comparison(f.done);

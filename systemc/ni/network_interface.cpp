@@ -91,6 +91,7 @@ void NetworkInterface::start() {
   started_ = true;
   done_ = false;
   dependencies.reset();
+  plan_forwarding();
   const uint64_t now = now_cycle();
   if (on_step) on_step(place_.node, timestep.value(), now);
   wake_at(now + 1, now);
@@ -184,10 +185,12 @@ void NetworkInterface::eject(uint64_t now) {
     b.sender = received_.sender;
     b.addr = received_.addr;
     b.data.swap(received_.data);
+    b.counted = false;
     const uint64_t message = key(b.op, b.flow, b.sender);
     ++outstanding_[message];
     if (received_.message_done) last_seen_.insert(message);
     if (received_.op == Op::kGather) {
+      if (ni_.forward) forward_.erase(b.addr, b.data.size());  // no longer this NI's sum
       schedule(dma.write(b.addr, b.data.data(), b.data.size(), now), EventKind::kBlockDone, slot);
     } else if (overlaps(b, true)) {
       waiting_.push_back(slot);
@@ -241,8 +244,8 @@ void NetworkInterface::release_waiting(uint64_t now) {
   }
 }
 
-void NetworkInterface::block_done(uint32_t slot) {
-  Block& b = blocks_[slot];
+void NetworkInterface::count_block(Block& b) {
+  b.counted = true;
   const uint64_t message = key(b.op, b.flow, b.sender);
   auto it = outstanding_.find(message);
   if (--it->second == 0 && last_seen_.count(message)) {
@@ -250,6 +253,11 @@ void NetworkInterface::block_done(uint32_t slot) {
     last_seen_.erase(message);
     dependencies.arrive(b.op, b.flow, b.sender);
   }
+}
+
+void NetworkInterface::block_done(uint32_t slot) {
+  Block& b = blocks_[slot];
+  if (!b.counted) count_block(b);
   free_blocks_.push_back(slot);
   --live_blocks_;
 }
@@ -283,6 +291,10 @@ void NetworkInterface::run_events(uint64_t now) {
         schedule(dma.write(b.addr, b.data.data(), b.data.size(), now), EventKind::kBlockDone,
                  ev.slot);
         reducing_.erase(std::find(reducing_.begin(), reducing_.end(), ev.slot));
+        if (ni_.forward) {  // the sum is in the NI now; its write-back completes later
+          hold_sum(b);
+          count_block(b);
+        }
         break;
       }
       case EventKind::kBlockDone:
@@ -315,7 +327,10 @@ void NetworkInterface::fetch(uint64_t now) {
     Burst& b = bursts_[slot];
     b.port = p;
     scratch_.resize(len);
-    const uint64_t ready = dma.read(job.request.addr + ch.fetched, scratch_.data(), len, now);
+    const uint64_t addr = job.request.addr + ch.fetched;
+    uint64_t ready = 0;
+    const bool forwarded = ni_.forward && fetch_forwarded(addr, len, now, ready);
+    if (!forwarded) ready = dma.read(addr, scratch_.data(), len, now);
     encoder.encode(job, ch.fetched, scratch_.data(), len, now, b.flits);
     ch.inflight_flits += n;
     ch.fetched += len;
@@ -325,7 +340,62 @@ void NetworkInterface::fetch(uint64_t now) {
       ch.jobs.pop_front();
       ch.fetched = 0;
     }
+    // Held bytes no queued send will read again are freed.
+    if (forwarded && !unread_by_any_send(addr, len)) forward_.erase(addr, len);
   }
+}
+
+void NetworkInterface::plan_forwarding() {
+  forward_ranges_.clear();
+  if (!ni_.forward || ni_.forward_prefix_bytes == 0) return;
+  for (const TableEntry& e : table.entries()) {
+    const bool reduced = !e.children.empty() && ((e.op == Op::kReduce && e.parent != kNil) ||
+                                                 (e.op == Op::kGather && e.parent == kNil));
+    if (reduced) forward_ranges_.push_back({e.start_addr, std::min(e.size, ni_.forward_prefix_bytes)});
+  }
+}
+
+void NetworkInterface::hold_sum(const Block& b) {
+  const uint64_t peak = forward_.peak_bytes();
+  if (ni_.forward_prefix_bytes == 0) {
+    forward_.put(b.addr, b.data.data(), b.data.size());
+  } else {
+    for (const auto& [addr, bytes] : forward_ranges_) {  // the block's bytes in each prefix
+      const uint64_t from = std::max(addr, b.addr);
+      // Bytes of [start, start + len) from `from` on; by its last byte, so that a range
+      // ending at 2^64 cannot overflow.
+      auto left = [from](uint64_t start, uint64_t len) -> uint64_t {
+        const uint64_t last = start + (len - 1);
+        return last >= from ? last - from + 1 : 0;
+      };
+      const uint64_t n = std::min(left(addr, bytes), left(b.addr, b.data.size()));
+      if (n > 0) forward_.put(from, b.data.data() + (from - b.addr), n);
+    }
+  }
+  if (forward_.peak_bytes() > peak && on_forward_peak) {
+    on_forward_peak(place_.node, forward_.peak_bytes());
+  }
+}
+
+bool NetworkInterface::fetch_forwarded(uint64_t addr, uint64_t len, uint64_t now,
+                                       uint64_t& ready) {
+  if (!forward_.holds(addr, len)) return false;
+  forward_.read(addr, scratch_.data(), len);
+  ready = now + 1;  // one cycle to read the NI's buffer, as a burst from a register file
+  return true;
+}
+
+bool NetworkInterface::unread_by_any_send(uint64_t addr, uint64_t len) const {
+  for (const Channel& ch : channels_) {
+    for (size_t i = 0; i < ch.jobs.size(); ++i) {
+      const SendRequest& r = ch.jobs[i].request;
+      const uint64_t done = i == 0 ? ch.fetched : 0;
+      const uint64_t from = r.addr + done, n = r.bytes - done;  // bytes not yet read
+      if (n == 0) continue;
+      if (addr >= from ? addr - from < n : from - addr < len) return true;
+    }
+  }
+  return false;
 }
 
 void NetworkInterface::control(uint64_t now) {

@@ -35,6 +35,7 @@
 #include "ni/dma_requester.hpp"
 #include "ni/ejection_decoder.hpp"
 #include "ni/flit_encoder.hpp"
+#include "ni/forward_buffer.hpp"
 #include "ni/lockstep_counter.hpp"
 #include "ni/ni_config.hpp"
 #include "ni/ni_model.hpp"
@@ -87,6 +88,8 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   // arrival cycle (the NI's ejection side; port(i).on_credit observes the injection side's
   // credits).
   std::function<void(uint32_t port, const Flit& flit, uint64_t cycle)> on_flit_in;
+  // NiConfig::forward: the forwarding buffer holds more bytes than ever before.
+  std::function<void(uint32_t node, uint64_t held_bytes)> on_forward_peak;
 
   const NiPlace& place() const { return place_; }
   uint64_t flits_injected() const override;
@@ -133,6 +136,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
     uint64_t addr = 0;
     std::vector<uint8_t> data;
     std::vector<uint8_t> acc;  // a Reduce block's local partial sum, as its read returns it
+    bool counted = false;      // counted towards its message's arrival (forwarding: early)
   };
   struct Channel {  // one injection port's sends, oldest first
     std::deque<SendJob> jobs;
@@ -164,6 +168,12 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   void release_waiting(uint64_t now);
   uint32_t new_block();
   void block_done(uint32_t slot);
+  void count_block(Block& b);
+  // Forwarding: [addr, addr + len) from the NI, if it holds it (ready the next cycle).
+  bool fetch_forwarded(uint64_t addr, uint64_t len, uint64_t now, uint64_t& ready);
+  bool unread_by_any_send(uint64_t addr, uint64_t len) const;
+  void plan_forwarding();
+  void hold_sum(const Block& b);
   bool dma_idle() const;
   void wake_at(uint64_t cycle, uint64_t now);
   uint64_t now_cycle() const;
@@ -194,6 +204,10 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   Decoded decoded_;
   ReceivedBlock received_;
   std::vector<uint8_t> scratch_;
+  ForwardBuffer forward_;
+  // NiConfig::forward_prefix_bytes: the bytes of the table's sends of reduced data the NI
+  // holds, as [addr, addr + bytes).
+  std::vector<std::pair<uint64_t, uint64_t>> forward_ranges_;
 
   bool started_ = false, done_ = false;
   uint64_t done_cycle_ = 0, progress_ = 0, heads_ = 0, next_job_id_ = 1;

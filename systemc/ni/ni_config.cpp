@@ -40,6 +40,9 @@ void NiConfig::validate() const {
   if (block_slots == 0) bad("block_slots", block_slots, "must be at least 1");
   if (waiting_blocks == 0) bad("waiting_blocks", waiting_blocks, "must be at least 1");
   if (memory_requests == 0) bad("memory_requests", memory_requests, "must be at least 1");
+  if (forward_prefix_bytes != 0 && !forward) {
+    bad("forward_prefix_bytes", forward_prefix_bytes, "needs forward");
+  }
   // A burst becomes at most one payload flit per 16 bytes plus a head per packet it starts.
   const uint64_t burst_flits = 2ull * dma_burst_bytes / kFlitPayloadBytes + 1;
   if (buffer_flits < burst_flits) {
@@ -49,9 +52,9 @@ void NiConfig::validate() const {
 }
 
 std::string NiConfig::str() const {
-  return fmt::format("flow control {}, packet payload {} B, NI buffer {} flits/port, DMA burst {} B",
+  return fmt::format("flow control {}, packet payload {} B, NI buffer {} flits/port, DMA burst {} B{}",
                      flow_control_name(flow_control), packet_payload_bytes, buffer_flits,
-                     dma_burst_bytes);
+                     dma_burst_bytes, forward ? ", reduced data forwarded" : "");
 }
 
 uint64_t send_flits(uint64_t bytes, const NiConfig& cfg) {

@@ -19,7 +19,7 @@ SPEC = os.path.join(SWEEP, "specs", "small.json")
 COLUMNS = ["id", "topology", "nodes", "algorithm", "flow_control", "config", "options",
            "bytes", "size", "cycles", "bandwidth_gbps", "bound_cycles", "bound_ratio",
            "verified", "memory_latency", "reduce_latency", "steps_per_phase", "head_overhead",
-           "link_util_mean", "wall_s", "max_rss_mib"]
+           "link_util_mean", "wall_s", "max_rss_mib", "forward_peak_bytes"]
 
 
 def check(cond, what):

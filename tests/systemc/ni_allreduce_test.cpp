@@ -1,5 +1,6 @@
 // The NI end to end: whole all-reduces on the SystemC router mesh, every node's buffer checked
 // against the exact sum, and what the paper says about their order and timing.
+#include <algorithm>
 #include <fstream>
 #include <map>
 
@@ -12,6 +13,7 @@
 #include "common/error.hpp"
 #include "image/image.hpp"
 #include "ni/lockstep_counter.hpp"
+#include "ni/network_interface.hpp"
 #include "fig9.hpp"
 #include "sim_test_util.hpp"
 
@@ -159,6 +161,80 @@ TEST_F(NiAllReduce, MessageFlowControlSavesTheHeadFlits) {
   const double gain = static_cast<double>(pkt.cycles) / static_cast<double>(msg.cycles) - 1;
   EXPECT_GT(gain, 0.03);
   EXPECT_LT(gain, 0.09);
+}
+
+TEST_F(NiAllReduce, ForwardingReducedDataSavesCyclesAndSumsExactly) {
+  // NiConfig::forward (README "Forwarding reduced data"): a node's sums go from the reduction
+  // unit to its sends without the memory's write and read back, so every dependent
+  // reduce-scatter step is shorter, and the sends carry the same sums.
+  for (const FlowControl fc : {FlowControl::kMessage, FlowControl::kPacket}) {
+    AllReduceOptions o = options("torus:4x4", "multitree", 64 * 1024);
+    o.ni.flow_control = fc;
+    test::fresh_simcontext();
+    const AllReduceResult off = run_allreduce(o);
+    o.ni.forward = true;
+    uint64_t peak = 0;
+    o.on_ni = [&peak](uint32_t, NetworkInterface& ni) {
+      ni.on_forward_peak = [&peak](uint32_t, uint64_t held) { peak = std::max(peak, held); };
+    };
+    test::fresh_simcontext();
+    const AllReduceResult on = run_allreduce(o);
+    const char* mode = flow_control_name(fc);
+    ASSERT_TRUE(off.verified) << mode << ": " << off.error;
+    ASSERT_TRUE(on.verified) << mode << ": " << on.error;
+    // Each of the T - 1 = 4 reduce-scatter steps after the first waits for sums; forwarding
+    // takes at least the memory's read latency (100 cycles) out of each.
+    EXPECT_LT(on.cycles + 4 * MemoryConfig{}.latency, off.cycles) << mode;
+    EXPECT_EQ(on.flits, off.flits) << mode;
+    // A send of reduced data issues when all of its chunk (64 KiB / 16 flows) is held, and
+    // the buffer never holds the whole all-reduce buffer.
+    EXPECT_GE(peak, 4096u) << mode;
+    EXPECT_LT(peak, 64u * 1024) << mode;
+  }
+}
+
+TEST_F(NiAllReduce, ForwardingOnlyTheFirstBytesOfEachSendSavesAsMuchWithLessStorage) {
+  // NiConfig::forward_prefix_bytes: the NI holds the first 1792 bytes of each send of reduced
+  // data (what a port sends during one memory read: 101 cycles x 16 B, in 256-byte bursts);
+  // the memory supplies the rest in time, so the cycles saved stay, the storage shrinks.
+  AllReduceOptions o = options("torus:4x4", "multitree", 64 * 1024);
+  const AllReduceResult off = run_allreduce(o);
+  auto forwarded = [&](uint64_t prefix, uint64_t& peak) {
+    AllReduceOptions f = o;
+    f.ni.forward = true;
+    f.ni.forward_prefix_bytes = prefix;
+    f.on_ni = [&peak](uint32_t, NetworkInterface& ni) {
+      ni.on_forward_peak = [&peak](uint32_t, uint64_t held) { peak = std::max(peak, held); };
+    };
+    test::fresh_simcontext();
+    return run_allreduce(f);
+  };
+  uint64_t all_peak = 0, prefix_peak = 0;
+  const AllReduceResult all = forwarded(0, all_peak);
+  const AllReduceResult prefix = forwarded(1792, prefix_peak);
+  ASSERT_TRUE(off.verified && all.verified);
+  ASSERT_TRUE(prefix.verified) << prefix.error;
+  EXPECT_LT(prefix.cycles + 4 * MemoryConfig{}.latency, off.cycles);
+  EXPECT_GT(prefix_peak, 0u);
+  EXPECT_LT(prefix_peak, all_peak);
+  NiConfig no_forward;  // a prefix of what is not forwarded is a mistake, not a no-op
+  no_forward.forward_prefix_bytes = 1792;
+  EXPECT_THROW(no_forward.validate(), InputError);
+}
+
+TEST_F(NiAllReduce, ForwardingKeepsEveryBaselineExact) {
+  // Ring and 2D-Ring send reduced data on for several steps, and send their final sums as
+  // Gathers; DBTree's roots send one sum to two children.
+  for (const char* algo : {"ring", "ring2d", "dbtree"}) {
+    AllReduceOptions o = options("torus:4x4", algo, 16 * 1024);
+    test::fresh_simcontext();
+    const AllReduceResult off = run_allreduce(o);
+    o.ni.forward = true;
+    test::fresh_simcontext();
+    const AllReduceResult on = run_allreduce(o);
+    EXPECT_TRUE(on.verified) << algo << ": " << on.error;
+    EXPECT_LT(on.cycles, off.cycles) << algo;
+  }
 }
 
 TEST_F(NiAllReduce, SameInputsSameCycles) {
