@@ -65,6 +65,7 @@ void check_setup(const noc::NiSetup& s) {
   need("outstanding memory accesses", s.ni.memory_requests, param::REQUESTS);
   need("reduction lanes (elements per cycle)", s.reduction.elements_per_cycle, param::LANES);
   need("reduction latency", s.reduction.latency, param::LATENCY);
+  need("forwarding of reduced data (--ni-forward, a SystemC model experiment)", s.ni.forward, 0);
   const uint64_t most = kNil;  // node ids and grid sizes below the nil id
   for (const auto& [what, v] : {std::pair{"nodes", s.place.nodes},
                                 std::pair{"grid width", s.place.grid.width},
@@ -241,9 +242,11 @@ void RtlNetworkInterface::drive(uint64_t now) {
     const bool flit = !in.empty() && in.front().cycle <= now;
     put(d.rx_valid_i, p, 1, flit);
     if (flit) {
+      // A link delivers one flit per cycle, and only to a started NI.
       if (in.front().cycle < now || (in.size() > 1 && in[1].cycle <= now)) {
-        throw std::runtime_error(fmt::format("NI {} (RTL): two flits on port {} in cycle {}",
-                                             node_, p, now));
+        throw std::runtime_error(fmt::format(
+            "NI {} (RTL): port {} has a flit usable in cycle {} and one in cycle {} (now {})",
+            node_, p, in.front().cycle, in.size() > 1 ? in[1].cycle : in.front().cycle, now));
       }
       const noc::WireFlit w = noc::pack(in.front().flit);
       in.pop_front();

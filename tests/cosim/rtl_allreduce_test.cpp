@@ -74,6 +74,8 @@ TEST(RtlAllReduce, RefusesWhatTheRtlWasNotBuiltFor) {
   bad.back().o.ni.buffer_flits = 100;
   bad.push_back({o, "reduction latency"});
   bad.back().o.reduction.latency = 0;
+  bad.push_back({o, "forwarding of reduced data"});
+  bad.back().o.ni.forward = true;
   bad.push_back({o, "at most 255 nodes"});
   bad.back().o.topology = "torus:16x16";
   bad.back().o.bytes = 256 * kKiB;
