@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include <fmt/format.h>
 #include <systemc>
@@ -95,10 +96,6 @@ Loaded load_tables(const AllReduceOptions& opt, const Topology& topo, TableSet i
   return l;
 }
 
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 }  // namespace
 
 AllReduceResult run_allreduce(const AllReduceOptions& opt) {
@@ -110,7 +107,7 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
   if (topo.nodes() < 2) throw InputError("an all-reduce needs at least 2 nodes");
   check_network_fits(topo.spec(), topo.nodes(), 200 * 1024);  // a router and an NI a node
   check_fits_this_machine(topo.nodes(), opt.images.empty() ? opt.bytes : images.bytes);
-  if (!opt.trace.empty() && !ends_with(opt.trace, ".vcd")) {
+  if (!opt.trace.empty() && std::filesystem::path(opt.trace).extension() != ".vcd") {
     throw InputError(fmt::format("trace file {}: the name must end in .vcd", opt.trace));
   }
   for (uint32_t n : opt.trace_nodes) {

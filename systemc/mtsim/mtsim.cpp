@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <limits>
 #include <sstream>
 #include <thread>
@@ -128,19 +129,16 @@ struct MtsimArgs {
   CLI::Option *json_opt = nullptr, *trace_opt = nullptr;
 };
 
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 // --trace: the simulation writes a .vcd; an .fst is converted from it afterwards (vcd2fst).
 // RTL nodes write their own FST beside it, named from the same stem.
 void prepare_trace(MtsimArgs& a) {
   const std::string& path = a.trace;
   if (path.empty()) return;
   check_writable(path, "--trace");
-  if (ends_with(path, ".vcd")) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  if (ext == ".vcd") {
     a.o.trace = path;
-  } else if (ends_with(path, ".fst")) {
+  } else if (ext == ".fst") {
     if (std::system("command -v vcd2fst >/dev/null 2>&1") != 0) {
       throw InputError(fmt::format("--trace {}: writing FST needs vcd2fst (Debian package "
                                    "gtkwave); give a .vcd path instead", path));
