@@ -59,9 +59,16 @@ def parse_args(argv):
     p.add_argument("--buffer-flits", type=int, default=318,
                    help="one port's NI buffer in flits; LINES = ceil(flits / 16) bursts "
                         "(default 318, NiConfig::buffer_flits)")
-    p.add_argument("--blocks", type=int, default=128, help="received block slots (default 128)")
-    p.add_argument("--waits", type=int, default=32, help="waiting Reduce blocks (default 32)")
-    p.add_argument("--requests", type=int, default=256, help="memory accesses queued (default 256)")
+    # The RTL's defaults (128 block slots, 32 waiting blocks, 256 memory accesses) make the
+    # read-after-write interlock (a range comparator per waiting-or-new block and slot) and the
+    # memory queue's write lanes millions of gates, beyond Yosys on a small machine; the flow
+    # measures smaller queues by default and says so (docs/area.md).
+    p.add_argument("--blocks", type=int, default=16,
+                   help="received block slots (default 16; the RTL's default is 128)")
+    p.add_argument("--waits", type=int, default=4,
+                   help="waiting Reduce blocks (default 4; the RTL's default is 32)")
+    p.add_argument("--requests", type=int, default=32,
+                   help="memory accesses queued (default 32; the RTL's default is 256)")
     p.add_argument("--depth", type=int, default=0,
                    help="table entries per bank (default 0: the next power of two of the largest "
                         "table of the MultiTree plan for N nodes and K)")

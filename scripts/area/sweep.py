@@ -111,21 +111,25 @@ def plot(axis, data, plots):
             f.write(f"{d[axis]} {d['control_um2'] / 1e6} {d['fp32_um2'] / 1e6} "
                     f"{d['table_sram_um2'] / 1e6} {d['buffer_sram_um2'] / 1e6} {d['fmax_mhz']}\n")
     png = os.path.join(plots, f"{axis}.png")
-    logx = "set logscale x 2\n" if axis in ("nodes", "lanes", "buffer_flits") else ""
-    script = f"""set terminal pngcairo size 1100,420 font ",10"
+    lo, hi = sel[0][axis], sel[-1][axis]
+    if axis in ("nodes", "lanes", "buffer_flits"):
+        logx = f"set logscale x 2\nset xrange [{lo / 1.4}:{hi * 1.4}]\n"
+    else:
+        logx = f"set xrange [{lo - 0.5}:{hi + 0.5}]\n"
+    script = f"""set terminal pngcairo size 1100,480 font ",10"
 set output '{png}'
 set multiplot layout 1,2 title "NI in OSU 0.18 um against {LABELS[axis]} (others: 64 nodes, K 4, 16 lanes, 318 flits)"
 {logx}set xlabel "{LABELS[axis]}"
 set xtics ({", ".join(str(d[axis]) for d in sel)})
 set ylabel "area (mm^2)"
 set logscale y
-set key top left
+set key below
 set grid
 plot '{dat}' u 1:2 w lp t 'control logic', '' u 1:3 w lp t 'fp32/int32 datapath', \\
      '' u 1:4 w lp t 'table (SRAM est.)', '' u 1:5 w lp t 'NI buffers (SRAM est.)'
 unset logscale y
 set ylabel "fmax (MHz)"
-set yrange [0:*]
+set yrange [0:450]
 plot '{dat}' u 1:6 w lp t 'fmax', 400 w l dt 2 t '400 MHz target'
 unset multiplot
 """
@@ -166,7 +170,7 @@ def paper_table(rep):
              "start_addr": 32, "size": 32}
     rtl = {"op": 2, "flow": p["NODE_W"], "parent": p["NODE_W"], "children": k * p["NODE_W"],
            "step": p["STEP_W"], "start_addr": 32, "size": 32}
-    out = ["| field | image bits (64 nodes) | RTL stored bits | rule |", "| --- | ---: | ---: | --- |"]
+    out = [f"| field | image bits ({n} nodes) | RTL stored bits | rule |", "| --- | ---: | ---: | --- |"]
     rules = {"op": "NOP, Reduce, Gather", "flow": "max(1, bit_width(flows - 1)); RTL: NODE_W",
              "parent": "bit_width(nodes), nil all ones", "children": f"K = {k} slots x bit_width(nodes)",
              "step": f"bit_width(2T), T = {steps}", "start_addr": "addr_bits (writer option, 32)",
