@@ -14,7 +14,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 case "${1:-}" in
-  -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; echo
+  -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; echo
              exec python3 "$root/scripts/area/area.py" --help ;;
 esac
 if [ ! -x "$build/bin/mtc" ] || [ ! -f "$build/format/generated/ni_formats.svh" ]; then

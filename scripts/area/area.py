@@ -24,6 +24,14 @@ import statistics
 import subprocess
 import sys
 
+
+class ArgumentParser(argparse.ArgumentParser):
+    """Bad arguments exit with 1 (argparse's own is 2, the code of a failed tool here)."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        self.exit(1, f"{self.prog}: error: {message}\n")
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
@@ -48,7 +56,7 @@ class FlowError(Exception):
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(
+    p = ArgumentParser(
         description=__doc__.split("\n\n")[0],
         epilog="Example: scripts/area.sh --nodes 64 --k 4 --lanes 16 --buffer-flits 318")
     p.add_argument("--nodes", type=int, default=64,

@@ -21,6 +21,14 @@ import shutil
 import subprocess
 import sys
 
+
+class ArgumentParser(argparse.ArgumentParser):
+    """Bad arguments exit with 1 (argparse's own is 2, the code of a failed tool here)."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        self.exit(1, f"{self.prog}: error: {message}\n")
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 BASE = {"nodes": 64, "k": 4, "lanes": 16, "buffer_flits": 318}
@@ -57,6 +65,7 @@ def run_point(args, name, cfg):
     flat = [] if cfg == BASE else ["--no-flat"]  # the base point's report goes to the docs
     cmd = [sys.executable, os.path.join(HERE, "area.py"), "--quiet"] + flat + [
         "--include", args.include, "--mtc", args.mtc, "--out", out,
+        "--cache", os.path.join(args.out, "storage_cache"),
         "--nodes", str(cfg["nodes"]), "--k", str(cfg["k"]), "--lanes", str(cfg["lanes"]),
         "--buffer-flits", str(cfg["buffer_flits"])]
     print(f"sweep: {name}", flush=True)
@@ -216,7 +225,7 @@ def write_docs(path, data, base_rep, base_md):
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default=os.path.join(ROOT, "build", "area", "sweep"),
                    help="sweep directory (default build/area/sweep)")
     p.add_argument("--docs", default=os.path.join(ROOT, "docs", "area.md"),

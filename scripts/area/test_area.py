@@ -14,6 +14,14 @@ import os
 import subprocess
 import sys
 
+
+class ArgumentParser(argparse.ArgumentParser):
+    """Bad arguments exit with 1 (argparse's own is 2, the code of a failed tool here)."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        self.exit(1, f"{self.prog}: error: {message}\n")
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The small NI: 16 nodes, two ports, two lanes, a two-burst NI buffer, few slots and queues.
 SMALL = ["--nodes", "16", "--k", "2", "--lanes", "2", "--buffer-flits", "32", "--blocks", "4",
@@ -59,7 +67,7 @@ def checks(rep, out):
 
 
 def main(argv):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--include", required=True, help="directory of ni_formats.svh")
     p.add_argument("--mtc", required=True, help="the mtc binary")
     p.add_argument("--out", required=True, help="output directory")
