@@ -407,7 +407,7 @@ def whole_timing(args, out, libs):
     with open(os.path.join(out, "constraints.sdc"), "w") as f:
         f.write(sta_mod.sdc_text(args.clock_ns, True))
     tcl = sta_mod.tcl_load(libs, "netlist.v", "network_interface")
-    tcl += "read_sdc constraints.sdc\nreport_checks -path_delay max -digits 3\n"
+    tcl += "read_sdc constraints.sdc\nreport_checks -path_delay max -digits 3 -fields {cap}\n"
     tcl += 'puts "MT_WNS [expr {[sta::worst_slack_cmd max] * 1e9}]"\n'
     tcl += sta_mod.tcl_bisect(0.01, 4 * sta_mod.LONG_NS, 40, True)
     path = os.path.join(out, "sta_whole.tcl")
@@ -434,7 +434,7 @@ def block_timing(out, libs, modules):
         # A link consumes the Verilog read before it: read again for each block.
         tcl += f'puts "MT_BLOCK {mod}"\nread_verilog netlist.v\nlink_design {mod}\n'
         tcl += sta_mod.sdc_text(sta_mod.LONG_NS, has_clock)
-        tcl += "report_checks -path_delay max -digits 3\n"
+        tcl += "report_checks -path_delay max -digits 3 -fields {cap}\n"
     path = os.path.join(out, "sta_blocks.tcl")
     with open(path, "w") as f:
         f.write(tcl)
@@ -528,7 +528,8 @@ def run_flow(args):
     insts = storage_mod.instances(os.path.join(out, "netlist_hier.v"), set(arrays))
     counts = instance_counts(stat, "\\network_interface", set(arrays))
     storage = storage_rows(ctx, arrays, insts, counts, stat["modules"])
-    cells = [(names[s["module"]], storage_mod.port_widths(arrays[s["module"]]), s["timing"])
+    cells = [(names[s["module"]], storage_mod.port_widths(arrays[s["module"]]),
+              dict(s["timing"], reads=s["read_ports"]))
              for s in {s["module"]: s for s in storage}.values()]
     with open(os.path.join(out, "storage_arrays.lib"), "w") as f:
         f.write(sta_mod.macro_library(cells))

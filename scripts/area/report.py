@@ -27,15 +27,18 @@ def _blocks(rep):
     s = rep["summary"]
     total = s["logic_um2"]
     out = ["## Logic per block (standard cells, hierarchy kept; storage arrays excluded)", "",
-           "| block | instances | cells | flip-flops | area (um^2) | share | critical path (ns) |",
-           "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+           "| block | instances | cells | flip-flops | area (um^2) | share | critical path (ns) "
+           "| of it, high fanout (ns) |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for b in rep["blocks"]:
-        cp = b["critical_path"]["delay_ns"] if b["critical_path"] else None
+        path = b["critical_path"]
+        cp = path["delay_ns"] if path else None
+        heavy = path["heavy_ns"] if path else None
         name = b["block"] + (" (own logic)" if b["block"] == "network_interface" else "")
         out.append(f"| {name} | {b['instances']} | {_f(b['cells'])} | {_f(b['flops'])} | "
-                   f"{_f(b['area_um2'])} | {_pct(b['area_um2'], total)} | {_f(cp, 2)} |")
+                   f"{_f(b['area_um2'])} | {_pct(b['area_um2'], total)} | {_f(cp, 2)} | "
+                   f"{_f(heavy, 2)} |")
     out.append(f"| **logic total** | | {_f(sum(b['cells'] for b in rep['blocks']))} | "
-               f"{_f(sum(b['flops'] for b in rep['blocks']))} | **{_f(total)}** | 100% | |")
+               f"{_f(sum(b['flops'] for b in rep['blocks']))} | **{_f(total)}** | 100% | | |")
     out += ["", f"Yosys's hierarchical total: {_f(s['logic_yosys_um2'])} um^2; flattened "
             f"synthesis: {_f(s['logic_flat_um2'])} um^2. A block's area counts its own cells "
             "times its instances (sub-blocks have their own rows). A block's critical path is "
@@ -87,7 +90,9 @@ def _timing(rep):
     cp = t["critical_path"]
     return ["## Timing (OpenSTA, typical corner, ideal clock, no wire load)", "",
             f"- critical path: {cp['delay_ns']:.3f} ns over {cp['cells']} cells, from "
-            f"`{cp['start']}` ({cp['start_kind']}) to `{cp['end']}` ({cp['end_kind']})",
+            f"`{cp['start']}` to `{cp['end']}`; {cp['heavy_ns']:.3f} ns of it in "
+            f"{cp['heavy_stages']} stages driving more than 0.5 pF (high-fanout nets that "
+            "Yosys and ABC leave unbuffered: register outputs and block inputs)",
             f"- worst slack at {t['clock_ns']} ns ({1000 / t['clock_ns']:.0f} MHz): "
             f"{t['worst_slack_ns']:.3f} ns",
             f"- fmax: **{t['fmax_mhz']:.1f} MHz** (shortest period with no negative slack, "

@@ -5,6 +5,8 @@ import subprocess
 
 # A period long enough that every path meets it: a path's delay is this minus its slack.
 LONG_NS = 1000.0
+# A stage driving more than this (pF; 50 flip-flop D pins) is a high-fanout net.
+HEAVY_PF = 0.5
 # Input pin capacitance of a memory model (pF): a DFFPOSX1 D pin of the OSU 0.18 um cells.
 MACRO_PIN_PF = 0.01
 
@@ -68,9 +70,22 @@ def parse_paths(text):
             "arrival_ns": float(arrival.group(1)),
             "required_ns": float(required.group(1)) if required else None,
             "slack_ns": float(slack.group(1)),
-            "cells": len(re.findall(r"^\s*[-\d.]+\s+[-\d.]+ [\^v] \S+/\S+ \(", block, re.M)),
+            "cells": len(re.findall(r"^\s*(?:[\d.]+\s+)?[-\d.]+\s+[-\d.]+ [\^v] \S+/\S+ \(",
+                                    block, re.M)),
         })
+        paths[-1].update(heavy_stages(block))
     return paths
+
+
+def heavy_stages(block):
+    """Stages of a path (reported with -fields cap) whose driver sees more than HEAVY_PF:
+    high-fanout nets that synthesis left unbuffered (docs/area.md)."""
+    n, ns = 0, 0.0
+    for m in re.finditer(r"^\s*([\d.]+)\s+([-\d.]+)\s+[-\d.]+ [\^v] \S+", block, re.M):
+        if float(m.group(1)) > HEAVY_PF:
+            n += 1
+            ns += float(m.group(2))
+    return {"heavy_stages": n, "heavy_ns": ns}
 
 
 def _bus(name, width, direction, body):
@@ -99,6 +114,19 @@ def _arc(related, kind, value):
             f"        timing_type : {kind};\n{sense}{tables}      }}\n")
 
 
+def _read_ports(ports, reads, delay):
+    """Asynchronous reads: each read port's data bits after that port's address bits only."""
+    width, addr = ports["rdata_o"] // reads, ports["raddr_i"] // reads
+    if reads == 1:
+        return _arc(_related("raddr_i", addr), "combinational", delay)
+    groups = []
+    for r in range(reads):
+        related = " ".join(f"raddr_i[{r * addr + i}]" for i in range(addr))
+        groups.append(f"      pin (\"rdata_o[{(r + 1) * width - 1}:{r * width}]\") {{\n"
+                      + _arc(related, "combinational", delay) + "      }\n")
+    return "".join(groups)
+
+
 def macro_cell(name, ports, timing):
     """A Liberty cell for one storage array: writes (and a registered read's address) set up
     to clk_i, read data after clk_i (registered read) or after the address (asynchronous)."""
@@ -116,8 +144,7 @@ def macro_cell(name, ports, timing):
     else:
         out.append(_bus("raddr_i", ports["raddr_i"], "input", cap))
         out.append(_bus("rdata_o", ports["rdata_o"], "output",
-                        _arc(_related("raddr_i", ports["raddr_i"]), "combinational",
-                             timing["read_ns"])))
+                        _read_ports(ports, timing["reads"], timing["read_ns"])))
     out.append("  }\n")
     return "".join(out)
 
