@@ -67,7 +67,7 @@ module ejection_decoder #(
   logic [VCS*SIZE_W-1:0]     left_q, left_d;     // payload bytes still to come
   logic [VCS*SIZE_W-1:0]     msg_bytes_q, msg_bytes_d;
   logic [VCS*LEN_W-1:0]      len_q, len_d;       // bytes of the block so far
-  logic [BLOCK_BYTES*8-1:0]  buf_q [VCS];
+  logic [BLOCK_BYTES*8-1:0]  buf_vc;       // the block so far on this flit's VC (storage_array)
   // Open packet-mode messages.
   logic [PKT_MSGS-1:0]        pkt_valid_q, pkt_valid_d;
   logic [PKT_MSGS*KEY_W-1:0]  pkt_key_q, pkt_key_d;
@@ -135,7 +135,7 @@ module ejection_decoder #(
     c_left = left_q[SIZE_W*vc_i +: SIZE_W];
     c_len = len_q[LEN_W*vc_i +: LEN_W];
     take = c_left < SIZE_W'(16) ? c_left : SIZE_W'(16);
-    merged = buf_q[vc_i];
+    merged = buf_vc;
     merged[8*c_len +: 128] = data_i;  // bytes past `take` are never used
     for (int p = 0; p < PKT_MSGS; p++) begin
       hit[p] = pkt_valid_q[p] && pkt_key_q[KEY_W*p +: KEY_W] == c_key;
@@ -247,8 +247,14 @@ module ejection_decoder #(
     len_q <= len_d;
     pkt_key_q <= pkt_key_d;
     pkt_got_q <= pkt_got_d;
-    if (flit_i && !is_head) buf_q[vc_i] <= merged;
   end
+
+  // The blocks being reassembled, one per VC: this flit's VC is read, and written back with
+  // the flit's payload merged in.
+  storage_array #(.WIDTH(BLOCK_BYTES * 8), .DEPTH(VCS), .WRITES(1), .READS(1)) u_blocks (
+    .clk_i, .we_i(flit_i && !is_head), .waddr_i(vc_i), .wmask_i(1'b1), .wdata_i(merged),
+    .raddr_i(vc_i), .rdata_o(buf_vc)
+  );
 
   assign error_o = error_q;
 

@@ -75,9 +75,10 @@ module endpoint #(
   localparam int unsigned PTR_W = LINES > 1 ? $clog2(LINES) : 1;
   localparam int unsigned COUNT_W = $clog2(BURST_BYTES / 16 + 2);
 
-  // The queue of bursts.
-  logic [MetaW-1:0]         meta_q [LINES];
-  logic [BURST_BYTES*8-1:0] data_q [LINES];
+  // The queue of bursts: each line holds a burst's send fields and payload (storage_array).
+  localparam int unsigned LineW = MetaW + BURST_BYTES * 8;
+  logic [MetaW-1:0]         h_meta;
+  logic [BURST_BYTES*8-1:0] h_data;
   logic [PTR_W-1:0]         head_q, tail_q;
   logic [PTR_W:0]           count_q;
   logic [COUNT_W-1:0]       cursor_q;   // next flit of the head burst
@@ -99,8 +100,15 @@ module endpoint #(
   logic [2:0]               f_type;
   logic [127:0]             f_data;
 
+  storage_array #(.WIDTH(LineW), .DEPTH(LINES), .WRITES(1), .READS(1)) u_lines (
+    .clk_i, .we_i(line_i), .waddr_i(tail_q), .wmask_i(1'b1),
+    .wdata_i({message_i, next_i, eject_i, dest_i, tree_i, op_i, addr_i, bytes_i, offset_i, len_i,
+              data_i}),
+    .raddr_i(head_q), .rdata_o({h_meta, h_data})
+  );
+
   assign {h_message, h_next, h_eject, h_dest, h_tree, h_op, h_addr, h_bytes, h_offset, h_len} =
-      meta_q[head_q];
+      h_meta;
 
   flit_encoder #(
     .NODE_W(NODE_W), .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .BURST_BYTES(BURST_BYTES),
@@ -108,7 +116,7 @@ module endpoint #(
   ) u_encoder (
     .message_i(h_message), .next_i(h_next), .eject_i(h_eject), .dest_i(h_dest),
     .src_i(node_id_i), .tree_i(h_tree), .op_i(h_op), .addr_i(h_addr), .bytes_i(h_bytes),
-    .offset_i(h_offset), .len_i(h_len), .data_i(data_q[head_q]), .index_i(cursor_q),
+    .offset_i(h_offset), .len_i(h_len), .data_i(h_data), .index_i(cursor_q),
     .count_o(flits_in_line), .type_o(f_type), .data_o(f_data)
   );
 
@@ -195,14 +203,6 @@ module endpoint #(
         tail_q <= tail_q == PTR_W'(LINES - 1) ? '0 : tail_q + PTR_W'(1);
       end
       count_q <= count_q + (PTR_W + 1)'(line_i) - (PTR_W + 1)'(pop);
-    end
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (line_i) begin
-      meta_q[tail_q] <= {message_i, next_i, eject_i, dest_i, tree_i, op_i, addr_i, bytes_i,
-                         offset_i, len_i};
-      data_q[tail_q] <= data_i;
     end
   end
 

@@ -227,8 +227,10 @@ module network_interface #(
   logic [KEY_W-1:0]   key_q [BLOCKS];
   logic [ADDR_W-1:0]  addr_q [BLOCKS];
   logic [LEN_W-1:0]   len_q [BLOCKS];
-  logic [DATA_W-1:0]  data_q [BLOCKS];  // the block; a Reduce block's sum replaces it
-  logic [DATA_W-1:0]  acc_q [BLOCKS];   // a Reduce block's local partial sum, once read
+  // The blocks' data and a Reduce block's local partial sum are in storage arrays (below):
+  // data (the block; a Reduce block's sum replaces it) is read for the write to memory and for
+  // the reduction, acc (a Reduce block's local partial sum, once read) for the reduction.
+  logic [DATA_W-1:0]  data_wb, data_src, acc_rd;
 
   function automatic logic overlap(input logic [ADDR_W-1:0] a, input logic [LEN_W-1:0] la,
                                    input logic [ADDR_W-1:0] b, input logic [LEN_W-1:0] lb);
@@ -385,13 +387,17 @@ module network_interface #(
     beat_valid = red_busy_q || take_queue || bypass;
     beat_slot = red_busy_q ? red_slot_q : take_queue ? rq_q[rq_head_q] : done_slot;
     beat_idx = red_busy_q ? red_beat_q : '0;
-    beat_acc_block = PAD_W'(bypass ? mem_rsp_rdata_i : acc_q[beat_slot]);
-    beat_src_block = PAD_W'(data_q[beat_slot]);
     elems = len_q[beat_slot] >> 2;
     for (int l = 0; l < LANES; l++) begin
       beat_mask[l] = 32'(beat_idx) * LANES + 32'(l) < 32'(elems);
     end
     beat_last = (32'(beat_idx) + 1) * LANES >= 32'(elems);
+  end
+
+  // The beat's operands, from the block slot's storage (or the read completing now).
+  always_comb begin
+    beat_acc_block = PAD_W'(bypass ? mem_rsp_rdata_i : acc_rd);
+    beat_src_block = PAD_W'(data_src);
     beat_acc = beat_acc_block[32'(beat_idx) * LANES * 32 +: LANES * 32];
     beat_src = beat_src_block[32'(beat_idx) * LANES * 32 +: LANES * 32];
   end
@@ -728,7 +734,7 @@ module network_interface #(
 
   // Write data: the block's (a Gather block decoded in this cycle goes straight through).
   always_comb begin
-    mem_req_wdata_o = data_q[req_tag[SLOT_W-1:0]];
+    mem_req_wdata_o = data_wb;
     for (int p = 0; p < K; p++) begin
       if (req_kind == KindGatherWrite && nb[p] && nb_slot[SLOT_W*p +: SLOT_W] == req_tag[SLOT_W-1:0]) begin
         mem_req_wdata_o = blk_data[DATA_W*p +: DATA_W];
@@ -841,27 +847,54 @@ module network_interface #(
     end
   end
 
-  // Block data (no reset: read only where a live bit says so).
+  // Block fields (no reset: read only where a live bit says so).
   always_ff @(posedge clk_i) begin
-    logic [SLOT_W-1:0] s;
-    logic [BEAT_W-1:0] b;
     for (int p = 0; p < K; p++) begin
       if (nb[p]) begin
         key_q[nb_slot[SLOT_W*p +: SLOT_W]] <= nb_key(p);
         addr_q[nb_slot[SLOT_W*p +: SLOT_W]] <= blk_addr[ADDR_W*p +: ADDR_W];
         len_q[nb_slot[SLOT_W*p +: SLOT_W]] <= blk_len[LEN_W*p +: LEN_W];
-        data_q[nb_slot[SLOT_W*p +: SLOT_W]] <= blk_data[DATA_W*p +: DATA_W];
-      end
-    end
-    if (read_done) acc_q[done_slot] <= mem_rsp_rdata_i;
-    s = pipe_slot[LATENCY-1];
-    b = pipe_beat[LATENCY-1];
-    if (red_out) begin
-      for (int l = 0; l < LANES; l++) begin
-        if (red_mask[l]) data_q[s][(32'(b) * LANES + 32'(l)) * 32 +: 32] <= red_sum[32*l +: 32];
       end
     end
   end
+
+  // Block data: write ports 0..K-1 take this cycle's new blocks, port K a reduction beat's
+  // sums (32-bit lanes at the beat's place); read ports give the block being written to memory
+  // and the block being reduced.
+  localparam int unsigned WORDS = DATA_W / 32;
+  logic [K:0]               data_we;
+  logic [(K+1)*SLOT_W-1:0]  data_waddr;
+  logic [(K+1)*WORDS-1:0]   data_wmask;
+  logic [(K+1)*DATA_W-1:0]  data_wdata;
+  logic [PAD_W/32-1:0]      red_wmask;
+  logic [PAD_W-1:0]         red_wdata;
+
+  always_comb begin
+    for (int p = 0; p < K; p++) begin
+      data_we[p] = nb[p];
+      data_waddr[SLOT_W*p +: SLOT_W] = nb_slot[SLOT_W*p +: SLOT_W];
+      data_wmask[WORDS*p +: WORDS] = '1;
+      data_wdata[DATA_W*p +: DATA_W] = blk_data[DATA_W*p +: DATA_W];
+    end
+    red_wmask = (PAD_W / 32)'(red_mask) << (32'(pipe_beat[LATENCY-1]) * LANES);
+    red_wdata = PAD_W'(red_sum) << (32'(pipe_beat[LATENCY-1]) * LANES * 32);
+    data_we[K] = red_out;
+    data_waddr[SLOT_W*K +: SLOT_W] = pipe_slot[LATENCY-1];
+    data_wmask[WORDS*K +: WORDS] = red_wmask[WORDS-1:0];
+    data_wdata[DATA_W*K +: DATA_W] = red_wdata[DATA_W-1:0];
+  end
+
+  storage_array #(
+    .WIDTH(DATA_W), .DEPTH(BLOCKS), .WRITES(K + 1), .READS(2), .LANE_W(32)
+  ) u_block_data (
+    .clk_i, .we_i(data_we), .waddr_i(data_waddr), .wmask_i(data_wmask), .wdata_i(data_wdata),
+    .raddr_i({beat_slot, req_tag[SLOT_W-1:0]}), .rdata_o({data_src, data_wb})
+  );
+
+  storage_array #(.WIDTH(DATA_W), .DEPTH(BLOCKS), .WRITES(1), .READS(1)) u_block_acc (
+    .clk_i, .we_i(read_done), .waddr_i(done_slot), .wmask_i(1'b1), .wdata_i(mem_rsp_rdata_i),
+    .raddr_i(beat_slot), .rdata_o(acc_rd)
+  );
 
   assign step_o = step;
   assign step_advance_o = advance;

@@ -126,8 +126,7 @@ module schedule_table #(
   logic [31:0] entries_q, entries_d;
   logic        dtype_q, dtype_d;
   logic [4:0]  cause_q, cause_d;
-  logic [EntryW-1:0] mem_q [2 * DEPTH];
-  logic [EntryW-1:0] rd_q;
+  logic [EntryW-1:0] rd_q;             // the entry at last cycle's rd_idx_i
 
   // ---- header fields (little-endian, from the generated offsets) ----------------------------
   logic [31:0] h_magic, h_node_id, h_nodes, h_flows, h_entries, h_steps, h_crc;
@@ -475,13 +474,16 @@ module schedule_table #(
     end
   end
 
-  // The banks: the loader writes the inactive one, the head port reads the active one.
-  always_ff @(posedge clk_i) begin
-    if (full_valid_q && e_err == ErrNone && err_q == ErrNone && ent_idx_q < DEPTH) begin
-      mem_q[{!active_q, ent_idx_q[IDX_W-1:0]}] <= e_packed;
-    end
-    rd_q <= mem_q[{active_q, rd_idx_i}];
-  end
+  // The banks, one storage array of 2 * DEPTH entries (bank, index): the loader writes the
+  // inactive bank, the head port reads the active one (a registered read).
+  storage_array #(
+    .WIDTH(EntryW), .DEPTH(2 * DEPTH), .WRITES(1), .READS(1), .SYNC_READ(1'b1)
+  ) u_banks (
+    .clk_i,
+    .we_i(full_valid_q && e_err == ErrNone && err_q == ErrNone && ent_idx_q < DEPTH),
+    .waddr_i({!active_q, ent_idx_q[IDX_W-1:0]}), .wmask_i(1'b1), .wdata_i(e_packed),
+    .raddr_i({active_q, rd_idx_i}), .rdata_o(rd_q)
+  );
 
   assign cfg_rvalid_o  = resp_valid_q;
   assign cfg_error_o   = resp_error_q;

@@ -1,0 +1,70 @@
+// A storage array of the NI: the table banks (schedule_table.sv) and the NI buffers (the block
+// slots of network_interface.sv, each port's burst lines in endpoint.sv, each ejection port's
+// reassembly buffers in ejection_decoder.sv). A chip builds these as memory macros, not as
+// flip-flops; keeping them in this one module lets the area flow (scripts/area/) keep every
+// instance as a black box, estimate it as SRAM from its bits, and synthesize the logic around
+// it at the real parameters. In simulation and in the per-file synthesis tests it is an array
+// of registers with exactly the behaviour the blocks had with their own arrays.
+//
+// Writes take effect at the clock edge. Write ports are applied in order, so where two ports
+// write the same bits in one cycle the higher-numbered port wins; each write port has a mask
+// bit per LANE_W-bit lane. A read port gives the word at its address in the same cycle
+// (SYNC_READ = 0, an asynchronous read: the word as the last edge left it) or in the next
+// cycle (SYNC_READ = 1, a registered read that sees the word before this cycle's writes).
+// There is no reset: a block reads only words it wrote.
+module storage_array #(
+  // Bits of a word.
+  parameter int unsigned WIDTH = 32,
+  // Words.
+  parameter int unsigned DEPTH = 16,
+  // Write ports.
+  parameter int unsigned WRITES = 1,
+  // Read ports.
+  parameter int unsigned READS = 1,
+  // Bits of a write lane (WIDTH is a multiple of it): the write mask's granularity.
+  parameter int unsigned LANE_W = WIDTH,
+  // 1: registered read (data in the next cycle); 0: asynchronous read (same cycle).
+  parameter bit SYNC_READ = 1'b0,
+  localparam int unsigned ADDR_W = DEPTH > 1 ? $clog2(DEPTH) : 1,
+  localparam int unsigned LANES = WIDTH / LANE_W
+) (
+  input  logic                     clk_i,
+  // Write ports: enable, word address, lane mask, data (port i at [i*ADDR_W +: ADDR_W] etc.).
+  input  logic [WRITES-1:0]        we_i,
+  input  logic [WRITES*ADDR_W-1:0] waddr_i,
+  input  logic [WRITES*LANES-1:0]  wmask_i,
+  input  logic [WRITES*WIDTH-1:0]  wdata_i,
+  // Read ports: word address and data.
+  input  logic [READS*ADDR_W-1:0]  raddr_i,
+  output logic [READS*WIDTH-1:0]   rdata_o
+);
+
+  // Elaboration checks (Verilator and Yosys both stop on them).
+  if (LANE_W == 0 || WIDTH % LANE_W != 0) begin : g_bad_lane
+    $error("storage_array: WIDTH must be a multiple of LANE_W");
+  end
+
+  // One array per lane; within a lane the write ports are applied in order.
+  for (genvar l = 0; l < LANES; l++) begin : g_lane
+    logic [LANE_W-1:0] mem_q [DEPTH];
+
+    always_ff @(posedge clk_i) begin
+      for (int w = 0; w < WRITES; w++) begin
+        if (we_i[w] && wmask_i[w*LANES + l]) begin
+          mem_q[waddr_i[w*ADDR_W +: ADDR_W]] <= wdata_i[w*WIDTH + l*LANE_W +: LANE_W];
+        end
+      end
+    end
+
+    for (genvar r = 0; r < READS; r++) begin : g_read
+      if (SYNC_READ) begin : g_sync
+        logic [LANE_W-1:0] rd_q;
+        always_ff @(posedge clk_i) rd_q <= mem_q[raddr_i[r*ADDR_W +: ADDR_W]];
+        assign rdata_o[r*WIDTH + l*LANE_W +: LANE_W] = rd_q;
+      end else begin : g_async
+        assign rdata_o[r*WIDTH + l*LANE_W +: LANE_W] = mem_q[raddr_i[r*ADDR_W +: ADDR_W]];
+      end
+    end
+  end
+
+endmodule

@@ -1,0 +1,144 @@
+"""The storage arrays of the NI (rtl/storage_array.sv instances) for the area flow: their
+parameters, where they sit, and their cost as flip-flops (the array synthesized as registers)
+and as SRAM (bits x a bit-cell area). Used by scripts/area/area.py."""
+import json
+import os
+import re
+import subprocess
+
+import sta as sta_mod
+
+# Arrays up to this many bits are synthesized as flip-flops at their full width; wider ones
+# at two narrow widths (one and two units) and taken linear in the width, since every column
+# of a register array is the same logic beside a shared address decode.
+EXACT_BITS = 16384
+# Width unit of a narrow synthesis of an array written whole (one lane).
+UNIT_BITS = 8
+# What each array is, by the block that holds it and its instance name.
+ROLES = {
+    ("schedule_table", "u_banks"): ("table", "table banks (2 x DEPTH entries)"),
+    ("network_interface", "u_block_data"): ("ni_buffers", "block slots: received data / sums"),
+    ("network_interface", "u_block_acc"): ("ni_buffers", "block slots: local partial sums"),
+    ("endpoint", "u_lines"): ("ni_buffers", "send NI buffer: burst lines"),
+    ("ejection_decoder", "u_blocks"): ("ni_buffers", "ejection reassembly, one block per VC"),
+}
+
+
+def param_value(v):
+    if isinstance(v, int):
+        return v
+    return int(v, 2) if re.fullmatch(r"[01]+", v) else int(v)
+
+
+def array_params(storage_json):
+    """Black-box module name -> its storage_array parameters."""
+    mods = json.load(open(storage_json))["modules"]
+    return {name: {k: param_value(v) for k, v in m["parameter_default_values"].items()}
+            for name, m in mods.items()}
+
+
+def port_widths(p):
+    addr = max(1, (p["DEPTH"] - 1).bit_length())
+    lanes = p["WIDTH"] // p["LANE_W"]
+    return {"we_i": p["WRITES"], "waddr_i": p["WRITES"] * addr, "wmask_i": p["WRITES"] * lanes,
+            "wdata_i": p["WRITES"] * p["WIDTH"], "raddr_i": p["READS"] * addr,
+            "rdata_o": p["READS"] * p["WIDTH"]}
+
+
+def instances(netlist, blackboxes):
+    """(parent module, instance, black-box module) of every storage array in the netlist."""
+    found, parent = [], None
+    for line in open(netlist):
+        m = re.match(r"^module\s+\\?(\S+?)\s*\(", line)
+        if m:
+            parent = m.group(1)
+            continue
+        m = re.match(r"^\s+\\?(\S+)\s+\\?(\S+)\s*\($", line)
+        if m and m.group(1) in blackboxes:
+            found.append((parent, m.group(2), m.group(1)))
+    return found
+
+
+def narrow_widths(p):
+    """The widths the array is synthesized at, and its lane width at each."""
+    if p["WIDTH"] * p["DEPTH"] <= EXACT_BITS:
+        return [(p["WIDTH"], p["LANE_W"])]
+    if p["WIDTH"] > p["LANE_W"]:
+        return [(p["LANE_W"], p["LANE_W"]), (2 * p["LANE_W"], p["LANE_W"])]
+    return [(UNIT_BITS, UNIT_BITS), (2 * UNIT_BITS, 2 * UNIT_BITS)]
+
+
+def synth_array(ctx, p, width, lane_w, work):
+    """Synthesizes storage_array as flip-flops; returns (std cells, area, netlist path)."""
+    params = dict(p, WIDTH=width, LANE_W=lane_w)
+    lines = ctx["read"](params)
+    lines += ["synth -top storage_array", f"dfflibmap -liberty {ctx['liberty']}",
+              ctx["abc"], "opt_clean",
+              "tee -q -o stat.json stat -json", "setundef -zero", "splitnets", "opt_clean -purge",
+              "write_verilog -noattr -noexpr -nohex -nodec netlist.v"]
+    os.makedirs(work, exist_ok=True)
+    with open(os.path.join(work, "synth.ys"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    ctx["run"](["yosys", "-q", "-l", "yosys.log", "synth.ys"], os.path.join(work, "run.log"), work)
+    stat = ctx["stat"](os.path.join(work, "stat.json"))
+    cells, area = 0, 0.0
+    for typ, n in stat["design"]["num_cells_by_type"].items():
+        cells += n
+        area += n * ctx["areas"][typ]
+    return cells, area, os.path.join(work, "netlist.v")
+
+
+def array_timing(ctx, p, netlist, work):
+    """Write setup, read delay (and a registered read's address setup) of the array (ns)."""
+    writes = "[get_ports {we_i* waddr_i* wmask_i* wdata_i*}]"
+    tcl = sta_mod.tcl_load([ctx["liberty"]], netlist, "storage_array")
+    tcl += sta_mod.sdc_text(sta_mod.LONG_NS, True)
+    tcl += f"report_checks -from {writes} -to [all_registers -data_pins] -digits 4\n"
+    if p["SYNC_READ"]:
+        tcl += "report_checks -from [get_ports raddr_i*] -to [all_registers -data_pins] -digits 4\n"
+        tcl += "report_checks -from [all_registers -clock_pins] -to [all_outputs] -digits 4\n"
+    else:
+        tcl += "report_checks -from [get_ports raddr_i*] -to [all_outputs] -digits 4\n"
+    path = os.path.join(work, "timing.tcl")
+    with open(path, "w") as f:
+        f.write(tcl)
+    paths = sta_mod.parse_paths(sta_mod.run_sta(path, os.path.join(work, "timing.log"), work))
+    delays = [sta_mod.LONG_NS - q["slack_ns"] for q in paths]
+    if len(delays) != (3 if p["SYNC_READ"] else 2):
+        raise RuntimeError(f"storage timing: expected paths missing in {work}/timing.log")
+    timing = {"sync_read": bool(p["SYNC_READ"]), "setup_ns": delays[0], "read_ns": delays[-1]}
+    if p["SYNC_READ"]:
+        timing["read_setup_ns"] = delays[1]
+    return timing
+
+
+def flop_model(ctx, p):
+    """Area of the array as flip-flops (linear in width past EXACT_BITS) and its timing.
+    Cached by parameters under ctx['cache'] (a sweep meets the same arrays again)."""
+    key = "storage_" + "_".join(f"{k}{p[k]}" for k in sorted(p)) + f"_abc{ctx['abc_tag']}"
+    cache = os.path.join(ctx["cache"], key + ".json")
+    if os.path.exists(cache):
+        return json.load(open(cache))
+    points, timing = [], None
+    for width, lane_w in narrow_widths(p):
+        work = os.path.join(ctx["cache"], key, f"w{width}")
+        cells, area, netlist = synth_array(ctx, p, width, lane_w, work)
+        points.append((width, cells, area))
+        timing = array_timing(ctx, p, netlist, work)
+    if len(points) == 1:
+        cells, area, method = points[0][1], points[0][2], "synthesized at full width"
+    else:
+        (w1, c1, a1), (w2, c2, a2) = points
+        scale = (p["WIDTH"] - w1) / (w2 - w1)
+        cells = round(c1 + (c2 - c1) * scale)
+        area = a1 + (a2 - a1) * scale
+        method = f"synthesized at widths {w1} and {w2}, linear in width"
+    model = {"flop_cells": cells, "flop_area_um2": area, "flop_method": method,
+             "timing": timing, "timing_width": points[-1][0]}
+    with open(cache, "w") as f:
+        json.dump(model, f, indent=1)
+    return model
+
+
+def classify(parent_hdl, inst):
+    return ROLES.get((parent_hdl, inst), ("ni_buffers", f"{parent_hdl}/{inst}"))

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""ctest area_flow_small (labels rtl, slow): runs the area flow (scripts/area/area.py) on a
+small NI and checks its report: both files exist; the blocks' areas add up to the logic
+total and to Yosys's own hierarchical total; the storage bits are what the parameters say;
+fmax is finite and positive and agrees with the critical path; every block below the top
+has a critical path. Exit 0 when every check passes, 1 with the failed checks listed.
+
+  test_area.py --include DIR --mtc PATH --out DIR
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """Bad arguments exit with 1 (argparse's own is 2, the code of a failed tool here)."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        self.exit(1, f"{self.prog}: error: {message}\n")
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# The small NI: 16 nodes, two ports, two lanes, a two-burst NI buffer, few slots and queues.
+SMALL = ["--nodes", "16", "--k", "2", "--lanes", "2", "--buffer-flits", "32", "--blocks", "4",
+         "--waits", "2", "--requests", "8"]
+
+
+def expected_bits(p):
+    """Storage bits of the NI from its parameters (rtl/*.sv, written out independently)."""
+    node_w, k = p["NODE_W"], p["K"]
+    entry = 2 + node_w * (2 + k) + p["STEP_W"] + 32 + 32
+    table = 2 * p["DEPTH"] * entry
+    block = 256 * 8
+    meta = 1 + 3 + 3 + 2 * node_w + 2 + 32 + 3 * 32
+    bufs = 2 * p["BLOCKS"] * block + k * p["LINES"] * (meta + block) + k * 4 * block
+    return table, bufs
+
+
+def checks(rep, out):
+    fails = []
+    s = rep["summary"]
+    if not (os.path.isfile(os.path.join(out, "report.json")) and
+            os.path.isfile(os.path.join(out, "report.md"))):
+        fails.append("report.json or report.md missing")
+    block_sum = sum(b["area_um2"] for b in rep["blocks"])
+    if abs(block_sum - s["logic_um2"]) > 1e-6 * max(1.0, block_sum):
+        fails.append(f"blocks add up to {block_sum}, the total says {s['logic_um2']}")
+    if s["logic_yosys_um2"] is None or abs(block_sum - s["logic_yosys_um2"]) > 0.01 * block_sum:
+        fails.append(f"blocks add up to {block_sum}, Yosys says {s['logic_yosys_um2']}")
+    table, bufs = expected_bits(rep["config"]["params"])
+    if s["table"]["bits"] != table or s["ni_buffers"]["bits"] != bufs:
+        fails.append(f"storage bits {s['table']['bits']}/{s['ni_buffers']['bits']}, "
+                     f"parameters say {table}/{bufs}")
+    t = rep["timing"]
+    if not (math.isfinite(t["fmax_mhz"]) and t["fmax_mhz"] > 0):
+        fails.append(f"fmax {t['fmax_mhz']} is not finite and positive")
+    elif abs(t["min_period_ns"] - t["critical_path"]["delay_ns"]) > 0.01:
+        fails.append(f"fmax period {t['min_period_ns']} ns but critical path "
+                     f"{t['critical_path']['delay_ns']} ns")
+    # Every block but the top's own logic (the top is the whole NI, timed above).
+    missing = [b["block"] for b in rep["blocks"]
+               if b["critical_path"] is None and b["block"] != "network_interface"]
+    if missing:
+        fails.append(f"blocks without a critical path: {missing}")
+    return fails
+
+
+def main(argv):
+    p = ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--include", required=True, help="directory of ni_formats.svh")
+    p.add_argument("--mtc", required=True, help="the mtc binary")
+    p.add_argument("--out", required=True, help="output directory")
+    args = p.parse_args(argv)
+    cmd = [sys.executable, os.path.join(HERE, "area.py"), "--quiet", "--include", args.include,
+           "--mtc", args.mtc, "--out", args.out] + SMALL
+    res = subprocess.run(cmd)
+    if res.returncode != 0:
+        print(f"test_area: the flow failed (exit {res.returncode})", file=sys.stderr)
+        return 1
+    rep = json.load(open(os.path.join(args.out, "report.json")))
+    fails = checks(rep, args.out)
+    for f in fails:
+        print(f"test_area: FAIL {f}", file=sys.stderr)
+    if not fails:
+        print(f"test_area: ok (logic {rep['summary']['logic_um2']:.0f} um^2, "
+              f"fmax {rep['timing']['fmax_mhz']:.1f} MHz)")
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
