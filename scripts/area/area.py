@@ -14,7 +14,6 @@ Yosys scripts, the SDC, the memories' Liberty model, the netlists, the STA repor
 codes: 0 report written, 1 bad arguments or missing tools/files, 2 a tool failed (its log
 is named).
 """
-import argparse
 import json
 import math
 import os
@@ -25,16 +24,11 @@ import subprocess
 import sys
 
 
-class ArgumentParser(argparse.ArgumentParser):
-    """Bad arguments exit with 1 (argparse's own is 2, the code of a failed tool here)."""
-
-    def error(self, message):
-        self.print_usage(sys.stderr)
-        self.exit(1, f"{self.prog}: error: {message}\n")
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+from cli import ArgumentParser  # noqa: E402  (scripts/area/cli.py)
+import fanout as fanout_mod  # noqa: E402  (scripts/area/fanout.py)
 import report as report_mod  # noqa: E402  (scripts/area/report.py)
 import sta as sta_mod  # noqa: E402  (scripts/area/sta.py)
 import storage as storage_mod  # noqa: E402  (scripts/area/storage.py)
@@ -453,8 +447,11 @@ def block_timing(out, libs, modules):
 FP32_BLOCKS = ("reduction_unit", "fp32_adder")
 
 
-def block_rows(stat, areas, arrays, names, crit):
+def block_rows(stat, areas, arrays, names, crit, buffers):
+    """One row per rtl/ module: its own cells (with the fanout pass's buffers) times its
+    instances, and its critical path."""
     mods = stat["modules"]
+    buf_um2 = areas[fanout_mod.BUFFER[0]]
     counts = instance_counts(stat, "\\network_interface", set(arrays))
     own = module_areas(stat, areas, set(arrays))
     blocks = {}
@@ -465,12 +462,17 @@ def block_rows(stat, areas, arrays, names, crit):
         cells, area = own[mod]
         flops = sum(k for t, k in mods[mod]["num_cells_by_type"].items() if t.startswith("DFF"))
         b = blocks.setdefault(hdl, {"block": hdl, "instances": 0, "cells": 0, "flops": 0,
-                                    "area_um2": 0.0, "critical_path": None,
+                                    "area_um2": 0.0, "fanout_buffers": 0,
+                                    "fanout_buffers_um2": 0.0, "critical_path": None,
                                     "category": "fp32_datapath" if hdl in FP32_BLOCKS else "control"})
         b["instances"] += n
         b["cells"] += cells * n
         b["flops"] += flops * n
-        b["area_um2"] += area * n
+        bufs = buffers.get(names[mod], 0)
+        b["cells"] += bufs * n
+        b["area_um2"] += (area + bufs * buf_um2) * n
+        b["fanout_buffers"] += bufs * n
+        b["fanout_buffers_um2"] += bufs * buf_um2 * n
         path = crit.get(names[mod])
         if path and (b["critical_path"] is None or path["delay_ns"] > b["critical_path"]["delay_ns"]):
             b["critical_path"] = path
@@ -496,6 +498,8 @@ def summarize(blocks, storage, timing, flat_stat, areas, yosys_total):
                    if t in areas)
     return {
         "logic_um2": logic, "logic_yosys_um2": yosys_total, "logic_flat_um2": flat,
+        "fanout_buffers": sum(b["fanout_buffers"] for b in blocks),
+        "fanout_buffers_um2": sum(b["fanout_buffers_um2"] for b in blocks),
         "control_um2": control, "fp32_datapath_um2": fp32,
         "table": {"bits": sums["bits"], "bytes": sums["bits"] / 8, "sram_um2": sums["sram_um2"],
                   "flop_um2": sums["flop_um2"]},
@@ -523,7 +527,10 @@ def run_flow(args):
     stat = synthesize(args, params, out, flat=False)
     arrays = storage_mod.array_params(os.path.join(out, "storage_modules.json"))
     names = clean_names(set(stat["modules"]) | set(arrays))
-    rename_netlist(os.path.join(out, "netlist_hier.v"), os.path.join(out, "netlist.v"), names)
+    rename_netlist(os.path.join(out, "netlist_hier.v"), os.path.join(out, "netlist_mapped.v"),
+                   names)
+    buffers = fanout_mod.repair(os.path.join(out, "netlist_mapped.v"),
+                                os.path.join(out, "netlist.v"), args.liberty)
     ctx = storage_context(args, out, areas)
     insts = storage_mod.instances(os.path.join(out, "netlist_hier.v"), set(arrays))
     counts = instance_counts(stat, "\\network_interface", set(arrays))
@@ -538,7 +545,7 @@ def run_flow(args):
     modules = netlist_modules(os.path.join(out, "netlist.v"))
     modules.pop("network_interface", None)
     crit = block_timing(out, libs, modules)
-    blocks, _ = block_rows(stat, areas, arrays, names, crit)
+    blocks, _ = block_rows(stat, areas, arrays, names, crit, buffers)
     flat = None if args.no_flat else synthesize(args, params, out, flat=True)
     yosys_total = yosys_chip_area(os.path.join(out, "stat_hier.txt"), "network_interface")
     summary = summarize(blocks, storage, timing, flat, areas, yosys_total)
@@ -547,6 +554,7 @@ def run_flow(args):
                    "buffer_flits": args.buffer_flits, "clock_ns": args.clock_ns,
                    "params": params, "plan": shape, "liberty": args.liberty},
         "sram_bit_um2": SRAM_BIT_UM2, "sram_bit_source": SRAM_BIT_SOURCE,
+        "fanout_max": fanout_mod.MAX_FANOUT,
         "blocks": blocks, "storage": storage, "timing": timing, "summary": summary,
     }
 

@@ -39,8 +39,11 @@ def _blocks(rep):
                    f"{_f(heavy, 2)} |")
     out.append(f"| **logic total** | | {_f(sum(b['cells'] for b in rep['blocks']))} | "
                f"{_f(sum(b['flops'] for b in rep['blocks']))} | **{_f(total)}** | 100% | | |")
-    out += ["", f"Yosys's hierarchical total: {_f(s['logic_yosys_um2'])} um^2; flattened "
-            f"synthesis: {_f(s['logic_flat_um2'])} um^2. A block's area counts its own cells "
+    out += ["", f"Yosys's hierarchical total: {_f(s['logic_yosys_um2'])} um^2, plus "
+            f"{_f(s['fanout_buffers'])} buffers of the fanout pass ({_f(s['fanout_buffers_um2'])} "
+            "um^2; scripts/area/fanout.py: no driver sees more than "
+            f"{rep['fanout_max']} cell inputs); flattened synthesis, without those buffers: "
+            f"{_f(s['logic_flat_um2'])} um^2. A block's area counts its own cells "
             "times its instances (sub-blocks have their own rows). A block's critical path is "
             "its longest path linked as the top (inputs at the clock edge, outputs due at the "
             "next, register setup included).", ""]
@@ -91,8 +94,7 @@ def _timing(rep):
     return ["## Timing (OpenSTA, typical corner, ideal clock, no wire load)", "",
             f"- critical path: {cp['delay_ns']:.3f} ns over {cp['cells']} cells, from "
             f"`{cp['start']}` to `{cp['end']}`; {cp['heavy_ns']:.3f} ns of it in "
-            f"{cp['heavy_stages']} stages driving more than 0.5 pF (high-fanout nets that "
-            "Yosys and ABC leave unbuffered: register outputs and block inputs)",
+            f"{cp['heavy_stages']} stages driving more than 0.5 pF (after the fanout pass)",
             f"- worst slack at {t['clock_ns']} ns ({1000 / t['clock_ns']:.0f} MHz): "
             f"{t['worst_slack_ns']:.3f} ns",
             f"- fmax: **{t['fmax_mhz']:.1f} MHz** (shortest period with no negative slack, "

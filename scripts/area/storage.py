@@ -1,6 +1,7 @@
 """The storage arrays of the NI (rtl/storage_array.sv instances) for the area flow: their
 parameters, where they sit, and their cost as flip-flops (the array synthesized as registers)
 and as SRAM (bits x a bit-cell area). Used by scripts/area/area.py."""
+import fcntl
 import json
 import os
 import re
@@ -117,8 +118,19 @@ def flop_model(ctx, p):
     Cached by parameters under ctx['cache'] (a sweep meets the same arrays again)."""
     key = "storage_" + "_".join(f"{k}{p[k]}" for k in sorted(p)) + f"_abc{ctx['abc_tag']}"
     cache = os.path.join(ctx["cache"], key + ".json")
-    if os.path.exists(cache):
-        return json.load(open(cache))
+    os.makedirs(ctx["cache"], exist_ok=True)
+    with open(cache + ".lock", "w") as lock:
+        # Sweep points running at once meet the same arrays: one synthesizes, the rest wait.
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not os.path.exists(cache):
+            model = _synth_flop_model(ctx, p, key)
+            with open(cache + ".tmp", "w") as f:
+                json.dump(model, f, indent=1)
+            os.replace(cache + ".tmp", cache)
+    return json.load(open(cache))
+
+
+def _synth_flop_model(ctx, p, key):
     points, timing = [], None
     for width, lane_w in narrow_widths(p):
         work = os.path.join(ctx["cache"], key, f"w{width}")
@@ -135,8 +147,6 @@ def flop_model(ctx, p):
         method = f"synthesized at widths {w1} and {w2}, linear in width"
     model = {"flop_cells": cells, "flop_area_um2": area, "flop_method": method,
              "timing": timing, "timing_width": points[-1][0]}
-    with open(cache, "w") as f:
-        json.dump(model, f, indent=1)
     return model
 
 

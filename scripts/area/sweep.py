@@ -6,13 +6,14 @@ children slots K, reduction lanes and NI buffer depth, one parameter at a time f
 Each point is a directory OUT/<name>/ with the flow's report (finished points are not rerun
 unless --fresh). Then OUT/sweep.csv, OUT/plots/<parameter>.png (gnuplot: area and fmax
 against the parameter) and the tables between the GENERATED markers of docs/area.md. The
-flow runs without its flattened synthesis here (--no-flat), one point at a time, under
-nice -n 15. Exit codes: 0 every point ran, 1 bad arguments, 2 a point failed (the others
-are kept and reported).
+flow runs without its flattened synthesis here (--no-flat) but for the base point, under
+nice -n 15, one point at a time or --jobs at once. Exit codes: 0 every point ran, 1 bad
+arguments, 2 a point failed (the others are kept and reported).
 
   scripts/area/sweep.py [--out DIR] [--docs FILE] [--fresh] [--no-run] [--axes nodes,k,...]
+                        [--jobs N]
 """
-import argparse
+import concurrent.futures
 import csv
 import json
 import os
@@ -21,13 +22,8 @@ import shutil
 import subprocess
 import sys
 
+from cli import ArgumentParser  # scripts/area/cli.py
 
-class ArgumentParser(argparse.ArgumentParser):
-    """Bad arguments exit with 1 (argparse's own is 2, the code of a failed tool here)."""
-
-    def error(self, message):
-        self.print_usage(sys.stderr)
-        self.exit(1, f"{self.prog}: error: {message}\n")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -35,8 +31,8 @@ BASE = {"nodes": 64, "k": 4, "lanes": 16, "buffer_flits": 318}
 AXES = {
     "nodes": [16, 64, 256],
     "k": [1, 2, 3, 4],
-    "lanes": [4, 8, 16, 32],
-    "buffer_flits": [80, 160, 318, 640],
+    "lanes": [8, 16, 32],
+    "buffer_flits": [160, 318, 640],
 }
 LABELS = {"nodes": "nodes", "k": "children slots K", "lanes": "reduction lanes",
           "buffer_flits": "NI buffer (flits per port)"}
@@ -237,7 +233,11 @@ def parse_args(argv):
                    help=f"parameters to sweep, comma-separated (default {','.join(AXES)})")
     p.add_argument("--fresh", action="store_true", help="rerun points that have a report")
     p.add_argument("--no-run", action="store_true", help="run nothing: tables and plots only")
+    p.add_argument("-j", "--jobs", type=int, default=1,
+                   help="points run at once (default 1; a point's Yosys takes up to 4 GB)")
     args = p.parse_args(argv)
+    if args.jobs < 1:
+        p.error(f"--jobs must be at least 1, not {args.jobs}")
     args.axes = [a for a in args.axes.split(",") if a]
     bad = [a for a in args.axes if a not in AXES]
     if bad:
@@ -252,8 +252,8 @@ def main(argv):
     pts = points(args.axes)
     ok = True
     if not args.no_run:
-        for name, cfg in pts:
-            ok = run_point(args, name, cfg) and ok
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            ok = all(list(pool.map(lambda pt: run_point(args, *pt), pts)))
     rows = load(args, pts)
     if not rows:
         print("sweep: no point has a report", file=sys.stderr)
