@@ -27,6 +27,8 @@ PREFIX = "mt_fo_"
 
 _INSTANCE = re.compile(r"^  ([A-Za-z_][\w$]*) +(\\\S+ |[A-Za-z_][\w$]*) *\($")
 _PIN = re.compile(r"^    \.([\w$]+)\((.*)\)(,?)$")
+# Every net named in a connection expression (concatenations and slices included).
+_NET = re.compile(r"\\\S+|[A-Za-z_][\w$]*(?:\[\d+\])?")
 _SCALAR = re.compile(r"^(\\\S+ ?|[A-Za-z_][\w$]*(\[\d+\])?)$")
 
 
@@ -94,10 +96,10 @@ def _repair_module(lines, inputs, counter):
             if cell in inputs and m.group(1) in inputs[cell] and _SCALAR.match(expr):
                 loads.setdefault(expr, []).append(i)
             elif cell not in inputs:  # a submodule or storage array: its pins stay
-                for net in re.findall(r"\\\S+|[A-Za-z_][\w$]*(?:\[\d+\])?", expr):
+                for net in _NET.findall(expr):
                     fixed[net] = fixed.get(net, 0) + 1
         elif line.startswith("  assign "):
-            for net in re.findall(r"\\\S+|[A-Za-z_][\w$]*(?:\[\d+\])?", line.split("=", 1)[1]):
+            for net in _NET.findall(line.split("=", 1)[1]):
                 fixed[net] = fixed.get(net, 0) + 1
     buffers = []
 
