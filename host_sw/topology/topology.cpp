@@ -43,6 +43,10 @@ Topology::Topology(TopologyKind kind, std::string spec, uint32_t nodes, uint32_t
   check_connected();
 }
 
+TopologySize Topology::size() const {
+  return {nodes_, switches_, width_, height_, min_node_degree()};
+}
+
 uint32_t Topology::max_node_degree() const {
   uint32_t m = 0;
   for (uint32_t n = 0; n < nodes_; ++n) m = std::max(m, degree(n));

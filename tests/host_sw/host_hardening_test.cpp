@@ -128,6 +128,27 @@ TEST(Hardening, PlansTooLargeForMemoryAreRefusedUpFront) {
   }
 }
 
+// The size a spec names, read without building, is the size of what is built.
+TEST(Hardening, SpecSizeIsTheBuiltSize) {
+  for (const char* spec : {"torus:4x4", "torus:2x5", "torus:1x9", "torus:2x2", "torus:3x1", "mesh:1x7",
+                           "mesh:2x2", "mesh:5x3", "ring:2", "ring:3", "ring:10", "fattree:2x1",
+                           "fattree:3x3", "fattree:4x2", "bigraph:1x1", "bigraph:3x2"}) {
+    const auto size = mt::topology_size(spec);
+    ASSERT_TRUE(size.has_value()) << spec;
+    const mt::TopologySize built = mt::parse_topology(spec).size();
+    EXPECT_EQ(size->nodes, built.nodes) << spec;
+    EXPECT_EQ(size->switches, built.switches) << spec;
+    EXPECT_EQ(size->width, built.width) << spec;
+    EXPECT_EQ(size->height, built.height) << spec;
+    EXPECT_EQ(size->min_node_degree, built.min_node_degree) << spec;
+  }
+  for (const char* spec : {"torus:4097x4097", "fattree:1x3", "fattree:2x25", "bigraph:0x3", "ring:x", "cube:3"}) {
+    EXPECT_THROW(mt::topology_size(spec), mt::InputError) << spec;
+    EXPECT_THROW(mt::parse_topology(spec), mt::InputError) << spec;
+  }
+  EXPECT_FALSE(mt::topology_size("file:t.json").has_value());
+}
+
 // Defect 7: a report that cannot be written is a failure.
 TEST(Hardening, StandardOutputWriteErrorsExitOne) {
   const std::string dir = temp_dir("full");
