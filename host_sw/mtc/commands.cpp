@@ -48,14 +48,27 @@ void add_plan_args(CLI::App* cmd, PlanArgs& a) {
       ->capture_default_str();
 }
 
-// Builds the plan and proves it; throws InputError with the verifier's errors otherwise.
-Plan build_verified(const PlanArgs& a, const Topology& topo, VerifyReport* report = nullptr) {
+PlanOptions plan_options(const PlanArgs& a) {
   PlanOptions opt;
   opt.bytes = parse_size(a.bytes);
   opt.dtype = parse_dtype(a.dtype);
   opt.prioritize_height = a.prioritize_height;
   opt.chunks = a.dbtree_chunks;
-  Plan plan = build_plan(topo, a.algorithm, opt);
+  return opt;
+}
+
+// The topology, once its size passed the plan's size check: a network too large to plan is
+// refused before it is built (fattree:64x4 takes seconds and gigabytes to build).
+Topology planned_topology(const PlanArgs& a) {
+  if (const auto size = topology_size(a.topology)) {
+    check_plan_size(a.topology, *size, a.algorithm, plan_options(a));
+  }
+  return parse_topology(a.topology);
+}
+
+// Builds the plan and proves it; throws InputError with the verifier's errors otherwise.
+Plan build_verified(const PlanArgs& a, const Topology& topo, VerifyReport* report = nullptr) {
+  Plan plan = build_plan(topo, a.algorithm, plan_options(a));
   VerifyReport r = require_valid(plan, topo);
   if (report) *report = std::move(r);
   return plan;
@@ -125,7 +138,7 @@ void check_not_empty(const CLI::Option* opt, const std::string& value) {
 int run_plan(const MtcArgs& a, std::ostream& out) {
   check_format(a.format);
   check_not_empty(a.out_opt, a.out_dir);
-  const Topology topo = parse_topology(a.plan.topology);
+  const Topology topo = planned_topology(a.plan);
   VerifyReport report;
   const Plan plan = build_verified(a.plan, topo, &report);
   TableOptions topt;
@@ -176,7 +189,7 @@ int run_verify(const MtcArgs& a, std::ostream& out) {
 int run_dot(const MtcArgs& a, std::ostream& out) {
   check_not_empty(a.dot_out_opt, a.dot_out);
   if (!a.dot_out.empty()) check_writable(a.dot_out, "-o");
-  const Topology topo = parse_topology(a.dot.topology);
+  const Topology topo = planned_topology(a.dot);
   const Plan plan = build_verified(a.dot, topo);
   const std::string text = plan_dot(plan, topo, a.flow);
   if (a.dot_out.empty()) {

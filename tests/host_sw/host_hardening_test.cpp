@@ -128,6 +128,52 @@ TEST(Hardening, PlansTooLargeForMemoryAreRefusedUpFront) {
   }
 }
 
+// Defect 6: plans that would take far more than the 10 s (ring2d on torus:256x256
+// prints 4.3 GB of tables) are refused up front, with the estimate; plans that take seconds
+// are not.
+TEST(Hardening, PlansTooSlowToFinishAreRefusedUpFront) {
+  for (const std::string& args : {std::string("plan -t torus:256x256 -a ring2d -b 4KiB"),
+                                  std::string("plan -t torus:1000x1000 -a dbtree -b 4KiB"),
+                                  std::string("plan -t fattree:32x4 -a dbtree -b 4KiB"),
+                                  std::string("plan -t torus:64x64 -a ring -b 4KiB"),
+                                  std::string("dot -t torus:64x64 -a multitree -b 1MiB")}) {
+    const auto r = run_command(kMtc + " " + args);
+    EXPECT_EQ(r.code, 1) << args << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("table entries")) << args;
+    EXPECT_THAT(r.out, HasSubstr("more than the 10 s limit")) << args;
+  }
+  struct Case {
+    const char* spec;
+    const char* algorithm;
+    uint64_t bytes;
+  };
+  // Each runs in 3 to 8 s with mtc on a loaded 2-core machine.
+  for (const Case& c : {Case{"torus:128x128", "ring2d", 4096}, Case{"torus:180x180", "ring2d", 4096},
+                        Case{"torus:700x700", "dbtree", 4096}, Case{"torus:48x48", "ring", 4096},
+                        Case{"torus:64x64", "multitree", 4096}, Case{"torus:48x48", "multitree", 1 << 20},
+                        Case{"fattree:16x4", "dbtree", 4096}, Case{"bigraph:16x64", "hdrm", 1 << 20}}) {
+    mt::PlanOptions po;
+    po.bytes = c.bytes;
+    const auto size = mt::topology_size(c.spec);
+    ASSERT_TRUE(size.has_value()) << c.spec;
+    EXPECT_NO_THROW(mt::check_plan_size(c.spec, *size, c.algorithm, po)) << c.algorithm << " " << c.spec;
+  }
+}
+
+// Defect 6: fattree:64x4 took 6 s and 2.4 GB to build before the size check refused it. The
+// check now reads the size from the spec: with 1 GB of address space, the refusal, not
+// std::bad_alloc.
+TEST(Hardening, NetworksTooLargeToPlanAreRefusedBeforeTheyAreBuilt) {
+  for (const std::string& args : {std::string("plan -t fattree:64x4 -a dbtree -b 4KiB"),
+                                  std::string("plan -t fattree:64x4 -a multitree"),
+                                  std::string("dot -t torus:4096x4096 -a dbtree")}) {
+    const auto r = run_command("ulimit -v 1000000; " + kMtc + " " + args);
+    EXPECT_EQ(r.code, 1) << args << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("topology ")) << args;
+    EXPECT_THAT(r.out, Not(HasSubstr("bad_alloc"))) << args;
+  }
+}
+
 // The size a spec names, read without building, is the size of what is built.
 TEST(Hardening, SpecSizeIsTheBuiltSize) {
   for (const char* spec : {"torus:4x4", "torus:2x5", "torus:1x9", "torus:2x2", "torus:3x1", "mesh:1x7",
