@@ -82,8 +82,11 @@ class Topology {
 
   // Hop distance between nodes counted in node-to-node hops through switches: the number
   // of links on a shortest path. Diameter is the largest such distance between two nodes:
-  // a closed form for the regular kinds, a search from every node (nodes x links) for files.
+  // a closed form for the regular kinds; for files, an exact search that bounds most nodes
+  // instead of searching from each (diameter.cpp).
   std::vector<uint32_t> distances_from(uint32_t v) const;
+  // The same into `dist`, reusing its storage and `queue`'s (for searches from many vertices).
+  void distances_from(uint32_t v, std::vector<uint32_t>& dist, std::vector<uint32_t>& queue) const;
   uint32_t diameter() const;
 
   // Grid coordinates of a node of a torus/mesh/ring (id = y*W + x).
@@ -137,6 +140,11 @@ Topology make_bigraph(uint32_t half, uint32_t per_switch);
 // JSON topology file (format in host_sw/topology/README.md).
 Topology load_topology_file(const std::string& path);
 Topology parse_topology_json(const std::string& text, const std::string& spec);
+
+// The diameter of a network without a closed form (files), exactly, by a search that on most
+// networks visits far fewer vertices and links than a search from every node (diameter.cpp).
+// InputError when it is not found within `max_visits` visits; Topology::diameter() allows 2e9.
+uint32_t search_diameter(const Topology& t, double max_visits);
 
 // Spec strings: torus:WxH, mesh:WxH, ring:N, fattree:MxL, bigraph:SxK, file:PATH.
 Topology parse_topology(const std::string& spec);
