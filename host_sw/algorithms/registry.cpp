@@ -64,6 +64,7 @@ double ceil_log2(double n) { return std::ceil(std::log2(std::max(2.0, n))); }
 // phase (ring2d on torus:512x512 has 5e8).
 struct PlanSize {
   double transfers = 0, steps_per_phase = 0, entries = 0;
+  double build_seconds = 0;  // building that does not scale with the two: MultiTree's trees
 };
 
 // MultiTree and the rings: a Reduce and a Gather for every node but one per chunk, and a chunk
@@ -77,9 +78,15 @@ void estimate_quadratic(const TopologySize& size, const std::string& algorithm,
   if (algorithm == "ring-bi") {  // half of the elements each way round
     p.transfers = 2 * (n - 1) * (std::min(n, std::ceil(elements / 2)) + std::min(n, std::floor(elements / 2)));
   } else if (algorithm == "multitree") {
-    // A node takes in a chunk a link a step: at least (chunks - 1) / degree steps.
-    const double degree = std::max(1u, size.min_node_degree);
-    p.steps_per_phase = std::max(1.0, std::ceil((chunks - 1) / degree));
+    // Every tree is built, its chunk empty or not: a node takes in a tree a link a step, at
+    // least (N - 1) / degree steps, and N (N - 1) tree edges, each one found by a search
+    // through the free switches in a switch network: about 3 ns a vertex and link searched
+    // (measured: fattree:32x2 10 s, a 300-node switch network given as a file 1.7 s), about
+    // 0.1 us an edge in a direct one (torus:64x64, 2 s).
+    const double degree = std::max(1u, size.min_node_degree), edges = n * (n - 1);
+    p.steps_per_phase = std::max(1.0, std::ceil((n - 1) / degree));
+    const double searched = static_cast<double>(size.nodes + size.switches + size.links);
+    p.build_seconds = size.switches == 0 ? edges * 0.1e-6 : edges * searched * 3e-9;
   }
 }
 
@@ -137,7 +144,9 @@ void check_memory(const std::string& spec, const TopologySize& size, const std::
 // entry (a NOP), measured with mtc on a loaded 2-core machine: dbtree on torus:700x700 at 4 KiB,
 // 3.9e6 transfers and 1.6e7 NOPs, 7.5 s; ring2d on torus:256x256, 1e6 and 5.8e7, 27 s;
 // multitree on torus:52x52 at 1 MiB, 1.5e7 and none, 11 s.
-double plan_seconds(const PlanSize& p) { return 0.8e-6 * p.transfers + 0.3e-6 * (p.entries - p.transfers); }
+double plan_seconds(const PlanSize& p) {
+  return 0.8e-6 * p.transfers + 0.3e-6 * (p.entries - p.transfers) + p.build_seconds;
+}
 constexpr double kMaxPlanSeconds = 10;
 
 void check_time(const std::string& spec, const TopologySize& size, const std::string& algorithm,

@@ -26,6 +26,7 @@ struct Link {
 struct TopologySize {
   uint64_t nodes = 0;
   uint64_t switches = 0;
+  uint64_t links = 0;            // directed
   uint32_t width = 0;            // grid shape: torus/mesh W x H, ring N x 1; 0 x 0 off grids
   uint32_t height = 0;
   uint32_t min_node_degree = 0;  // links out of the node with the fewest

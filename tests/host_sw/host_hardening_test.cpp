@@ -139,6 +139,7 @@ TEST(Hardening, PlansTooSlowToFinishAreRefusedUpFront) {
                                   std::string("plan -t torus:1000x1000 -a dbtree -b 4KiB"),
                                   std::string("plan -t fattree:32x4 -a dbtree -b 4KiB"),
                                   std::string("plan -t torus:64x64 -a ring -b 4KiB"),
+                                  std::string("plan -t fattree:32x2 -a multitree -b 64"),
                                   std::string("dot -t torus:64x64 -a multitree -b 1MiB")}) {
     const auto r = run_command(kMtc + " " + args);
     EXPECT_EQ(r.code, 1) << args << "\n" << r.out;
@@ -150,11 +151,13 @@ TEST(Hardening, PlansTooSlowToFinishAreRefusedUpFront) {
     const char* algorithm;
     uint64_t bytes;
   };
-  // Each runs in 3 to 8 s with mtc on a loaded 2-core machine.
+  // Each runs in 1 to 8 s with mtc on a loaded 2-core machine.
   for (const Case& c : {Case{"torus:128x128", "ring2d", 4096}, Case{"torus:180x180", "ring2d", 4096},
                         Case{"torus:700x700", "dbtree", 4096}, Case{"torus:48x48", "ring", 4096},
                         Case{"torus:64x64", "multitree", 4096}, Case{"torus:48x48", "multitree", 1 << 20},
-                        Case{"fattree:16x4", "dbtree", 4096}, Case{"bigraph:16x64", "hdrm", 1 << 20}}) {
+                        Case{"fattree:16x4", "dbtree", 4096}, Case{"bigraph:16x64", "hdrm", 1 << 20},
+                        Case{"torus:64x64", "multitree", 64}, Case{"fattree:8x3", "multitree", 4096},
+                        Case{"bigraph:16x16", "multitree", 1 << 20}}) {
     mt::PlanOptions po;
     po.bytes = c.bytes;
     const auto size = mt::topology_size(c.spec);
@@ -181,12 +184,13 @@ TEST(Hardening, NetworksTooLargeToPlanAreRefusedBeforeTheyAreBuilt) {
 TEST(Hardening, SpecSizeIsTheBuiltSize) {
   for (const char* spec : {"torus:4x4", "torus:2x5", "torus:1x9", "torus:2x2", "torus:3x1", "mesh:1x7",
                            "mesh:2x2", "mesh:5x3", "ring:2", "ring:3", "ring:10", "fattree:2x1",
-                           "fattree:3x3", "fattree:4x2", "bigraph:1x1", "bigraph:3x2"}) {
+                           "fattree:3x3", "fattree:4x2", "fattree:2x5", "bigraph:1x1", "bigraph:3x2"}) {
     const auto size = mt::topology_size(spec);
     ASSERT_TRUE(size.has_value()) << spec;
     const mt::TopologySize built = mt::parse_topology(spec).size();
     EXPECT_EQ(size->nodes, built.nodes) << spec;
     EXPECT_EQ(size->switches, built.switches) << spec;
+    EXPECT_EQ(size->links, built.links) << spec;
     EXPECT_EQ(size->width, built.width) << spec;
     EXPECT_EQ(size->height, built.height) << spec;
     EXPECT_EQ(size->min_node_degree, built.min_node_degree) << spec;
