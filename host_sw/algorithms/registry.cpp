@@ -70,8 +70,9 @@ struct PlanSize {
 // MultiTree and the rings: a Reduce and a Gather for every node but one per chunk, and a chunk
 // per node or per element, whichever is fewer (a 64-byte buffer has 16 non-empty chunks).
 void estimate_quadratic(const TopologySize& size, const std::string& algorithm,
-                        double elements, PlanSize& p) {
+                        const PlanOptions& opt, PlanSize& p) {
   const double n = static_cast<double>(size.nodes);
+  const double elements = static_cast<double>(opt.bytes / kElementBytes);
   const double chunks = std::min(n, elements);
   p.transfers = 2 * (n - 1) * chunks;
   p.steps_per_phase = n - 1;
@@ -87,6 +88,9 @@ void estimate_quadratic(const TopologySize& size, const std::string& algorithm,
     p.steps_per_phase = std::max(1.0, std::ceil((n - 1) / degree));
     const double searched = static_cast<double>(size.nodes + size.switches + size.links);
     p.build_seconds = size.switches == 0 ? edges * 0.1e-6 : edges * searched * 3e-9;
+    // --prioritize-height: every step, a search from every tree for its remaining height,
+    // about 2 ns a vertex and link (torus:32x32, 2.7 s).
+    if (opt.prioritize_height) p.build_seconds += p.steps_per_phase * n * searched * 2e-9;
   }
 }
 
@@ -96,7 +100,7 @@ PlanSize estimate_size(const TopologySize& size, const std::string& algorithm,
   const double elements = static_cast<double>(opt.bytes / kElementBytes);
   PlanSize p;
   if (quadratic(algorithm)) {
-    estimate_quadratic(size, algorithm, elements, p);
+    estimate_quadratic(size, algorithm, opt, p);
   } else if (algorithm == "ring2d") {
     const double w = size.width, h = size.height, side = std::max(w, h);
     if (w == 0 || h == 0) return p;  // not a grid: build_ring2d says so
