@@ -77,7 +77,8 @@ void estimate_quadratic(const TopologySize& size, const std::string& algorithm,
   p.transfers = 2 * (n - 1) * chunks;
   p.steps_per_phase = n - 1;
   if (algorithm == "ring-bi") {  // half of the elements each way round
-    p.transfers = 2 * (n - 1) * (std::min(n, std::ceil(elements / 2)) + std::min(n, std::floor(elements / 2)));
+    const double half = elements / 2;
+    p.transfers = 2 * (n - 1) * (std::min(n, std::ceil(half)) + std::min(n, std::floor(half)));
   } else if (algorithm == "multitree") {
     // Every tree is built, its chunk empty or not: a node takes in a tree a link a step, at
     // least (N - 1) / degree steps, and N (N - 1) tree edges, each one found by a search

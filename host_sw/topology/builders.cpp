@@ -56,7 +56,9 @@ TopologySize grid_size(TopologyKind kind, uint32_t w, uint32_t h) {
   // Per dimension of size k, across `lines` lines: each pair of neighbours linked both ways,
   // and round the end where it wraps with 3 or more (size 2 has a single link each way).
   const bool wrap = kind != TopologyKind::kMesh;
-  auto links = [wrap](uint64_t k, uint64_t lines) { return 2 * (wrap && k >= 3 ? k : k - 1) * lines; };
+  auto links = [wrap](uint64_t k, uint64_t lines) {
+    return 2 * (wrap && k >= 3 ? k : k - 1) * lines;
+  };
   // Links a node has per dimension: none in a dimension of 1, one in a dimension of 2 and at
   // a mesh's edge, else two.
   auto degree = [wrap](uint32_t k) { return k == 1 ? 0u : k == 2 || !wrap ? 1u : 2u; };

@@ -55,14 +55,15 @@ uint32_t search_every_node(const Topology& t) {
 }
 
 // Bounds on every vertex's eccentricity (a node's is exact once it has been searched), and
-// the next vertices to search.
+// the next vertices to search (node 0 first).
 struct Bounds {
-  explicit Bounds(uint32_t vertices) : upper(vertices, kInf), lower(vertices, 0), searched(vertices) {}
+  explicit Bounds(uint32_t vertices)
+      : upper(vertices, kInf), lower(vertices, 0), searched(vertices) {}
   std::vector<uint32_t> upper, lower;
   std::vector<bool> searched;
   uint32_t diameter = 0;   // the largest node eccentricity found
-  uint32_t farthest = 0;   // the unsearched node with the largest upper bound above it, or kInf
-  uint32_t central = 0;    // the unsearched forwarding vertex with the smallest lower bound, or kInf
+  uint32_t farthest = 0;   // unsearched node with the largest upper bound above it, or kInf
+  uint32_t central = 0;    // unsearched forwarding vertex with the smallest lower bound, or kInf
 };
 
 // What a search from x (distances d, eccentricity e) tells: through a vertex x that forwards,
