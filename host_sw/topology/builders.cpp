@@ -62,7 +62,7 @@ TopologySize grid_size(TopologyKind kind, uint32_t w, uint32_t h) {
   // Links a node has per dimension: none in a dimension of 1, one in a dimension of 2 and at
   // a mesh's edge, else two.
   auto degree = [wrap](uint32_t k) { return k == 1 ? 0u : k == 2 || !wrap ? 1u : 2u; };
-  return {nodes, 0, links(w, h) + links(h, w), w, h, degree(w) + degree(h)};
+  return {nodes, 0, links(w, h) + links(h, w), w, h, degree(w) + degree(h), kind};
 }
 
 Topology make_torus(uint32_t w, uint32_t h) { return make_grid(TopologyKind::kTorus, w, h); }
@@ -85,7 +85,8 @@ TopologySize fattree_size(uint32_t m, uint32_t levels) {
   // m^(levels-1) switches per level; a link each way between each node and its leaf switch
   // and between each switch below the top and m switches above it.
   const uint64_t per_level = nodes / m;
-  return {nodes, per_level * levels, 2 * nodes + 2 * m * per_level * (levels - 1), 0, 0, 1};
+  return {nodes, per_level * levels, 2 * nodes + 2 * m * per_level * (levels - 1), 0, 0, 1,
+          TopologyKind::kFatTree};
 }
 
 Topology make_fattree(uint32_t m, uint32_t levels) {
@@ -126,7 +127,8 @@ TopologySize bigraph_size(uint32_t half, uint32_t per_switch) {
   const uint64_t nodes = static_cast<uint64_t>(half) * 2 * per_switch;
   if (nodes > (1u << 24)) throw InputError(fmt::format("topology {}: more than 2^24 nodes", spec));
   // A link each way between each node and its switch and between the halves' switches.
-  return {nodes, uint64_t{2} * half, 2 * nodes + 2 * uint64_t{half} * half, 0, 0, 1};
+  return {nodes, uint64_t{2} * half, 2 * nodes + 2 * uint64_t{half} * half, 0, 0, 1,
+          TopologyKind::kBiGraph};
 }
 
 Topology make_bigraph(uint32_t half, uint32_t per_switch) {

@@ -43,7 +43,7 @@ Topology::Topology(TopologyKind kind, std::string spec, uint32_t nodes, uint32_t
 }
 
 TopologySize Topology::size() const {
-  return {nodes_, switches_, links_.size(), width_, height_, min_node_degree()};
+  return {nodes_, switches_, links_.size(), width_, height_, min_node_degree(), kind_};
 }
 
 uint32_t Topology::max_node_degree() const {

@@ -30,6 +30,7 @@ struct TopologySize {
   uint32_t width = 0;            // grid shape: torus/mesh W x H, ring N x 1; 0 x 0 off grids
   uint32_t height = 0;
   uint32_t min_node_degree = 0;  // links out of the node with the fewest
+  TopologyKind kind = TopologyKind::kFile;
 };
 
 // A run of link ids (a vertex's outgoing links), for range-for and size().

@@ -3,6 +3,7 @@
 // unreadable inputs and option values that used to wrap or be guessed.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +18,7 @@
 #include "common/error.hpp"
 #include "support/run_command.hpp"
 #include "table/schedule_table.hpp"
+#include "topology/routing.hpp"
 #include "topology/topology.hpp"
 #include "verifier/verifier.hpp"
 
@@ -165,6 +167,15 @@ TEST(Hardening, PlansTooSlowToFinishAreRefusedUpFront) {
     ASSERT_TRUE(size.has_value()) << c.spec;
     EXPECT_NO_THROW(mt::check_plan_size(c.spec, *size, c.algorithm, po)) << c.algorithm << " " << c.spec;
   }
+  // dbtree on a file searches a route from every node to its tree neighbours: a 50,000-node
+  // network (87 s) is refused, a 2,000-node one is not.
+  mt::PlanOptions po;
+  po.bytes = 4096;
+  mt::TopologySize file{50000, 0, 280000, 0, 0, 1, mt::TopologyKind::kFile};
+  EXPECT_THROW(mt::check_plan_size("file:big.json", file, "dbtree", po), mt::InputError);
+  file.nodes = 2000;
+  file.links = 11200;
+  EXPECT_NO_THROW(mt::check_plan_size("file:small.json", file, "dbtree", po));
 }
 
 // Defect 6: fattree:64x4 took 6 s and 2.4 GB to build before the size check refused it. The
@@ -195,6 +206,7 @@ TEST(Hardening, SpecSizeIsTheBuiltSize) {
     EXPECT_EQ(size->width, built.width) << spec;
     EXPECT_EQ(size->height, built.height) << spec;
     EXPECT_EQ(size->min_node_degree, built.min_node_degree) << spec;
+    EXPECT_EQ(size->kind, built.kind) << spec;
   }
   for (const char* spec : {"torus:4097x4097", "fattree:1x3", "fattree:2x25", "bigraph:0x3", "ring:x", "cube:3"}) {
     EXPECT_THROW(mt::topology_size(spec), mt::InputError) << spec;
@@ -336,6 +348,40 @@ TEST(Hardening, SwitchNetworkMultiTreePlansAreThoseOfTheFullSearch) {
     EXPECT_EQ(plan_fingerprint(mt::build_multitree(random_network(rng, 300, 40, 1, 1), po)), random[seed - 1])
         << "seed " << seed;
   }
+}
+
+// dbtree routed each transfer by a search of its own (25 s on a 20,000-node switch network
+// given as a file); the routes of many transfers are now found a source at a time, and are
+// the routes of a search per transfer.
+TEST(Hardening, RoutesOfManyTransfersAreTheRoutesOfEach) {
+  std::mt19937 rng(3);
+  uint32_t tried = 0;
+  for (uint32_t i = 0; i < 600 && tried < 100; ++i) {
+    const uint32_t n = 2 + i % 40, s = i % 2 == 0 ? 0 : 1 + i % 7;
+    std::optional<mt::Topology> t;
+    try {
+      t.emplace(random_network(rng, n, s, 1, 1));
+    } catch (const mt::InputError&) {
+      continue;
+    }
+    ++tried;
+    std::vector<mt::Transfer> transfers;  // every pair once, some twice, in a shuffled order
+    for (uint32_t a = 0; a < n; ++a) {
+      for (uint32_t b = 0; b < n; ++b) {
+        if (a != b) transfers.push_back({0, a, b, 0, 1, mt::Op::kReduce});
+      }
+    }
+    transfers.insert(transfers.end(), transfers.begin(), transfers.begin() + n / 2);
+    std::shuffle(transfers.begin(), transfers.end(), rng);
+    mt::Router many(*t), each(*t);
+    const std::vector<std::vector<uint32_t>> routes = many.routes(transfers);
+    ASSERT_EQ(routes.size(), transfers.size());
+    for (size_t k = 0; k < transfers.size(); ++k) {
+      ASSERT_EQ(routes[k], each.route(transfers[k].src, transfers[k].dst))
+          << "network " << i << ", " << transfers[k].src << " -> " << transfers[k].dst;
+    }
+  }
+  EXPECT_EQ(tried, 100u);
 }
 
 // Loading a file checked "every node has a link" by scanning every link for every node.
