@@ -64,7 +64,7 @@ double ceil_log2(double n) { return std::ceil(std::log2(std::max(2.0, n))); }
 // phase (ring2d on torus:512x512 has 5e8).
 struct PlanSize {
   double transfers = 0, steps_per_phase = 0, entries = 0;
-  double build_seconds = 0;  // building that does not scale with the two: MultiTree's trees
+  double extra_seconds = 0;  // work that does not scale with the two (plan_seconds)
 };
 
 // MultiTree and the rings: a Reduce and a Gather for every node but one per chunk, and a chunk
@@ -82,16 +82,16 @@ void estimate_quadratic(const TopologySize& size, const std::string& algorithm,
   } else if (algorithm == "multitree") {
     // Every tree is built, its chunk empty or not: a node takes in a tree a link a step, at
     // least (N - 1) / degree steps, and N (N - 1) tree edges, each one found by a search
-    // through the free switches in a switch network: about 3 ns a vertex and link searched
-    // (measured: fattree:32x2 10 s, a 300-node switch network given as a file 1.7 s), about
-    // 0.1 us an edge in a direct one (torus:64x64, 2 s).
+    // through the free switches in a switch network: about 2 ns a vertex and link searched
+    // (fattree:32x2 3.5 s idle, 10 s loaded; bigraph:16x32 5 s idle), about 0.1 us an edge in
+    // a direct one (torus:64x64, 2 s).
     const double degree = std::max(1u, size.min_node_degree), edges = n * (n - 1);
     p.steps_per_phase = std::max(1.0, std::ceil((n - 1) / degree));
     const double searched = static_cast<double>(size.nodes + size.switches + size.links);
-    p.build_seconds = size.switches == 0 ? edges * 0.1e-6 : edges * searched * 3e-9;
+    p.extra_seconds = size.switches == 0 ? edges * 0.1e-6 : edges * searched * 2e-9;
     // --prioritize-height: every step, a search from every tree for its remaining height,
     // about 2 ns a vertex and link (torus:32x32, 2.7 s).
-    if (opt.prioritize_height) p.build_seconds += p.steps_per_phase * n * searched * 2e-9;
+    if (opt.prioritize_height) p.extra_seconds += p.steps_per_phase * n * searched * 2e-9;
   }
 }
 
@@ -111,6 +111,9 @@ PlanSize estimate_size(const TopologySize& size, const std::string& algorithm,
     // Per share and phase: each stage's step moves every line's non-empty pieces.
     const double per_share = std::min(n, elements / shares);
     p.transfers = 2 * shares * p.steps_per_phase * per_share;
+    // Each transfer spans about side / 2 of the buffer's segments, which the verifier's sums
+    // go through one by one at about 57 ns (torus:256x256: 1.3e8 of them, twice).
+    p.extra_seconds = p.transfers * side / 2 * 57e-9;
   } else if (algorithm == "dbtree") {
     const double levels = ceil_log2(n);
     const double chunks = dbtree_chunks(opt, static_cast<uint32_t>(levels));
@@ -121,7 +124,7 @@ PlanSize estimate_size(const TopologySize& size, const std::string& algorithm,
     // 2 ns a vertex and link (a 20,000-node switch network given as a file, 11 s).
     if (size.kind == TopologyKind::kFile || size.kind == TopologyKind::kBiGraph) {
       const double searched = static_cast<double>(size.nodes + size.switches + size.links);
-      p.build_seconds = 2 * n * searched * 2e-9;
+      p.extra_seconds = 2 * n * searched * 2e-9;
     }
   } else if (algorithm == "hdrm") {
     p.steps_per_phase = ceil_log2(n);
@@ -152,12 +155,13 @@ void check_memory(const std::string& spec, const TopologySize& size, const std::
 }
 
 // Building, verifying and compiling a plan, verifying its tables and printing them takes about
-// 0.8 us a transfer (it is sent, checked and compiled into an entry) and 0.3 us a further table
-// entry (a NOP), measured with mtc on a loaded 2-core machine: dbtree on torus:700x700 at 4 KiB,
-// 3.9e6 transfers and 1.6e7 NOPs, 7.5 s; ring2d on torus:256x256, 1e6 and 5.8e7, 27 s;
-// multitree on torus:52x52 at 1 MiB, 1.5e7 and none, 11 s.
+// 0.8 us a transfer (it is sent, checked and compiled into an entry) and 0.2 us a further table
+// entry (a NOP), with mtc on this 2-core machine, idle to loaded: dbtree on torus:700x700 at 4 KiB
+// (3.9e6 transfers, 1.6e7 NOPs) 6.4 to 7.7 s, on torus:1000x1000 (8e6, 3.4e7) 14.5 to 36 s;
+// multitree on torus:52x52 at 1 MiB (1.5e7, none) 11 to 14 s; ring on a 4096-node file at 64
+// bytes (1.3e5, 2.5e7) 4.5 s; plus the extra work of some algorithms (estimate_size).
 double plan_seconds(const PlanSize& p) {
-  return 0.8e-6 * p.transfers + 0.3e-6 * (p.entries - p.transfers) + p.build_seconds;
+  return 0.8e-6 * p.transfers + 0.2e-6 * (p.entries - p.transfers) + p.extra_seconds;
 }
 constexpr double kMaxPlanSeconds = 10;
 
