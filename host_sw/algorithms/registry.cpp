@@ -163,17 +163,16 @@ void check_memory(const std::string& spec, const TopologySize& size, const std::
 double plan_seconds(const PlanSize& p) {
   return 0.8e-6 * p.transfers + 0.2e-6 * (p.entries - p.transfers) + p.extra_seconds;
 }
-constexpr double kMaxPlanSeconds = 10;
 
 void check_time(const std::string& spec, const TopologySize& size, const std::string& algorithm,
-                const PlanSize& p) {
+                const PlanSize& p, double limit) {
   const double seconds = plan_seconds(p);
-  if (seconds <= kMaxPlanSeconds) return;
+  if (limit == 0 || seconds <= limit) return;
   throw InputError(fmt::format(
       "topology {}: a {} plan on {} nodes has about {:.2g} transfers and {:.2g} table entries "
       "({:.0f} steps per phase): about {:.0f} s to plan, verify and compile on this machine, "
-      "more than the {:.0f} s limit", spec, algorithm, size.nodes, p.transfers, p.entries,
-      p.steps_per_phase, seconds, kMaxPlanSeconds));
+      "more than the {:g} s limit (mtc --time-limit sets it)", spec, algorithm, size.nodes,
+      p.transfers, p.entries, p.steps_per_phase, seconds, limit));
 }
 
 }  // namespace
@@ -182,7 +181,7 @@ void check_plan_size(const std::string& spec, const TopologySize& size,
                      const std::string& algorithm, const PlanOptions& opt) {
   const PlanSize p = estimate_size(size, algorithm, opt);
   check_memory(spec, size, algorithm, p);
-  check_time(spec, size, algorithm, p);
+  check_time(spec, size, algorithm, p, opt.max_plan_seconds);
 }
 
 Plan build_plan(const Topology& topo, const std::string& algorithm, const PlanOptions& opt) {

@@ -1,6 +1,7 @@
 // mtc subcommands. Every path that uses a plan or a table set verifies it first.
 #include "mtc/commands.hpp"
 
+#include <cmath>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
@@ -28,7 +29,22 @@ struct PlanArgs {
   std::string dtype = "fp32";
   bool prioritize_height = false;
   uint32_t dbtree_chunks = 0;
+  double time_limit = PlanOptions{}.max_plan_seconds;
 };
+
+// A time in seconds: a finite number, 0 or more.
+std::string seconds_or_zero(const std::string& text) {
+  double v = 0;
+  size_t used = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+  }
+  if (used != text.size() || used == 0 || !std::isfinite(v) || v < 0) {
+    return fmt::format("\"{}\" is not a number of seconds (0 or more; 0: no limit)", text);
+  }
+  return {};
+}
 
 void add_plan_args(CLI::App* cmd, PlanArgs& a) {
   cmd->add_option("-t,--topology", a.topology,
@@ -46,6 +62,11 @@ void add_plan_args(CLI::App* cmd, PlanArgs& a) {
                   "dbtree: chunks per tree, pipelined through both trees (0: the default, "
                   "sqrt((levels - 1) * bytes per tree / 16 KiB))")
       ->capture_default_str();
+  cmd->add_option("--time-limit", a.time_limit,
+                  "seconds: a plan estimated to take longer to plan, verify and compile is "
+                  "refused before it is built (0: no limit)")
+      ->check(seconds_or_zero)
+      ->capture_default_str();
 }
 
 PlanOptions plan_options(const PlanArgs& a) {
@@ -54,6 +75,7 @@ PlanOptions plan_options(const PlanArgs& a) {
   opt.dtype = parse_dtype(a.dtype);
   opt.prioritize_height = a.prioritize_height;
   opt.chunks = a.dbtree_chunks;
+  opt.max_plan_seconds = a.time_limit;
   return opt;
 }
 

@@ -137,13 +137,14 @@ TEST(Hardening, PlansTooLargeForMemoryAreRefusedUpFront) {
 // prints 4.3 GB of tables) are refused up front, with the estimate; plans that take seconds
 // are not.
 TEST(Hardening, PlansTooSlowToFinishAreRefusedUpFront) {
-  for (const std::string& args : {std::string("plan -t torus:256x256 -a ring2d -b 4KiB"),
-                                  std::string("plan -t torus:1000x1000 -a dbtree -b 4KiB"),
-                                  std::string("plan -t fattree:32x4 -a dbtree -b 4KiB"),
-                                  std::string("plan -t torus:64x64 -a ring -b 4KiB"),
-                                  std::string("plan -t fattree:32x2 -a multitree -b 64"),
-                                  std::string("plan -t torus:48x48 -a multitree -b 4KiB --prioritize-height"),
-                                  std::string("dot -t torus:64x64 -a multitree -b 1MiB")}) {
+  for (const std::string& args :
+       {std::string("plan -t torus:256x256 -a ring2d -b 4KiB"),
+        std::string("plan -t torus:1000x1000 -a dbtree -b 4KiB"),
+        std::string("plan -t fattree:32x4 -a dbtree -b 4KiB"),
+        std::string("plan -t torus:64x64 -a ring -b 4KiB"),
+        std::string("plan -t fattree:32x2 -a multitree -b 64"),
+        std::string("plan -t torus:48x48 -a multitree -b 4KiB --prioritize-height"),
+        std::string("dot -t torus:64x64 -a multitree -b 1MiB")}) {
     const auto r = run_command(kMtc + " " + args);
     EXPECT_EQ(r.code, 1) << args << "\n" << r.out;
     EXPECT_THAT(r.out, HasSubstr("table entries")) << args;
@@ -155,17 +156,19 @@ TEST(Hardening, PlansTooSlowToFinishAreRefusedUpFront) {
     uint64_t bytes;
   };
   // Each runs in 1 to 8 s with mtc on a loaded 2-core machine.
-  for (const Case& c : {Case{"torus:128x128", "ring2d", 4096}, Case{"torus:180x180", "ring2d", 4096},
-                        Case{"torus:700x700", "dbtree", 4096}, Case{"torus:48x48", "ring", 4096},
-                        Case{"torus:64x64", "multitree", 4096}, Case{"torus:48x48", "multitree", 1 << 20},
-                        Case{"fattree:16x4", "dbtree", 4096}, Case{"bigraph:16x64", "hdrm", 1 << 20},
-                        Case{"torus:64x64", "multitree", 64}, Case{"fattree:8x3", "multitree", 4096},
-                        Case{"bigraph:16x16", "multitree", 1 << 20}}) {
+  for (const Case& c :
+       {Case{"torus:128x128", "ring2d", 4096}, Case{"torus:180x180", "ring2d", 4096},
+        Case{"torus:700x700", "dbtree", 4096}, Case{"torus:48x48", "ring", 4096},
+        Case{"torus:64x64", "multitree", 4096}, Case{"torus:48x48", "multitree", 1 << 20},
+        Case{"fattree:16x4", "dbtree", 4096}, Case{"bigraph:16x64", "hdrm", 1 << 20},
+        Case{"torus:64x64", "multitree", 64}, Case{"fattree:8x3", "multitree", 4096},
+        Case{"bigraph:16x16", "multitree", 1 << 20}}) {
     mt::PlanOptions po;
     po.bytes = c.bytes;
     const auto size = mt::topology_size(c.spec);
     ASSERT_TRUE(size.has_value()) << c.spec;
-    EXPECT_NO_THROW(mt::check_plan_size(c.spec, *size, c.algorithm, po)) << c.algorithm << " " << c.spec;
+    EXPECT_NO_THROW(mt::check_plan_size(c.spec, *size, c.algorithm, po))
+        << c.algorithm << " " << c.spec;
   }
   // dbtree on a file searches a route from every node to its tree neighbours: a 50,000-node
   // network (87 s) is refused, a 2,000-node one is not.
@@ -176,6 +179,29 @@ TEST(Hardening, PlansTooSlowToFinishAreRefusedUpFront) {
   file.nodes = 2000;
   file.links = 11200;
   EXPECT_NO_THROW(mt::check_plan_size("file:small.json", file, "dbtree", po));
+}
+
+// The limit is an option: mtc --time-limit lowers it, raises it, or lifts it (0); a value that
+// is not a number of seconds is refused.
+TEST(Hardening, PlanTimeLimitIsAnOption) {
+  const std::string plan = kMtc + " plan -t torus:64x64 -a ring2d -b 4KiB";
+  EXPECT_EQ(run_command(plan + " > /dev/null").code, 0);
+  const auto low = run_command(plan + " --time-limit 0.05");
+  EXPECT_EQ(low.code, 1) << low.out;
+  EXPECT_THAT(low.out, HasSubstr("more than the 0.05 s limit (mtc --time-limit sets it)"));
+  mt::PlanOptions po;
+  po.bytes = 4096;
+  const mt::TopologySize size = *mt::topology_size("torus:256x256");
+  EXPECT_THROW(mt::check_plan_size("torus:256x256", size, "ring2d", po), mt::InputError);
+  po.max_plan_seconds = 30;
+  EXPECT_NO_THROW(mt::check_plan_size("torus:256x256", size, "ring2d", po));
+  po.max_plan_seconds = 0;
+  EXPECT_NO_THROW(mt::check_plan_size("torus:256x256", size, "ring2d", po));
+  for (const char* bad : {"-1", "nan", "inf", "1e999", "''", "ten", "2x"}) {
+    const auto r = run_command(plan + " --time-limit " + bad);
+    EXPECT_EQ(r.code, 1) << bad;
+    EXPECT_THAT(r.out, HasSubstr("is not a number of seconds")) << bad;
+  }
 }
 
 // Defect 6: fattree:64x4 took 6 s and 2.4 GB to build before the size check refused it. The
@@ -194,9 +220,10 @@ TEST(Hardening, NetworksTooLargeToPlanAreRefusedBeforeTheyAreBuilt) {
 
 // The size a spec names, read without building, is the size of what is built.
 TEST(Hardening, SpecSizeIsTheBuiltSize) {
-  for (const char* spec : {"torus:4x4", "torus:2x5", "torus:1x9", "torus:2x2", "torus:3x1", "mesh:1x7",
-                           "mesh:2x2", "mesh:5x3", "ring:2", "ring:3", "ring:10", "fattree:2x1",
-                           "fattree:3x3", "fattree:4x2", "fattree:2x5", "bigraph:1x1", "bigraph:3x2"}) {
+  for (const char* spec :
+       {"torus:4x4", "torus:2x5", "torus:1x9", "torus:2x2", "torus:3x1", "mesh:1x7", "mesh:2x2",
+        "mesh:5x3", "ring:2", "ring:3", "ring:10", "fattree:2x1", "fattree:3x3", "fattree:4x2",
+        "fattree:2x5", "bigraph:1x1", "bigraph:3x2"}) {
     const auto size = mt::topology_size(spec);
     ASSERT_TRUE(size.has_value()) << spec;
     const mt::TopologySize built = mt::parse_topology(spec).size();
@@ -208,7 +235,8 @@ TEST(Hardening, SpecSizeIsTheBuiltSize) {
     EXPECT_EQ(size->min_node_degree, built.min_node_degree) << spec;
     EXPECT_EQ(size->kind, built.kind) << spec;
   }
-  for (const char* spec : {"torus:4097x4097", "fattree:1x3", "fattree:2x25", "bigraph:0x3", "ring:x", "cube:3"}) {
+  for (const char* spec :
+       {"torus:4097x4097", "fattree:1x3", "fattree:2x25", "bigraph:0x3", "ring:x", "cube:3"}) {
     EXPECT_THROW(mt::topology_size(spec), mt::InputError) << spec;
     EXPECT_THROW(mt::parse_topology(spec), mt::InputError) << spec;
   }
@@ -258,7 +286,8 @@ TEST(Hardening, FileDiameterIsTheDiameterOfTheSearchFromEveryNode) {
   std::mt19937 rng(11);
   uint32_t tried = 0;
   for (uint32_t i = 0; i < 3000 && tried < 400; ++i) {
-    const uint32_t n = 2 + i % 30, s = i % 3 == 0 ? 0 : 1 + i % 9, islands = 1 + i % std::max(1u, std::min(s, 3u));
+    const uint32_t n = 2 + i % 30, s = i % 3 == 0 ? 0 : 1 + i % 9,
+                   islands = 1 + i % std::max(1u, std::min(s, 3u));
     std::optional<mt::Topology> t;
     try {
       t.emplace(random_network(rng, n, s, islands));
@@ -329,10 +358,14 @@ TEST(Hardening, SwitchNetworkMultiTreePlansAreThoseOfTheFullSearch) {
     bool prioritize_height;
     uint64_t fingerprint;
   };
-  for (const Case& c : {Case{"fattree:4x3", false, 0x401c252fa3e87c3cull}, Case{"fattree:3x3", false, 0x24d1196b958b1cf7ull},
-                        Case{"fattree:3x3", true, 0x8e1dadd175bec233ull}, Case{"fattree:2x4", false, 0x6592ebc7b48a210cull},
-                        Case{"bigraph:4x4", false, 0xdf6c4f7b5bd54aa8ull}, Case{"bigraph:4x4", true, 0xd87532a6b91bea0bull},
-                        Case{"bigraph:2x8", true, 0x7c9d76a8e35a4c16ull}, Case{"bigraph:3x5", false, 0xb4803cdb5046b3b5ull},
+  for (const Case& c : {Case{"fattree:4x3", false, 0x401c252fa3e87c3cull},
+                        Case{"fattree:3x3", false, 0x24d1196b958b1cf7ull},
+                        Case{"fattree:3x3", true, 0x8e1dadd175bec233ull},
+                        Case{"fattree:2x4", false, 0x6592ebc7b48a210cull},
+                        Case{"bigraph:4x4", false, 0xdf6c4f7b5bd54aa8ull},
+                        Case{"bigraph:4x4", true, 0xd87532a6b91bea0bull},
+                        Case{"bigraph:2x8", true, 0x7c9d76a8e35a4c16ull},
+                        Case{"bigraph:3x5", false, 0xb4803cdb5046b3b5ull},
                         Case{"fattree:8x2", false, 0x60ae5d35bf1a833cull}}) {
     mt::PlanOptions po;
     po.bytes = 4096;
@@ -345,7 +378,8 @@ TEST(Hardening, SwitchNetworkMultiTreePlansAreThoseOfTheFullSearch) {
     std::mt19937 rng(seed);
     mt::PlanOptions po;
     po.bytes = 4096;
-    EXPECT_EQ(plan_fingerprint(mt::build_multitree(random_network(rng, 300, 40, 1, 1), po)), random[seed - 1])
+    EXPECT_EQ(plan_fingerprint(mt::build_multitree(random_network(rng, 300, 40, 1, 1), po)),
+              random[seed - 1])
         << "seed " << seed;
   }
 }
