@@ -30,6 +30,13 @@ Plan plan_header(const std::string& algorithm, const Topology& topo, const PlanO
 
 // Names accepted by build_plan, in the order --help lists them.
 const std::vector<std::string>& algorithm_names();
+// Throws InputError, with the estimate, when a plan of `algorithm` on a network of `size`
+// would not fit this machine's memory, or would take more than about 10 s to build, verify and
+// compile (its transfers and table entries, estimated from the algorithm's shape). build_plan
+// checks the built topology; the tools check the spec's size first (topology_size), before
+// building a network that large.
+void check_plan_size(const std::string& spec, const TopologySize& size,
+                     const std::string& algorithm, const PlanOptions& opt);
 // Dispatches on the name; InputError for an unknown name or an unsupported topology.
 Plan build_plan(const Topology& topo, const std::string& algorithm, const PlanOptions& opt);
 

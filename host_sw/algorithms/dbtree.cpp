@@ -165,8 +165,7 @@ Plan build_dbtree(const Topology& topo, const PlanOptions& opt) {
   std::stable_sort(plan.transfers.begin(), plan.transfers.end(),
                    [](const Transfer& a, const Transfer& b) { return a.step < b.step; });
   if (!topo.direct()) {
-    Router router(topo);
-    for (const Transfer& t : plan.transfers) plan.routes.push_back(router.route(t.src, t.dst));
+    plan.routes = Router(topo).routes(plan.transfers);
   }
   return plan;
 }

@@ -137,7 +137,7 @@ Plan build_hdrm(const Topology& topo, const PlanOptions& opt) {
     }
   }
   Router router(topo);
-  for (const Transfer& t : plan.transfers) plan.routes.push_back(router.route(t.src, t.dst));
+  plan.routes = router.routes(plan.transfers);
 
   // Promise contention freedom only if the exchange pattern has it (every pair, every step).
   std::vector<uint32_t> load(topo.links().size(), 0);

@@ -35,37 +35,75 @@ double physical_memory() {
 
 double gib(double bytes) { return bytes / double(1ull << 30); }
 
+bool quadratic(const std::string& algorithm) {
+  return algorithm == "multitree" || algorithm == "ring" || algorithm == "ring-bi";
+}
+
 // MultiTree (a tree per node over every node, both phases) and the rings (2(N-1) steps of N
 // transfers, both directions for ring-bi) plan about 4 N^2 transfers; a plan, its index, its
 // tables and the verifier hold a few hundred bytes for each. Refuse up front what this machine
 // cannot hold, rather than running for minutes into the allocator.
-void check_quadratic_plan_fits(const Topology& topo, const std::string& algorithm, double physical) {
-  const double n = topo.nodes();
+void check_quadratic_plan_fits(const std::string& spec, const TopologySize& size,
+                               const std::string& algorithm, double physical) {
+  const double n = static_cast<double>(size.nodes);
   const double transfers = 4.0 * n * (n - 1), bytes_per_transfer = 200;
   const double need = transfers * bytes_per_transfer;
   if (need > physical) {
     throw InputError(fmt::format(
         "topology {}: a {} plan on {} nodes has about {:.2g} transfers and needs about {:.0f} "
-        "GiB of memory; this machine has {:.0f} GiB", topo.spec(), algorithm, topo.nodes(),
+        "GiB of memory; this machine has {:.0f} GiB", spec, algorithm, size.nodes,
         transfers, gib(need), gib(physical)));
   }
 }
 
 double ceil_log2(double n) { return std::ceil(std::log2(std::max(2.0, n))); }
 
-// ring2d, dbtree and hdrm plan fewer transfers, but their tables hold an entry (a send or a
-// NOP) for every step up to each node's last send: about N * 2T entries, T the steps per
-// phase (2 (max(W, H) - 1) for ring2d, so torus:512x512 has 5e8 entries). Estimated from the
-// shape of each algorithm (ring2d.cpp, dbtree.cpp, hdrm.cpp) before anything is built.
+// A plan's size, estimated from the shape of each algorithm (its .cpp here) before anything is
+// built. Tables hold an entry (a send or a NOP) for every step up to each node's last send and
+// one for each further send in a step: about max(N * 2T, transfers) entries, T the steps per
+// phase (ring2d on torus:512x512 has 5e8).
 struct PlanSize {
-  double transfers = 0, steps_per_phase = 0;
+  double transfers = 0, steps_per_phase = 0, entries = 0;
+  double extra_seconds = 0;  // work that does not scale with the two (plan_seconds)
 };
 
-PlanSize estimate_size(const Topology& topo, const std::string& algorithm, const PlanOptions& opt) {
-  const double n = topo.nodes(), elements = static_cast<double>(opt.bytes / kElementBytes);
+// MultiTree and the rings: a Reduce and a Gather for every node but one per chunk, and a chunk
+// per node or per element, whichever is fewer (a 64-byte buffer has 16 non-empty chunks).
+void estimate_quadratic(const TopologySize& size, const std::string& algorithm,
+                        const PlanOptions& opt, PlanSize& p) {
+  const double n = static_cast<double>(size.nodes);
+  const double elements = static_cast<double>(opt.bytes / kElementBytes);
+  const double chunks = std::min(n, elements);
+  p.transfers = 2 * (n - 1) * chunks;
+  p.steps_per_phase = n - 1;
+  if (algorithm == "ring-bi") {  // half of the elements each way round
+    const double half = elements / 2;
+    p.transfers = 2 * (n - 1) * (std::min(n, std::ceil(half)) + std::min(n, std::floor(half)));
+  } else if (algorithm == "multitree") {
+    // Every tree is built, its chunk empty or not: a node takes in a tree a link a step, at
+    // least (N - 1) / degree steps, and N (N - 1) tree edges, each one found by a search
+    // through the free switches in a switch network: about 2 ns a vertex and link searched
+    // (fattree:32x2 3.5 s idle, 10 s loaded; bigraph:16x32 5 s idle), about 0.1 us an edge in
+    // a direct one (torus:64x64, 2 s).
+    const double degree = std::max(1u, size.min_node_degree), edges = n * (n - 1);
+    p.steps_per_phase = std::max(1.0, std::ceil((n - 1) / degree));
+    const double searched = static_cast<double>(size.nodes + size.switches + size.links);
+    p.extra_seconds = size.switches == 0 ? edges * 0.1e-6 : edges * searched * 2e-9;
+    // --prioritize-height: every step, a search from every tree for its remaining height,
+    // about 2 ns a vertex and link (torus:32x32, 2.7 s).
+    if (opt.prioritize_height) p.extra_seconds += p.steps_per_phase * n * searched * 2e-9;
+  }
+}
+
+PlanSize estimate_size(const TopologySize& size, const std::string& algorithm,
+                       const PlanOptions& opt) {
+  const double n = static_cast<double>(size.nodes);
+  const double elements = static_cast<double>(opt.bytes / kElementBytes);
   PlanSize p;
-  if (algorithm == "ring2d") {
-    const double w = topo.width(), h = topo.height(), side = std::max(w, h);
+  if (quadratic(algorithm)) {
+    estimate_quadratic(size, algorithm, opt, p);
+  } else if (algorithm == "ring2d") {
+    const double w = size.width, h = size.height, side = std::max(w, h);
     if (w == 0 || h == 0) return p;  // not a grid: build_ring2d says so
     const bool both_orders = w > 1 && h > 1;
     const double shares = (both_orders ? 2 : 1) * (w != 2 && h != 2 ? 2 : 1);
@@ -73,47 +111,85 @@ PlanSize estimate_size(const Topology& topo, const std::string& algorithm, const
     // Per share and phase: each stage's step moves every line's non-empty pieces.
     const double per_share = std::min(n, elements / shares);
     p.transfers = 2 * shares * p.steps_per_phase * per_share;
+    // Each transfer spans about side / 2 of the buffer's segments, which the verifier's sums
+    // go through one by one at about 57 ns (torus:256x256: 1.3e8 of them, twice).
+    p.extra_seconds = p.transfers * side / 2 * 57e-9;
   } else if (algorithm == "dbtree") {
     const double levels = ceil_log2(n);
     const double chunks = dbtree_chunks(opt, static_cast<uint32_t>(levels));
     p.steps_per_phase = levels + chunks - 1;
     p.transfers = 4 * (n - 1) * chunks;
+    // Routes where they are searched for (files, BiGraph): a search from every node to its
+    // tree neighbours, far apart in the network, for the plan and again for its tables, about
+    // 2 ns a vertex and link (a 20,000-node switch network given as a file, 11 s).
+    if (size.kind == TopologyKind::kFile || size.kind == TopologyKind::kBiGraph) {
+      const double searched = static_cast<double>(size.nodes + size.switches + size.links);
+      p.extra_seconds = 2 * n * searched * 2e-9;
+    }
   } else if (algorithm == "hdrm") {
     p.steps_per_phase = ceil_log2(n);
     p.transfers = 2 * n * p.steps_per_phase;
   }
+  p.entries = std::max(n * 2 * p.steps_per_phase, p.transfers);
   return p;
 }
 
-void check_plan_fits(const Topology& topo, const std::string& algorithm, const PlanOptions& opt) {
+void check_memory(const std::string& spec, const TopologySize& size, const std::string& algorithm,
+                  const PlanSize& p) {
   const double physical = physical_memory();
   if (physical <= 0) return;
-  if (algorithm == "multitree" || algorithm == "ring" || algorithm == "ring-bi") {
-    check_quadratic_plan_fits(topo, algorithm, physical);
+  if (quadratic(algorithm)) {
+    check_quadratic_plan_fits(spec, size, algorithm, physical);
     return;
   }
-  const PlanSize p = estimate_size(topo, algorithm, opt);
-  const double entries = topo.nodes() * 2 * p.steps_per_phase + p.transfers;
   // A table entry in memory, with its vector's slack: about 100 bytes; a transfer with its
   // index, route and the verifier's records: about 200.
-  const double need = entries * 100 + p.transfers * 200;
+  const double need = p.entries * 100 + p.transfers * 200;
   if (need > physical) {
     throw InputError(fmt::format(
         "topology {}: a {} plan on {} nodes has about {:.2g} transfers and {:.2g} table entries "
         "({:.0f} steps per phase) and needs about {:.0f} GiB of memory; this machine has {:.0f} "
-        "GiB", topo.spec(), algorithm, topo.nodes(), p.transfers, entries, p.steps_per_phase,
+        "GiB", spec, algorithm, size.nodes, p.transfers, p.entries, p.steps_per_phase,
         gib(need), gib(physical)));
   }
 }
 
+// Building, verifying and compiling a plan, verifying its tables and printing them takes about
+// 0.8 us a transfer (it is sent, checked and compiled into an entry) and 0.2 us a further table
+// entry (a NOP), with mtc on this 2-core machine, idle to loaded: dbtree on torus:700x700 at 4 KiB
+// (3.9e6 transfers, 1.6e7 NOPs) 6.4 to 7.7 s, on torus:1000x1000 (8e6, 3.4e7) 14.5 to 36 s;
+// multitree on torus:52x52 at 1 MiB (1.5e7, none) 11 to 14 s; ring on a 4096-node file at 64
+// bytes (1.3e5, 2.5e7) 4.5 s; plus the extra work of some algorithms (estimate_size).
+double plan_seconds(const PlanSize& p) {
+  return 0.8e-6 * p.transfers + 0.2e-6 * (p.entries - p.transfers) + p.extra_seconds;
+}
+
+void check_time(const std::string& spec, const TopologySize& size, const std::string& algorithm,
+                const PlanSize& p, double limit) {
+  const double seconds = plan_seconds(p);
+  if (limit == 0 || seconds <= limit) return;
+  throw InputError(fmt::format(
+      "topology {}: a {} plan on {} nodes has about {:.2g} transfers and {:.2g} table entries "
+      "({:.0f} steps per phase): about {:.0f} s to plan, verify and compile on this machine, "
+      "more than the {:g} s limit (mtc --time-limit sets it)", spec, algorithm, size.nodes,
+      p.transfers, p.entries, p.steps_per_phase, seconds, limit));
+}
+
 }  // namespace
+
+void check_plan_size(const std::string& spec, const TopologySize& size,
+                     const std::string& algorithm, const PlanOptions& opt) {
+  const PlanSize p = estimate_size(size, algorithm, opt);
+  check_memory(spec, size, algorithm, p);
+  check_time(spec, size, algorithm, p, opt.max_plan_seconds);
+}
 
 Plan build_plan(const Topology& topo, const std::string& algorithm, const PlanOptions& opt) {
   if (opt.bytes == 0 || opt.bytes % kElementBytes != 0) {
     throw InputError(fmt::format("bytes {}: must be a positive multiple of the {}-byte element",
                                  opt.bytes, kElementBytes));
   }
-  check_plan_fits(topo, algorithm, opt);
+  check_plan_size(topo.spec(), topo.size(), algorithm, opt);
   if (algorithm == "multitree") return build_multitree(topo, opt);
   if (algorithm == "ring") return build_ring(topo, opt);
   if (algorithm == "ring-bi") return build_ring_bi(topo, opt);

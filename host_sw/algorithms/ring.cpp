@@ -41,9 +41,7 @@ void add_ring_transfers(Plan& plan, const std::vector<uint32_t>& cycle, uint32_t
 
 void add_routes(Plan& plan, const Topology& topo) {
   if (topo.direct()) return;  // the verifier routes multi-hop packets itself
-  plan.routes.clear();
-  Router router(topo);
-  for (const Transfer& t : plan.transfers) plan.routes.push_back(router.route(t.src, t.dst));
+  plan.routes = Router(topo).routes(plan.transfers);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // mtc subcommands. Every path that uses a plan or a table set verifies it first.
 #include "mtc/commands.hpp"
 
+#include <cmath>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
@@ -28,7 +29,22 @@ struct PlanArgs {
   std::string dtype = "fp32";
   bool prioritize_height = false;
   uint32_t dbtree_chunks = 0;
+  double time_limit = PlanOptions{}.max_plan_seconds;
 };
+
+// A time in seconds: a finite number, 0 or more.
+std::string seconds_or_zero(const std::string& text) {
+  double v = 0;
+  size_t used = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+  }
+  if (used != text.size() || used == 0 || !std::isfinite(v) || v < 0) {
+    return fmt::format("\"{}\" is not a number of seconds (0 or more; 0: no limit)", text);
+  }
+  return {};
+}
 
 void add_plan_args(CLI::App* cmd, PlanArgs& a) {
   cmd->add_option("-t,--topology", a.topology,
@@ -46,16 +62,35 @@ void add_plan_args(CLI::App* cmd, PlanArgs& a) {
                   "dbtree: chunks per tree, pipelined through both trees (0: the default, "
                   "sqrt((levels - 1) * bytes per tree / 16 KiB))")
       ->capture_default_str();
+  cmd->add_option("--time-limit", a.time_limit,
+                  "seconds: a plan estimated to take longer to plan, verify and compile is "
+                  "refused before it is built (0: no limit)")
+      ->check(seconds_or_zero)
+      ->capture_default_str();
 }
 
-// Builds the plan and proves it; throws InputError with the verifier's errors otherwise.
-Plan build_verified(const PlanArgs& a, const Topology& topo, VerifyReport* report = nullptr) {
+PlanOptions plan_options(const PlanArgs& a) {
   PlanOptions opt;
   opt.bytes = parse_size(a.bytes);
   opt.dtype = parse_dtype(a.dtype);
   opt.prioritize_height = a.prioritize_height;
   opt.chunks = a.dbtree_chunks;
-  Plan plan = build_plan(topo, a.algorithm, opt);
+  opt.max_plan_seconds = a.time_limit;
+  return opt;
+}
+
+// The topology, once its size passed the plan's size check: a network too large to plan is
+// refused before it is built (fattree:64x4 takes seconds and gigabytes to build).
+Topology planned_topology(const PlanArgs& a) {
+  if (const auto size = topology_size(a.topology)) {
+    check_plan_size(a.topology, *size, a.algorithm, plan_options(a));
+  }
+  return parse_topology(a.topology);
+}
+
+// Builds the plan and proves it; throws InputError with the verifier's errors otherwise.
+Plan build_verified(const PlanArgs& a, const Topology& topo, VerifyReport* report = nullptr) {
+  Plan plan = build_plan(topo, a.algorithm, plan_options(a));
   VerifyReport r = require_valid(plan, topo);
   if (report) *report = std::move(r);
   return plan;
@@ -125,7 +160,7 @@ void check_not_empty(const CLI::Option* opt, const std::string& value) {
 int run_plan(const MtcArgs& a, std::ostream& out) {
   check_format(a.format);
   check_not_empty(a.out_opt, a.out_dir);
-  const Topology topo = parse_topology(a.plan.topology);
+  const Topology topo = planned_topology(a.plan);
   VerifyReport report;
   const Plan plan = build_verified(a.plan, topo, &report);
   TableOptions topt;
@@ -176,7 +211,7 @@ int run_verify(const MtcArgs& a, std::ostream& out) {
 int run_dot(const MtcArgs& a, std::ostream& out) {
   check_not_empty(a.dot_out_opt, a.dot_out);
   if (!a.dot_out.empty()) check_writable(a.dot_out, "-o");
-  const Topology topo = parse_topology(a.dot.topology);
+  const Topology topo = planned_topology(a.dot);
   const Plan plan = build_verified(a.dot, topo);
   const std::string text = plan_dot(plan, topo, a.flow);
   if (a.dot_out.empty()) {

@@ -17,13 +17,14 @@ void add_unique(std::vector<Link>& links, size_t first, uint32_t a, uint32_t b) 
   links.push_back({a, b});
 }
 
-Topology make_grid(TopologyKind kind, const std::string& spec, uint32_t w, uint32_t h) {
+std::string grid_spec(TopologyKind kind, uint32_t w, uint32_t h) {
+  if (kind == TopologyKind::kRing) return fmt::format("ring:{}", w);
+  return fmt::format("{}:{}x{}", kind == TopologyKind::kMesh ? "mesh" : "torus", w, h);
+}
+
+Topology make_grid(TopologyKind kind, uint32_t w, uint32_t h) {
   const bool wrap = kind != TopologyKind::kMesh;
-  if (w == 0 || h == 0) throw InputError(fmt::format("topology {}: sizes must be >= 1", spec));
-  if (static_cast<uint64_t>(w) * h > (1u << 24)) {
-    throw InputError(fmt::format("topology {}: {} nodes is more than the 2^24 supported", spec,
-                                 static_cast<uint64_t>(w) * h));
-  }
+  grid_size(kind, w, h);
   std::vector<Link> links;
   links.reserve(static_cast<size_t>(w) * h * 4);
   for (uint32_t y = 0; y < h; ++y) {
@@ -37,37 +38,60 @@ Topology make_grid(TopologyKind kind, const std::string& spec, uint32_t w, uint3
       if (x + 1 < w || (wrap && w > 1)) add_unique(links, first, n, y * w + (x + 1) % w);
     }
   }
-  Topology t(kind, spec, w * h, 0, std::move(links));
+  Topology t(kind, grid_spec(kind, w, h), w * h, 0, std::move(links));
   t.set_grid(w, h);
   return t;
 }
 
 }  // namespace
 
-Topology make_torus(uint32_t w, uint32_t h) {
-  return make_grid(TopologyKind::kTorus, fmt::format("torus:{}x{}", w, h), w, h);
+TopologySize grid_size(TopologyKind kind, uint32_t w, uint32_t h) {
+  const std::string spec = grid_spec(kind, w, h);
+  if (w == 0 || h == 0) throw InputError(fmt::format("topology {}: sizes must be >= 1", spec));
+  const uint64_t nodes = static_cast<uint64_t>(w) * h;
+  if (nodes > (1u << 24)) {
+    throw InputError(fmt::format("topology {}: {} nodes is more than the 2^24 supported", spec,
+                                 nodes));
+  }
+  // Per dimension of size k, across `lines` lines: each pair of neighbours linked both ways,
+  // and round the end where it wraps with 3 or more (size 2 has a single link each way).
+  const bool wrap = kind != TopologyKind::kMesh;
+  auto links = [wrap](uint64_t k, uint64_t lines) {
+    return 2 * (wrap && k >= 3 ? k : k - 1) * lines;
+  };
+  // Links a node has per dimension: none in a dimension of 1, one in a dimension of 2 and at
+  // a mesh's edge, else two.
+  auto degree = [wrap](uint32_t k) { return k == 1 ? 0u : k == 2 || !wrap ? 1u : 2u; };
+  return {nodes, 0, links(w, h) + links(h, w), w, h, degree(w) + degree(h), kind};
 }
 
-Topology make_mesh(uint32_t w, uint32_t h) {
-  return make_grid(TopologyKind::kMesh, fmt::format("mesh:{}x{}", w, h), w, h);
-}
+Topology make_torus(uint32_t w, uint32_t h) { return make_grid(TopologyKind::kTorus, w, h); }
 
-Topology make_ring(uint32_t n) {
-  return make_grid(TopologyKind::kRing, fmt::format("ring:{}", n), n, 1);
+Topology make_mesh(uint32_t w, uint32_t h) { return make_grid(TopologyKind::kMesh, w, h); }
+
+Topology make_ring(uint32_t n) { return make_grid(TopologyKind::kRing, n, 1); }
+
+TopologySize fattree_size(uint32_t m, uint32_t levels) {
+  const std::string spec = fmt::format("fattree:{}x{}", m, levels);
+  if (m < 2) throw InputError(fmt::format("topology {}: arity must be >= 2", spec));
+  if (levels < 1) throw InputError(fmt::format("topology {}: levels must be >= 1", spec));
+  uint64_t nodes = 1;
+  for (uint32_t i = 0; i < levels; ++i) {
+    nodes *= m;
+    if (nodes > (1u << 24)) {
+      throw InputError(fmt::format("topology {}: more than 2^24 nodes", spec));
+    }
+  }
+  // m^(levels-1) switches per level; a link each way between each node and its leaf switch
+  // and between each switch below the top and m switches above it.
+  const uint64_t per_level = nodes / m;
+  return {nodes, per_level * levels, 2 * nodes + 2 * m * per_level * (levels - 1), 0, 0, 1,
+          TopologyKind::kFatTree};
 }
 
 Topology make_fattree(uint32_t m, uint32_t levels) {
   const std::string spec = fmt::format("fattree:{}x{}", m, levels);
-  if (m < 2) throw InputError(fmt::format("topology {}: arity must be >= 2", spec));
-  if (levels < 1) throw InputError(fmt::format("topology {}: levels must be >= 1", spec));
-  uint64_t nodes64 = 1;
-  for (uint32_t i = 0; i < levels; ++i) {
-    nodes64 *= m;
-    if (nodes64 > (1u << 24)) {
-      throw InputError(fmt::format("topology {}: more than 2^24 nodes", spec));
-    }
-  }
-  const uint32_t nodes = static_cast<uint32_t>(nodes64);
+  const uint32_t nodes = static_cast<uint32_t>(fattree_size(m, levels).nodes);
   const uint32_t per_level = nodes / m;  // m^(levels-1) switches per level
   auto sw = [&](uint32_t level, uint32_t index) { return nodes + level * per_level + index; };
   std::vector<Link> links;
@@ -95,14 +119,21 @@ Topology make_fattree(uint32_t m, uint32_t levels) {
   return t;
 }
 
-Topology make_bigraph(uint32_t half, uint32_t per_switch) {
+TopologySize bigraph_size(uint32_t half, uint32_t per_switch) {
   const std::string spec = fmt::format("bigraph:{}x{}", half, per_switch);
   if (half < 1 || per_switch < 1) {
     throw InputError(fmt::format("topology {}: sizes must be >= 1", spec));
   }
-  if (static_cast<uint64_t>(half) * 2 * per_switch > (1u << 24)) {
-    throw InputError(fmt::format("topology {}: more than 2^24 nodes", spec));
-  }
+  const uint64_t nodes = static_cast<uint64_t>(half) * 2 * per_switch;
+  if (nodes > (1u << 24)) throw InputError(fmt::format("topology {}: more than 2^24 nodes", spec));
+  // A link each way between each node and its switch and between the halves' switches.
+  return {nodes, uint64_t{2} * half, 2 * nodes + 2 * uint64_t{half} * half, 0, 0, 1,
+          TopologyKind::kBiGraph};
+}
+
+Topology make_bigraph(uint32_t half, uint32_t per_switch) {
+  const std::string spec = fmt::format("bigraph:{}x{}", half, per_switch);
+  bigraph_size(half, per_switch);
   const uint32_t switches = 2 * half;
   const uint32_t nodes = switches * per_switch;
   std::vector<Link> links;

@@ -68,8 +68,39 @@ std::vector<uint32_t> Router::route(uint32_t src, uint32_t dst) {
   return search(src, dst);
 }
 
-// Breadth-first over switches, in neighbour order; first found is the route.
+bool Router::searches() const { return !is_grid(topo_) && topo_.kind() != TopologyKind::kFatTree; }
+
+std::vector<std::vector<uint32_t>> Router::routes_of(const Pairs& pairs) {
+  std::vector<std::vector<uint32_t>> out(pairs.size());
+  if (!searches()) {
+    for (size_t i = 0; i < pairs.size(); ++i) out[i] = route(pairs[i].first, pairs[i].second);
+    return out;
+  }
+  // A search's marks and links are the same however far it goes, so the paths are those of
+  // a search per pair.
+  std::vector<size_t> order(pairs.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return pairs[a].first < pairs[b].first; });
+  for (size_t i = 0, j = 0; i < order.size(); i = j) {
+    const uint32_t src = pairs[order[i]].first;
+    targets_.clear();
+    for (j = i; j < order.size() && pairs[order[j]].first == src; ++j) {
+      targets_.push_back(pairs[order[j]].second);
+    }
+    search_until(src, targets_.data(), targets_.data() + targets_.size());
+    for (size_t k = i; k < j; ++k) out[order[k]] = path_to(src, pairs[order[k]].second);
+  }
+  return out;
+}
+
 std::vector<uint32_t> Router::search(uint32_t src, uint32_t dst) {
+  search_until(src, &dst, &dst + 1);
+  return path_to(src, dst);
+}
+
+// Breadth-first over switches, in neighbour order (routing.hpp).
+void Router::search_until(uint32_t src, const uint32_t* first, const uint32_t* last) {
   if (seen_.empty()) {
     seen_.assign(topo_.vertices(), 0);
     via_.assign(topo_.vertices(), 0);
@@ -79,9 +110,13 @@ std::vector<uint32_t> Router::search(uint32_t src, uint32_t dst) {
     std::fill(seen_.begin(), seen_.end(), 0);
     search_ = 1;
   }
+  auto all_seen = [&] {
+    for (; first != last && seen_[*first] == search_; ++first) {}
+    return first == last;
+  };
   queue_.assign(1, src);
   seen_[src] = search_;
-  for (size_t head = 0; head < queue_.size() && seen_[dst] != search_; ++head) {
+  for (size_t head = 0; head < queue_.size() && !all_seen(); ++head) {
     const uint32_t u = queue_[head];
     if (u != src && !topo_.forwards(u)) continue;
     for (uint32_t l : topo_.out_links(u)) {
@@ -92,6 +127,10 @@ std::vector<uint32_t> Router::search(uint32_t src, uint32_t dst) {
       queue_.push_back(v);
     }
   }
+}
+
+std::vector<uint32_t> Router::path_to(uint32_t src, uint32_t dst) const {
+  if (src == dst) return {};
   if (seen_[dst] != search_) throw std::logic_error("route: destination unreachable");
   std::vector<uint32_t> path;
   for (uint32_t v = dst; v != src; v = topo_.links()[via_[v]].src) path.push_back(via_[v]);

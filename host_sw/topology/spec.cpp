@@ -1,4 +1,6 @@
 // Topology spec strings: torus:4x4, mesh:8x8, ring:16, fattree:8x2, bigraph:4x8, file:x.json.
+#include <tuple>
+
 #include <fmt/format.h>
 
 #include "common/error.hpp"
@@ -24,39 +26,56 @@ std::pair<uint32_t, uint32_t> parse_pair(const std::string& s, const std::string
   return {parse_count(s.substr(0, x), spec), parse_count(s.substr(x + 1), spec)};
 }
 
-}  // namespace
+// A spec string split into its kind and sizes (the sizes checked for syntax only).
+struct Spec {
+  std::string kind;
+  uint32_t a = 0, b = 0;
+  std::string path;  // file:
+};
 
-Topology parse_topology(const std::string& spec) {
+Spec split_spec(const std::string& spec) {
   const size_t colon = spec.find(':');
   if (colon == std::string::npos) {
     throw InputError(fmt::format("topology \"{}\": expected KIND:SIZE, one of torus:WxH, mesh:WxH, "
                                  "ring:N, fattree:MxL, bigraph:SxK, file:PATH", spec));
   }
-  const std::string kind = spec.substr(0, colon);
+  Spec s;
+  s.kind = spec.substr(0, colon);
   const std::string rest = spec.substr(colon + 1);
-  if (kind == "torus") {
-    auto [w, h] = parse_pair(rest, spec);
-    return make_torus(w, h);
-  }
-  if (kind == "mesh") {
-    auto [w, h] = parse_pair(rest, spec);
-    return make_mesh(w, h);
-  }
-  if (kind == "ring") return make_ring(parse_count(rest, spec));
-  if (kind == "fattree") {
-    auto [m, l] = parse_pair(rest, spec);
-    return make_fattree(m, l);
-  }
-  if (kind == "bigraph") {
-    auto [s, k] = parse_pair(rest, spec);
-    return make_bigraph(s, k);
-  }
-  if (kind == "file") {
+  if (s.kind == "torus" || s.kind == "mesh" || s.kind == "fattree" || s.kind == "bigraph") {
+    std::tie(s.a, s.b) = parse_pair(rest, spec);
+  } else if (s.kind == "ring") {
+    s.a = parse_count(rest, spec);
+  } else if (s.kind == "file") {
     if (rest.empty()) throw InputError("topology \"file:\": missing path");
-    return load_topology_file(rest);
+    s.path = rest;
+  } else {
+    throw InputError(fmt::format("topology \"{}\": unknown kind \"{}\" (torus, mesh, ring, "
+                                 "fattree, bigraph, file)", spec, s.kind));
   }
-  throw InputError(fmt::format("topology \"{}\": unknown kind \"{}\" (torus, mesh, ring, fattree, "
-                               "bigraph, file)", spec, kind));
+  return s;
+}
+
+}  // namespace
+
+Topology parse_topology(const std::string& spec) {
+  const Spec s = split_spec(spec);
+  if (s.kind == "torus") return make_torus(s.a, s.b);
+  if (s.kind == "mesh") return make_mesh(s.a, s.b);
+  if (s.kind == "ring") return make_ring(s.a);
+  if (s.kind == "fattree") return make_fattree(s.a, s.b);
+  if (s.kind == "bigraph") return make_bigraph(s.a, s.b);
+  return load_topology_file(s.path);
+}
+
+std::optional<TopologySize> topology_size(const std::string& spec) {
+  const Spec s = split_spec(spec);
+  if (s.kind == "torus") return grid_size(TopologyKind::kTorus, s.a, s.b);
+  if (s.kind == "mesh") return grid_size(TopologyKind::kMesh, s.a, s.b);
+  if (s.kind == "ring") return grid_size(TopologyKind::kRing, s.a, 1);
+  if (s.kind == "fattree") return fattree_size(s.a, s.b);
+  if (s.kind == "bigraph") return bigraph_size(s.a, s.b);
+  return std::nullopt;
 }
 
 }  // namespace mt

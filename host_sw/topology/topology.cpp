@@ -1,7 +1,6 @@
 #include "topology/topology.hpp"
 
 #include <algorithm>
-#include <deque>
 #include <limits>
 #include <utility>
 
@@ -43,6 +42,10 @@ Topology::Topology(TopologyKind kind, std::string spec, uint32_t nodes, uint32_t
   check_connected();
 }
 
+TopologySize Topology::size() const {
+  return {nodes_, switches_, links_.size(), width_, height_, min_node_degree(), kind_};
+}
+
 uint32_t Topology::max_node_degree() const {
   uint32_t m = 0;
   for (uint32_t n = 0; n < nodes_; ++n) m = std::max(m, degree(n));
@@ -69,13 +72,19 @@ uint32_t Topology::multiplicity(uint32_t a, uint32_t b) const {
 }
 
 std::vector<uint32_t> Topology::distances_from(uint32_t v) const {
+  std::vector<uint32_t> dist, queue;
+  distances_from(v, dist, queue);
+  return dist;
+}
+
+void Topology::distances_from(uint32_t v, std::vector<uint32_t>& dist,
+                              std::vector<uint32_t>& queue) const {
   constexpr uint32_t kInf = std::numeric_limits<uint32_t>::max();
-  std::vector<uint32_t> dist(vertices(), kInf);
-  std::deque<uint32_t> queue{v};
+  dist.assign(vertices(), kInf);
+  queue.assign(1, v);
   dist[v] = 0;
-  while (!queue.empty()) {
-    const uint32_t u = queue.front();
-    queue.pop_front();
+  for (size_t head = 0; head < queue.size(); ++head) {
+    const uint32_t u = queue[head];
     if (u != v && !forwards(u)) continue;
     for (uint32_t l : out_links(u)) {
       const uint32_t w = links_[l].dst;
@@ -85,23 +94,6 @@ std::vector<uint32_t> Topology::distances_from(uint32_t v) const {
       }
     }
   }
-  return dist;
-}
-
-uint32_t Topology::diameter() const {
-  // Closed forms for the grids and the regular switch networks; a search from every node
-  // otherwise.
-  if (kind_ == TopologyKind::kTorus || kind_ == TopologyKind::kRing) {
-    return width_ / 2 + height_ / 2;
-  }
-  if (kind_ == TopologyKind::kMesh) return (width_ - 1) + (height_ - 1);
-  if (known_diameter_ != 0) return known_diameter_;
-  uint32_t d = 0;
-  for (uint32_t n = 0; n < nodes_; ++n) {
-    const std::vector<uint32_t> dist = distances_from(n);
-    for (uint32_t m = 0; m < nodes_; ++m) d = std::max(d, dist[m]);
-  }
-  return d;
 }
 
 }  // namespace mt

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,18 @@ enum class TopologyKind { kTorus, kMesh, kRing, kFatTree, kBiGraph, kFile };
 struct Link {
   uint32_t src;  // vertex id
   uint32_t dst;  // vertex id
+};
+
+// How large a network is: what the tools' up-front size checks need. Known from a spec string
+// before anything is built (topology_size), or from a built Topology (Topology::size()).
+struct TopologySize {
+  uint64_t nodes = 0;
+  uint64_t switches = 0;
+  uint64_t links = 0;            // directed
+  uint32_t width = 0;            // grid shape: torus/mesh W x H, ring N x 1; 0 x 0 off grids
+  uint32_t height = 0;
+  uint32_t min_node_degree = 0;  // links out of the node with the fewest
+  TopologyKind kind = TopologyKind::kFile;
 };
 
 // A run of link ids (a vertex's outgoing links), for range-for and size().
@@ -51,6 +64,7 @@ class Topology {
   uint32_t width() const { return width_; }
   uint32_t height() const { return height_; }
   bool wraps() const { return kind_ == TopologyKind::kTorus || kind_ == TopologyKind::kRing; }
+  TopologySize size() const;
 
   const std::vector<Link>& links() const { return links_; }
   // Outgoing link ids of vertex v, in neighbour order (parallel links are adjacent).
@@ -70,8 +84,11 @@ class Topology {
 
   // Hop distance between nodes counted in node-to-node hops through switches: the number
   // of links on a shortest path. Diameter is the largest such distance between two nodes:
-  // a closed form for the regular kinds, a search from every node (nodes x links) for files.
+  // a closed form for the regular kinds; for files, an exact search that bounds most nodes
+  // instead of searching from each (diameter.cpp).
   std::vector<uint32_t> distances_from(uint32_t v) const;
+  // The same into `dist`, reusing its storage and `queue`'s (for searches from many vertices).
+  void distances_from(uint32_t v, std::vector<uint32_t>& dist, std::vector<uint32_t>& queue) const;
   uint32_t diameter() const;
 
   // Grid coordinates of a node of a torus/mesh/ring (id = y*W + x).
@@ -109,6 +126,10 @@ class Topology {
 };
 
 // Builders. Each throws InputError naming the problem for sizes that make no network.
+// The *_size functions check the same and give the size the builder would make, at once.
+TopologySize grid_size(TopologyKind kind, uint32_t w, uint32_t h);  // torus, mesh, ring (h 1)
+TopologySize fattree_size(uint32_t m, uint32_t levels);
+TopologySize bigraph_size(uint32_t half, uint32_t per_switch);
 Topology make_torus(uint32_t w, uint32_t h);
 Topology make_mesh(uint32_t w, uint32_t h);
 Topology make_ring(uint32_t n);
@@ -122,7 +143,16 @@ Topology make_bigraph(uint32_t half, uint32_t per_switch);
 Topology load_topology_file(const std::string& path);
 Topology parse_topology_json(const std::string& text, const std::string& spec);
 
+// The diameter of a network without a closed form (files), exactly, by a search that on most
+// networks visits far fewer vertices and links than a search from every node (diameter.cpp).
+// InputError when it is not found within `max_visits` visits; Topology::diameter() allows 2e9.
+uint32_t search_diameter(const Topology& t, double max_visits);
+
 // Spec strings: torus:WxH, mesh:WxH, ring:N, fattree:MxL, bigraph:SxK, file:PATH.
 Topology parse_topology(const std::string& spec);
+// The size parse_topology(spec) would build, without building it (a fattree:64x4 takes
+// seconds and gigabytes), so a tool can refuse a size up front; the same InputError for a
+// bad spec. Nothing for file: specs, whose size is what the file holds.
+std::optional<TopologySize> topology_size(const std::string& spec);
 
 }  // namespace mt

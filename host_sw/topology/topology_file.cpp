@@ -127,12 +127,17 @@ Topology topology_from_doc(const json& doc, const std::string& spec) {
     for (int64_t k = 0; k < width; ++k) links.push_back({a, b});
     for (int64_t k = 0; k < width; ++k) links.push_back({b, a});
   }
-  for (uint32_t n = 0; n < nodes; ++n) {
-    bool linked = false;
-    for (const Link& l : links) linked = linked || l.src == n;
-    if (!linked) throw InputError(fmt::format("topology {}: node {} has no link", spec, n));
+  std::vector<bool> linked(nodes, false);
+  for (const Link& l : links) {
+    if (l.src < nodes) linked[l.src] = true;
   }
-  return Topology(TopologyKind::kFile, spec, nodes, switches, std::move(links));
+  for (uint32_t n = 0; n < nodes; ++n) {
+    if (!linked[n]) throw InputError(fmt::format("topology {}: node {} has no link", spec, n));
+  }
+  Topology t(TopologyKind::kFile, spec, nodes, switches, std::move(links));
+  // Now, so a network whose diameter takes too long to find is refused before any plan.
+  t.set_known_diameter(t.diameter());
+  return t;
 }
 
 }  // namespace

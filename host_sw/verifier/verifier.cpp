@@ -135,6 +135,10 @@ void check_links(const Plan& plan, const Topology& topo, const PlanIndex& index,
     // Steps in order: the counter keeps one step's counts per link at a time.
     const StepOrder order(plan);
     Router router(topo);
+    // Searched routes are found a source at a time, before the steps.
+    const std::vector<std::vector<uint32_t>> searched =
+        plan.routes.empty() && router.searches() ? router.routes(plan.transfers)
+                                                 : std::vector<std::vector<uint32_t>>{};
     for (uint64_t i = order.start[1]; i < order.start[plan.total_steps() + 1]; ++i) {
       const uint32_t id = order.ids[i];
       if (!plan.routes.empty()) {
@@ -143,7 +147,7 @@ void check_links(const Plan& plan, const Topology& topo, const PlanIndex& index,
       }
       // Dimension-order routes name the first link of a bundle.
       const Transfer& t = plan.transfers[id];
-      for (uint32_t l : router.route(t.src, t.dst)) {
+      for (uint32_t l : searched.empty() ? router.route(t.src, t.dst) : searched[id]) {
         counter.add(l, id, topo.multiplicity(topo.links()[l].src, topo.links()[l].dst));
       }
     }

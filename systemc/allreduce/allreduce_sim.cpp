@@ -103,9 +103,15 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
   // An image set names the topology it was compiled for. read_image_set checks every file and
   // names the bad one.
   TableSet images = opt.images.empty() ? TableSet{} : read_image_set(opt.images);
-  const Topology topo = parse_topology(opt.topology.empty() ? images.topology : opt.topology);
+  const std::string spec = opt.topology.empty() ? images.topology : opt.topology;
+  constexpr uint64_t kNodeBytes = 200 * 1024;  // a router and an NI
+  // Before building the network (fattree:64x4 takes seconds to build); a file's size is
+  // known once it is read.
+  const auto size = topology_size(spec);
+  if (size) check_network_fits(spec, size->nodes, kNodeBytes);
+  const Topology topo = parse_topology(spec);
   if (topo.nodes() < 2) throw InputError("an all-reduce needs at least 2 nodes");
-  check_network_fits(topo.spec(), topo.nodes(), 200 * 1024);  // a router and an NI a node
+  if (!size) check_network_fits(topo.spec(), topo.nodes(), kNodeBytes);
   check_fits_this_machine(topo.nodes(), opt.images.empty() ? opt.bytes : images.bytes);
   if (!opt.trace.empty() && std::filesystem::path(opt.trace).extension() != ".vcd") {
     throw InputError(fmt::format("trace file {}: the name must end in .vcd", opt.trace));

@@ -97,6 +97,19 @@ TEST(Hardening, HugeNetworksAreRefusedUpFront) {
   }
 }
 
+// Defect 6: fattree:64x4 (mtsim) and torus:4096x4096 (noc-sim) took seconds and gigabytes to
+// build before the memory check refused them. The check now reads the size from the spec:
+// with 1 GB of address space, the refusal, not std::bad_alloc.
+TEST(Hardening, HugeNetworksAreRefusedBeforeTheyAreBuilt) {
+  for (const std::string& cmd : {kMtsim + " -q -t fattree:64x4 -b 4KiB",
+                                 kNocSim + " -t torus:4096x4096 -r 0.1 -j 1"}) {
+    const auto r = run_command("ulimit -v 1000000; " + cmd);
+    EXPECT_EQ(r.code, 1) << cmd << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("routers needs about")) << cmd;
+    EXPECT_THAT(r.out, Not(HasSubstr("bad_alloc"))) << cmd;
+  }
+}
+
 // Defect 7: a report that cannot be written is a failure.
 TEST(Hardening, StandardOutputWriteErrorsExitOne) {
   for (const std::string& cmd : {kMtsim + " -q -t ring:4 -b 4KiB", kQuickNoc}) {
