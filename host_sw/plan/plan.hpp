@@ -96,7 +96,8 @@ struct PlanOptions {
   bool prioritize_height = false;  // MultiTree: trees with larger remaining height go first
   uint32_t chunks = 0;  // dbtree: chunks per tree, pipelined; 0 picks the default (dbtree.cpp)
   // Plans estimated to take longer than this to build, verify and compile are refused up
-  // front (check_plan_size); 0: no limit.
+  // front (check_plan_size), and MultiTree's tree building stops once it has taken this much
+  // processor time; 0: no limit.
   double max_plan_seconds = 10;
 };
 

@@ -204,6 +204,25 @@ TEST(Hardening, PlanTimeLimitIsAnOption) {
   }
 }
 
+// The estimate cannot know every network's tree building (a 1,000-node random network given as
+// a file takes 2.3 s, far above its estimate): MultiTree stops building once the limit's
+// processor time has passed, and says so.
+TEST(Hardening, MultiTreeStopsBuildingAtTheTimeLimit) {
+  mt::PlanOptions po;
+  po.bytes = 64;
+  po.max_plan_seconds = 0.05;  // torus:48x48's trees take about 0.5 s
+  try {
+    mt::build_multitree(mt::parse_topology("torus:48x48"), po);
+    ADD_FAILURE() << "built within 0.05 s";
+  } catch (const mt::InputError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("topology torus:48x48: building the 2304 MultiTree trees took "
+                                    "more than the 0.05 s limit"));
+    EXPECT_THAT(e.what(), HasSubstr("mtc --time-limit sets it"));
+  }
+  po.max_plan_seconds = 0;
+  EXPECT_EQ(mt::build_multitree(mt::parse_topology("torus:8x8"), po).steps_per_phase, 17u);
+}
+
 // Defect 6: fattree:64x4 took 6 s and 2.4 GB to build before the size check refused it. The
 // check now reads the size from the spec: with 1 GB of address space, the refusal, not
 // std::bad_alloc.
