@@ -143,6 +143,7 @@ TEST(Hardening, PlansTooSlowToFinishAreRefusedUpFront) {
         std::string("plan -t fattree:32x4 -a dbtree -b 4KiB"),
         std::string("plan -t torus:64x64 -a ring -b 4KiB"),
         std::string("plan -t fattree:32x2 -a multitree -b 64"),
+        std::string("plan -t bigraph:64x128 -a hdrm -b 1MiB"),
         std::string("plan -t torus:48x48 -a multitree -b 4KiB --prioritize-height"),
         std::string("dot -t torus:64x64 -a multitree -b 1MiB")}) {
     const auto r = run_command(kMtc + " " + args);
