@@ -16,7 +16,9 @@ bool fits(uint64_t v, uint32_t bits);
 uint64_t all_ones(uint32_t bits);
 
 // Field bits LSB-first: bit b of the stream is bit (b % 8) of byte b / 8. The destination
-// must be zeroed; fields never overlap.
+// must be zeroed, with 8 bytes from byte bit / 8 on that may be read and written (put_bits
+// works a 64-bit word at a time; leave 8 bytes of slack after the last entry); fields never
+// overlap.
 void put_bits(uint8_t* base, uint64_t bit, uint32_t width, uint64_t value);
 uint64_t get_bits(const uint8_t* base, uint64_t bit, uint32_t width);
 
@@ -64,6 +66,10 @@ using HeaderField = format::ByteField;
 // A header field's value (little-endian) and how to write one into a header-sized buffer.
 uint64_t get_field(const uint8_t* header, const HeaderField& f);
 void put_field(std::vector<uint8_t>& header, const HeaderField& f, uint64_t v);
+
+// set.tables[node], checked to be node's table of a set with a table for every node (after the
+// layout of set and opt: InputError as encode_image).
+const ScheduleTable& node_table(const TableSet& set, uint32_t node, const ImageOptions& opt);
 
 // Serialises a header (crc32 field as stored in h) into exactly kImageHeaderBytes bytes.
 std::vector<uint8_t> header_bytes(const ImageHeader& h);
