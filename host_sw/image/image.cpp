@@ -25,25 +25,6 @@ uint64_t all_ones(uint32_t bits) {
   return bits >= 64 ? std::numeric_limits<uint64_t>::max() : (uint64_t{1} << bits) - 1;
 }
 
-// The documented order: bit i of the value is entry bit `bit + i`, which is bit (bit + i) % 8
-// of byte (bit + i) / 8. Done a 64-bit little-endian word at a time (a plan on torus:64x64
-// encodes 3.4e7 entries, twice); the bytes start zeroed, so set bits are or-ed in.
-void put_bits(uint8_t* base, uint64_t bit, uint32_t width, uint64_t value) {
-  while (width > 0) {
-    uint8_t* p = base + bit / 8;
-    const auto shift = static_cast<uint32_t>(bit % 8);
-    const uint32_t take = std::min(width, 64 - shift);
-    const uint64_t part = (value & all_ones(take)) << shift;
-    uint64_t word = 0;
-    for (uint32_t b = 0; b < 8; ++b) word |= uint64_t{p[b]} << (8 * b);
-    word |= part;
-    for (uint32_t b = 0; b < 8; ++b) p[b] = static_cast<uint8_t>(word >> (8 * b));
-    value = take < 64 ? value >> take : 0;
-    bit += take;
-    width -= take;
-  }
-}
-
 uint64_t get_bits(const uint8_t* base, uint64_t bit, uint32_t width) {
   uint64_t v = 0;
   for (uint32_t done = 0; done < width;) {
@@ -319,7 +300,7 @@ ImageEncoder::ImageEncoder(const TableSet& set, const ImageOptions& opt)
   }
 }
 
-const std::vector<uint8_t>& ImageEncoder::bin(const ScheduleTable& table) {
+void ImageEncoder::check(const ScheduleTable& table) const {
   const std::string table_name = fmt::format("schedule table of node {}", table.node);
   if (table.node >= set_.nodes) {
     throw InputError(fmt::format("{}: no such node (nodes = {})", table_name, set_.nodes));
@@ -328,6 +309,15 @@ const std::vector<uint8_t>& ImageEncoder::bin(const ScheduleTable& table) {
     throw InputError(fmt::format("{}: {} entries do not fit the u32 entry count", table_name,
                                  table.entries.size()));
   }
+  const EntryLimits lim{set_.nodes, set_.flows, set_.steps_per_phase, set_.children_slots,
+                        set_.bytes, set_.base_addr};
+  for (size_t i = 0; i < table.entries.size(); ++i) {
+    check_encodable(table.entries[i], layout_, lim, EntryWhere{table_name, i});
+  }
+}
+
+const std::vector<uint8_t>& ImageEncoder::bin(const ScheduleTable& table) {
+  check(table);
   const ImageLayout& l = layout_;
   const size_t size = kImageHeaderBytes + table.entries.size() * l.entry_bytes;
   image_.assign(size + 8, 0);  // put_bits' slack
@@ -335,12 +325,8 @@ const std::vector<uint8_t>& ImageEncoder::bin(const ScheduleTable& table) {
       header_bytes(header_of(set_, l, table.node, table.entries.size()));
   std::copy(header.begin(), header.end(), image_.begin());
   const FieldOffsets off = field_offsets(l);
-  const EntryLimits lim{set_.nodes, set_.flows, set_.steps_per_phase, set_.children_slots,
-                        set_.bytes, set_.base_addr};
   for (size_t i = 0; i < table.entries.size(); ++i) {
-    const TableEntry& e = table.entries[i];
-    check_encodable(e, l, lim, EntryWhere{table_name, i});
-    put_entry(image_.data() + kImageHeaderBytes + i * l.entry_bytes, e, l, off);
+    put_entry(image_.data() + kImageHeaderBytes + i * l.entry_bytes, table.entries[i], l, off);
   }
   image_.resize(size);
   const uint32_t crc = image_crc(image_);

@@ -122,6 +122,8 @@ class ImageEncoder {
   ImageEncoder(const TableSet& set, const ImageOptions& opt);
   // The binary image of `table`, the table of node table.node; valid until the next call.
   const std::vector<uint8_t>& bin(const ScheduleTable& table);
+  // Throws what bin(table) would throw, without encoding.
+  void check(const ScheduleTable& table) const;
   // The $readmemh form of the image bin() returned last, appended to `out`.
   void append_hex(fmt::memory_buffer& out) const;
 

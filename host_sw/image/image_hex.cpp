@@ -20,6 +20,8 @@ namespace {
 
 uint32_t hex_digits(uint32_t entry_bits) { return (entry_bits + 3) / 4; }
 
+constexpr const char* kHexDigits = "0123456789abcdef";
+
 std::vector<std::string> split_ws(const std::string& s) {
   std::istringstream in(s);
   std::vector<std::string> out;
@@ -119,11 +121,14 @@ void ImageEncoder::append_hex(fmt::memory_buffer& out) const {
   out.resize(start + entries * (digits + 1));
   char* line = out.data() + start;
   for (uint64_t i = 0; i < entries; ++i, line += digits + 1) {
+    // Digit j (from the right) is nibble j: the low half of byte j / 2 for even j.
     const uint8_t* p = d + kImageHeaderBytes + i * l.entry_bytes;
-    for (uint32_t j = 0; j < digits; ++j) {
-      const uint32_t nibble = (p[j / 2] >> (4 * (j % 2))) & 0xFu;
-      line[digits - 1 - j] = "0123456789abcdef"[nibble];
+    char* last = line + digits - 1;
+    for (uint32_t j = 0; j + 1 < digits; j += 2) {
+      last[-static_cast<long>(j)] = kHexDigits[p[j / 2] & 0xFu];
+      last[-static_cast<long>(j) - 1] = kHexDigits[p[j / 2] >> 4];
     }
+    if (digits % 2 != 0) line[0] = kHexDigits[p[digits / 2] & 0xFu];
     line[digits] = '\n';
   }
 }

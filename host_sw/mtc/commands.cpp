@@ -160,7 +160,7 @@ void require_compiled_tables_valid(TableStream& tables, const Plan& plan,
   for (uint32_t v = 0; v < plan.nodes && checker.ok(); ++v) {
     const ScheduleTable& t = tables.table(v);
     checker.check(t);
-    if (checker.ok()) encoder.bin(t);
+    if (checker.ok()) encoder.check(t);
   }
   if (checker.ok()) return;
   std::string msg = "the compiled tables do not verify:";

@@ -56,7 +56,13 @@ WaitRules::WaitRules(const Plan& plan, const PlanIndex& index)
   for (const Transfer& t : plan.transfers) ranges_are_flows_ = ranges_are_flows_ && t.range == t.flow;
 }
 
-int64_t WaitRules::find_range(uint64_t offset, uint64_t size) const {
+// Ranges of the same bytes are interchangeable here (each overlaps what the other does), so
+// the flow's own chunk, where it is those bytes (MultiTree), saves the hash look-up.
+int64_t WaitRules::find_range(uint32_t flow, uint64_t offset, uint64_t size) const {
+  if (flow < plan_.ranges.size() && plan_.ranges[flow].offset == offset &&
+      plan_.ranges[flow].size == size) {
+    return flow;
+  }
   auto [lo, hi] = range_id_.equal_range(range_key(offset, size));
   for (auto it = lo; it != hi; ++it) {
     const ByteRange& b = plan_.ranges[it->second];
@@ -143,7 +149,7 @@ void WaitRules::check_entries(uint32_t v, const std::vector<TableEntry>& entries
     // (plan_from_tables registers every range a table sends).
     const int64_t rid = compiled && ranges_are_flows_
                             ? e.flow
-                            : find_range(e.start_addr - base_addr, e.size);
+                            : find_range(e.flow, e.start_addr - base_addr, e.size);
     if (rid >= 0) check_sent_bytes(v, e, rid, by_range, errors);
   }
 }

@@ -40,7 +40,7 @@ class WaitRules {
              const ArrivalsBy& by_flow, ErrorList& errors);
   void check_sent_bytes(uint32_t v, const TableEntry& e, int64_t rid, const ArrivalsBy& by_range,
                         ErrorList& errors) const;
-  int64_t find_range(uint64_t offset, uint64_t size) const;
+  int64_t find_range(uint32_t flow, uint64_t offset, uint64_t size) const;
 
   const Plan& plan_;
   std::vector<std::vector<uint32_t>> overlaps_;  // for each range, those sharing a byte
