@@ -3,8 +3,6 @@
 // once it has reached standard output: a write error there (a full disk, /dev/full) is exit 1.
 #pragma once
 
-#include <cerrno>
-#include <cstring>
 #include <exception>
 #include <functional>
 #include <ostream>
@@ -13,18 +11,9 @@
 #include <CLI/CLI.hpp>
 
 #include "common/error.hpp"
+#include "common/output_file.hpp"
 
 namespace mt {
-
-// Flushes `out`; InputError when anything written to it was lost.
-inline void finish_output(std::ostream& out) {
-  errno = 0;
-  out.flush();
-  if (out) return;
-  const int e = errno;
-  throw InputError(std::string("cannot write the standard output") +
-                   (e != 0 ? std::string(": ") + std::strerror(e) : std::string()));
-}
 
 // Parses the command line. Returns -1 to go on, or the exit code: 0 after --help (if the help
 // reached `out`), 1 for a parse error.

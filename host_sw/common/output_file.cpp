@@ -59,11 +59,11 @@ fs::path target_of(const std::string& path, const char* what) {
   return target;
 }
 
-// Writes all of `text` to `fd`; false (errno set) on a write error.
-bool write_all(int fd, const std::string& text) {
+// Writes all of `data` to `fd`; false (errno set) on a write error.
+bool write_all(int fd, const char* data, size_t size) {
   size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+  while (done < size) {
+    const ssize_t n = ::write(fd, data + done, size - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
     done += static_cast<size_t>(n);
@@ -107,7 +107,7 @@ void write_file(const std::string& path, const std::string& text, const char* wh
     throw InputError(fmt::format("{} {}: cannot create a file in {}: {}", what, path,
                                  target.parent_path().string(), errno_text(errno)));
   }
-  const bool written = write_all(fd, text) && ::fchmod(fd, mode_for(target)) == 0;
+  const bool written = write_all(fd, text.data(), text.size()) && ::fchmod(fd, mode_for(target)) == 0;
   const int write_errno = errno;
   const bool closed = ::close(fd) == 0;
   const int close_errno = errno;
@@ -116,6 +116,28 @@ void write_file(const std::string& path, const std::string& text, const char* wh
     ::unlink(tmp.c_str());
     throw InputError(fmt::format("{} {}: cannot write: {}", what, path, errno_text(e)));
   }
+}
+
+void write_new_file(const std::string& path, const char* data, size_t size) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) throw InputError(fmt::format("{}: cannot write: {}", path, errno_text(errno)));
+  const bool written = write_all(fd, data, size);
+  const int write_errno = errno;
+  if (::close(fd) != 0 || !written) {
+    throw InputError(fmt::format("{}: cannot write: {}", path,
+                                 errno_text(written ? errno : write_errno)));
+  }
+}
+
+void finish_output(std::ostream& out) {
+  if (out) {  // else errno still tells why the last write failed
+    errno = 0;
+    out.flush();
+  }
+  if (out) return;
+  const int e = errno;
+  throw InputError(std::string("cannot write the standard output") +
+                   (e != 0 ? std::string(": ") + std::strerror(e) : std::string()));
 }
 
 }  // namespace mt

@@ -2,6 +2,7 @@
 // reader never sees half a file.
 #pragma once
 
+#include <ostream>
 #include <string>
 
 namespace mt {
@@ -15,5 +16,14 @@ void check_writable(const std::string& path, const char* what);
 // renamed over the file (a symbolic link's target is replaced, the link kept). The same
 // checks as check_writable; a write error is an InputError with the system's reason.
 void write_file(const std::string& path, const std::string& text, const char* what);
+
+// Writes `size` bytes into a new file at `path`, or over an existing one; InputError
+// "<path>: cannot write: <reason>" when that fails. For files inside a directory that is
+// itself put into place atomically (image sets).
+void write_new_file(const std::string& path, const char* data, size_t size);
+
+// Flushes `out`, a tool's standard output; InputError when anything written to it was lost
+// (with errno's reason: set errno to 0 before the writes whose failure it should name).
+void finish_output(std::ostream& out);
 
 }  // namespace mt

@@ -25,21 +25,6 @@ uint64_t all_ones(uint32_t bits) {
   return bits >= 64 ? std::numeric_limits<uint64_t>::max() : (uint64_t{1} << bits) - 1;
 }
 
-// The documented order: bit i of the value is entry bit `bit + i`, which is bit (bit + i) % 8
-// of byte (bit + i) / 8. Done a byte's worth of bits at a time (a plan of 2^16 nodes encodes
-// tens of millions of entries); the bytes start zeroed, so set bits are or-ed in.
-void put_bits(uint8_t* base, uint64_t bit, uint32_t width, uint64_t value) {
-  while (width > 0) {
-    const uint32_t shift = static_cast<uint32_t>(bit % 8);
-    const uint32_t take = std::min(width, 8 - shift);
-    const uint64_t part = value & ((uint64_t{1} << take) - 1);
-    base[bit / 8] = static_cast<uint8_t>(base[bit / 8] | (part << shift));
-    value >>= take;
-    bit += take;
-    width -= take;
-  }
-}
-
 uint64_t get_bits(const uint8_t* base, uint64_t bit, uint32_t width) {
   uint64_t v = 0;
   for (uint32_t done = 0; done < width;) {
@@ -237,40 +222,14 @@ uint32_t image_crc(const std::vector<uint8_t>& image) {
   return static_cast<uint32_t>(c);
 }
 
-std::vector<uint8_t> encode_image(const TableSet& set, uint32_t node, const ImageOptions& opt) {
-  const ImageLayout l = image_layout(set, opt);
-  const std::string table_name = fmt::format("schedule table of node {}", node);
-  if (node >= set.nodes) {
-    throw InputError(fmt::format("{}: no such node (nodes = {})", table_name, set.nodes));
-  }
-  if (set.tables.size() != set.nodes) {
-    throw InputError(fmt::format("schedule image: the table set has {} tables for {} nodes",
-                                 set.tables.size(), set.nodes));
-  }
-  const ScheduleTable& table = set.tables[node];
-  if (table.node != node) {
-    throw InputError(fmt::format("{}: tables[{}] is the table of node {}", table_name, node,
-                                 table.node));
-  }
-  if (set.dtype != DType::kInt32 && set.dtype != DType::kFp32) {
-    throw InputError(fmt::format("schedule image: dtype code {} is not 0 (int32) or 1 (fp32)",
-                                 static_cast<uint32_t>(set.dtype)));
-  }
-  if (!buffer_fits(set.base_addr, set.bytes)) {
-    throw InputError(fmt::format(
-        "schedule image: the buffer (base_addr {:#x} + bytes {:#x}) wraps past 2^64",
-        set.base_addr, set.bytes));
-  }
-  if (table.entries.size() > std::numeric_limits<uint32_t>::max()) {
-    throw InputError(fmt::format("{}: {} entries do not fit the u32 entry count", table_name,
-                                 table.entries.size()));
-  }
+namespace {
 
+ImageHeader header_of(const TableSet& set, const ImageLayout& l, uint32_t node, size_t entries) {
   ImageHeader h;
   h.node_id = node;
   h.nodes = set.nodes;
   h.flows = set.flows;
-  h.entries = static_cast<uint32_t>(table.entries.size());
+  h.entries = static_cast<uint32_t>(entries);
   h.steps_per_phase = set.steps_per_phase;
   h.children_slots = static_cast<uint8_t>(l.children_slots);
   h.op_bits = static_cast<uint8_t>(l.op_bits);
@@ -284,54 +243,122 @@ std::vector<uint8_t> encode_image(const TableSet& set, uint32_t node, const Imag
   h.entry_bytes = static_cast<uint16_t>(l.entry_bytes);
   h.bytes = set.bytes;
   h.base_addr = set.base_addr;
+  return h;
+}
 
-  std::vector<uint8_t> out = header_bytes(h);
-  out.resize(kImageHeaderBytes + table.entries.size() * l.entry_bytes, 0);
-  const FieldOffsets off = field_offsets(l);
-  const EntryLimits lim{set.nodes, set.flows, set.steps_per_phase, set.children_slots,
-                        set.bytes, set.base_addr};
-  const uint64_t nil = all_ones(l.node_bits);
-
-  for (size_t i = 0; i < table.entries.size(); ++i) {
-    const TableEntry& e = table.entries[i];
-    const EntryWhere where{table_name, i};
-    auto need = [&](auto&& field, uint64_t v, uint32_t bits, const char* width) {
-      if (!fits(v, bits)) {
-        throw InputError(fmt::format("{}, field {}: {:#x} does not fit {} = {}", where.str(),
-                                     field(), v, width, bits));
-      }
-    };
-    auto named = [](const char* name) { return [name] { return std::string(name); }; };
-    need(named("flow"), e.flow, l.flow_bits, "flow_bits");
-    if (e.parent != kNil) need(named("parent"), e.parent, l.node_bits, "node_bits");
-    for (size_t k = 0; k < e.children.size(); ++k) {
-      if (e.children[k] != kNil) {
-        need([k] { return fmt::format("children[{}]", k); }, e.children[k], l.node_bits,
-             "node_bits");
-      }
+// Each field of `e` fits its width, and the entry is one the decoder accepts.
+void check_encodable(const TableEntry& e, const ImageLayout& l, const EntryLimits& lim,
+                     const EntryWhere& where) {
+  auto need = [&](auto&& field, uint64_t v, uint32_t bits, const char* width) {
+    if (!fits(v, bits)) {
+      throw InputError(fmt::format("{}, field {}: {:#x} does not fit {} = {}", where.str(),
+                                   field(), v, width, bits));
     }
-    need(named("step"), e.step, l.step_bits, "step_bits");
-    need(named("start_addr"), e.start_addr, l.addr_bits, "addr_bits");
-    need(named("size"), e.size, l.size_bits, "size_bits");
-    // Also everything the decoder rejects, so no image we write fails to load.
-    check_entry(e, lim, where);
-
-    uint8_t* p = out.data() + kImageHeaderBytes + i * l.entry_bytes;
-    put_bits(p, off.op, l.op_bits, static_cast<uint64_t>(e.op));
-    put_bits(p, off.flow, l.flow_bits, e.flow);
-    put_bits(p, off.parent, l.node_bits, e.parent == kNil ? nil : e.parent);
-    for (uint32_t k = 0; k < l.children_slots; ++k) {
-      const uint64_t c = k < e.children.size() ? e.children[k] : nil;
-      put_bits(p, off.child0 + uint64_t{k} * l.node_bits, l.node_bits, c);
+  };
+  auto named = [](const char* name) { return [name] { return std::string(name); }; };
+  need(named("flow"), e.flow, l.flow_bits, "flow_bits");
+  if (e.parent != kNil) need(named("parent"), e.parent, l.node_bits, "node_bits");
+  for (size_t k = 0; k < e.children.size(); ++k) {
+    if (e.children[k] != kNil) {
+      need([k] { return fmt::format("children[{}]", k); }, e.children[k], l.node_bits,
+           "node_bits");
     }
-    put_bits(p, off.step, l.step_bits, e.step);
-    put_bits(p, off.start_addr, l.addr_bits, e.start_addr);
-    put_bits(p, off.size, l.size_bits, e.size);
   }
+  need(named("step"), e.step, l.step_bits, "step_bits");
+  need(named("start_addr"), e.start_addr, l.addr_bits, "addr_bits");
+  need(named("size"), e.size, l.size_bits, "size_bits");
+  // Also everything the decoder rejects, so no image we write fails to load.
+  check_entry(e, lim, where);
+}
 
-  const uint32_t crc = image_crc(out);
-  for (uint32_t b = 0; b < 4; ++b) out[kImageCrcOffset + b] = static_cast<uint8_t>(crc >> (8 * b));
-  return out;
+void put_entry(uint8_t* p, const TableEntry& e, const ImageLayout& l, const FieldOffsets& off) {
+  const uint64_t nil = all_ones(l.node_bits);
+  put_bits(p, off.op, l.op_bits, static_cast<uint64_t>(e.op));
+  put_bits(p, off.flow, l.flow_bits, e.flow);
+  put_bits(p, off.parent, l.node_bits, e.parent == kNil ? nil : e.parent);
+  for (uint32_t k = 0; k < l.children_slots; ++k) {
+    const uint64_t c = k < e.children.size() ? e.children[k] : nil;
+    put_bits(p, off.child0 + uint64_t{k} * l.node_bits, l.node_bits, c);
+  }
+  put_bits(p, off.step, l.step_bits, e.step);
+  put_bits(p, off.start_addr, l.addr_bits, e.start_addr);
+  put_bits(p, off.size, l.size_bits, e.size);
+}
+
+}  // namespace
+
+ImageEncoder::ImageEncoder(const TableSet& set, const ImageOptions& opt)
+    : set_(set), layout_(image_layout(set, opt)) {
+  if (set.dtype != DType::kInt32 && set.dtype != DType::kFp32) {
+    throw InputError(fmt::format("schedule image: dtype code {} is not 0 (int32) or 1 (fp32)",
+                                 static_cast<uint32_t>(set.dtype)));
+  }
+  if (!buffer_fits(set.base_addr, set.bytes)) {
+    throw InputError(fmt::format(
+        "schedule image: the buffer (base_addr {:#x} + bytes {:#x}) wraps past 2^64",
+        set.base_addr, set.bytes));
+  }
+}
+
+void ImageEncoder::check(const ScheduleTable& table) const {
+  const std::string table_name = fmt::format("schedule table of node {}", table.node);
+  if (table.node >= set_.nodes) {
+    throw InputError(fmt::format("{}: no such node (nodes = {})", table_name, set_.nodes));
+  }
+  if (table.entries.size() > std::numeric_limits<uint32_t>::max()) {
+    throw InputError(fmt::format("{}: {} entries do not fit the u32 entry count", table_name,
+                                 table.entries.size()));
+  }
+  const EntryLimits lim{set_.nodes, set_.flows, set_.steps_per_phase, set_.children_slots,
+                        set_.bytes, set_.base_addr};
+  for (size_t i = 0; i < table.entries.size(); ++i) {
+    check_encodable(table.entries[i], layout_, lim, EntryWhere{table_name, i});
+  }
+}
+
+const std::vector<uint8_t>& ImageEncoder::bin(const ScheduleTable& table) {
+  check(table);
+  const ImageLayout& l = layout_;
+  const size_t size = kImageHeaderBytes + table.entries.size() * l.entry_bytes;
+  image_.assign(size + 8, 0);  // put_bits' slack
+  const std::vector<uint8_t> header =
+      header_bytes(header_of(set_, l, table.node, table.entries.size()));
+  std::copy(header.begin(), header.end(), image_.begin());
+  const FieldOffsets off = field_offsets(l);
+  for (size_t i = 0; i < table.entries.size(); ++i) {
+    put_entry(image_.data() + kImageHeaderBytes + i * l.entry_bytes, table.entries[i], l, off);
+  }
+  image_.resize(size);
+  const uint32_t crc = image_crc(image_);
+  for (uint32_t b = 0; b < 4; ++b) {
+    image_[kImageCrcOffset + b] = static_cast<uint8_t>(crc >> (8 * b));
+  }
+  return image_;
+}
+
+const ScheduleTable& image_detail::node_table(const TableSet& set, uint32_t node,
+                                             const ImageOptions& opt) {
+  image_layout(set, opt);  // no nodes, bad options: before anything else
+  if (node >= set.nodes) {
+    throw InputError(fmt::format("schedule table of node {}: no such node (nodes = {})", node,
+                                 set.nodes));
+  }
+  if (set.tables.size() != set.nodes) {
+    throw InputError(fmt::format("schedule image: the table set has {} tables for {} nodes",
+                                 set.tables.size(), set.nodes));
+  }
+  const ScheduleTable& table = set.tables[node];
+  if (table.node != node) {
+    throw InputError(fmt::format("schedule table of node {}: tables[{}] is the table of node {}",
+                                 node, node, table.node));
+  }
+  return table;
+}
+
+std::vector<uint8_t> encode_image(const TableSet& set, uint32_t node, const ImageOptions& opt) {
+  const ScheduleTable& table = node_table(set, node, opt);
+  ImageEncoder encoder(set, opt);
+  return encoder.bin(table);
 }
 
 DecodedImage decode_image(const std::vector<uint8_t>& image, const ImageExpect& expect) {

@@ -13,10 +13,12 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "ni_formats.hpp"
 #include "table/schedule_table.hpp"
+#include "table/table_sink.hpp"
 
 namespace mt {
 
@@ -110,6 +112,26 @@ DecodedImage decode_image(const std::vector<uint8_t>& image, const ImageExpect& 
 // $readmemh text: `//` header comments, then one line per entry, ceil(entry_bits / 4) hex
 // digits, most significant first.
 std::string encode_hex(const TableSet& set, uint32_t node, const ImageOptions& opt = {});
+
+// The images of a set's tables one table at a time, in memory reused from table to table
+// (what encode_image and encode_hex give for each node; a set on torus:64x64 has 3.4e7
+// entries). Checks the set's fields once (InputError as encode_image).
+class ImageEncoder {
+ public:
+  // `set` gives the fields and must outlive the encoder; its tables are not used.
+  ImageEncoder(const TableSet& set, const ImageOptions& opt);
+  // The binary image of `table`, the table of node table.node; valid until the next call.
+  const std::vector<uint8_t>& bin(const ScheduleTable& table);
+  // Throws what bin(table) would throw, without encoding.
+  void check(const ScheduleTable& table) const;
+  // The $readmemh form of the image bin() returned last, appended to `out`.
+  void append_hex(fmt::memory_buffer& out) const;
+
+ private:
+  const TableSet& set_;
+  ImageLayout layout_;
+  std::vector<uint8_t> image_;
+};
 // Rebuilds the exact .bin bytes a .hex file was made from (header from its comments). Checks
 // syntax only; decode_image does the rest.
 std::vector<uint8_t> hex_to_image(const std::string& hex);
@@ -120,7 +142,26 @@ nlohmann::json table_json(const TableSet& set, uint32_t node);
 // The same table as text, one entry per line with the keys in the order above (what
 // write_image_set puts in node_NN.json for people to read).
 std::string table_json_text(const TableSet& set, uint32_t node);
+void append_table_json_text(const ScheduleTable& table, fmt::memory_buffer& out);
 nlohmann::json tables_json(const TableSet& set);
+
+// tables_json(set) with the keys of `extra` added, as dump(2) prints it (and a newline),
+// written table by table: the text is never whole in memory (1.5 GB on torus:32x32).
+class TablesJsonWriter : public TableSink {
+ public:
+  // `set` gives the fields; its tables are not used. Writes up to "tables" at once.
+  TablesJsonWriter(std::ostream& out, const TableSet& set,
+                   const nlohmann::json& extra = nlohmann::json::object());
+  void add(const ScheduleTable& table) override;  // in node order
+  void finish() override;
+
+ private:
+  void write_keys(bool after_tables);
+
+  ChunkedOutput out_;
+  nlohmann::json top_;  // the keys other than "tables"
+  size_t tables_ = 0;
+};
 // Inverses; InputError on missing, unknown or mistyped keys. They check structure only (the
 // image encoder checks the values).
 ScheduleTable table_from_json(const nlohmann::json& j);
@@ -130,10 +171,35 @@ TableSet tables_from_json(const nlohmann::json& j);
 std::string image_stem(uint32_t node, uint32_t nodes);
 
 // Writes node_<n>.bin/.hex/.json for every node plus manifest.json into dir. Everything is
-// encoded first and written into a temporary sibling directory that is then renamed into
-// place, so dir never holds a half-written set. An existing dir is replaced only when it is
-// empty or holds an image set (its manifest says so); anything else is an InputError.
+// written into a temporary sibling directory that is then renamed into place, so dir never
+// holds a half-written set, and a table that cannot be encoded leaves dir as it was. An
+// existing dir is replaced only when it is empty or holds an image set (its manifest says
+// so); anything else is an InputError.
 void write_image_set(const TableSet& set, const std::string& dir, const ImageOptions& opt = {});
+
+// write_image_set a table at a time: the directory is checked and the temporary sibling made
+// on construction, each table's files are written as it is added (in node order), and
+// finish() writes the manifest and renames the set into place. Destroyed before finish() (an
+// error on the way), it removes the temporary directory and leaves dir as it was.
+class ImageSetWriter : public TableSink {
+ public:
+  // `set` gives the fields and must outlive the writer; its tables are not used.
+  ImageSetWriter(const TableSet& set, const std::string& dir, const ImageOptions& opt = {});
+  ~ImageSetWriter() override;
+  ImageSetWriter(const ImageSetWriter&) = delete;
+  ImageSetWriter& operator=(const ImageSetWriter&) = delete;
+  void add(const ScheduleTable& table) override;
+  void finish() override;
+
+ private:
+  const TableSet& set_;
+  ImageOptions opt_;
+  std::string dir_, tmp_;  // the set's directory and the temporary one being written
+  bool replace_ = false;   // dir exists (empty or an image set)
+  uint32_t added_ = 0;
+  ImageEncoder encoder_;
+  fmt::memory_buffer text_;
+};
 // Reads a set back: every .bin checked against its node id, the node count and the manifest,
 // every .hex and .json against its .bin. Errors name the file.
 TableSet read_image_set(const std::string& dir);

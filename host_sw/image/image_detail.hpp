@@ -16,8 +16,27 @@ bool fits(uint64_t v, uint32_t bits);
 uint64_t all_ones(uint32_t bits);
 
 // Field bits LSB-first: bit b of the stream is bit (b % 8) of byte b / 8. The destination
-// must be zeroed; fields never overlap.
-void put_bits(uint8_t* base, uint64_t bit, uint32_t width, uint64_t value);
+// must be zeroed, with 8 bytes from byte bit / 8 on that may be read and written (put_bits
+// works a 64-bit word at a time; leave 8 bytes of slack after the last entry); fields never
+// overlap.
+// Bit i of the value is entry bit `bit + i`, which is bit (bit + i) % 8 of byte (bit + i) / 8,
+// set a 64-bit little-endian word at a time (inline: a plan on torus:64x64 encodes 3.4e7
+// entries); the bytes start zeroed, so set bits are or-ed in.
+inline void put_bits(uint8_t* base, uint64_t bit, uint32_t width, uint64_t value) {
+  while (width > 0) {
+    uint8_t* p = base + bit / 8;
+    const auto shift = static_cast<uint32_t>(bit % 8);
+    const uint32_t take = width < 64 - shift ? width : 64 - shift;
+    const uint64_t part = (take >= 64 ? value : value & ((uint64_t{1} << take) - 1)) << shift;
+    uint64_t word = 0;
+    for (uint32_t b = 0; b < 8; ++b) word |= uint64_t{p[b]} << (8 * b);
+    word |= part;
+    for (uint32_t b = 0; b < 8; ++b) p[b] = static_cast<uint8_t>(word >> (8 * b));
+    value = take < 64 ? value >> take : 0;
+    bit += take;
+    width -= take;
+  }
+}
 uint64_t get_bits(const uint8_t* base, uint64_t bit, uint32_t width);
 
 void put_le(std::vector<uint8_t>& out, uint64_t v, uint32_t bytes);
@@ -64,6 +83,10 @@ using HeaderField = format::ByteField;
 // A header field's value (little-endian) and how to write one into a header-sized buffer.
 uint64_t get_field(const uint8_t* header, const HeaderField& f);
 void put_field(std::vector<uint8_t>& header, const HeaderField& f, uint64_t v);
+
+// set.tables[node], checked to be node's table of a set with a table for every node (after the
+// layout of set and opt: InputError as encode_image).
+const ScheduleTable& node_table(const TableSet& set, uint32_t node, const ImageOptions& opt);
 
 // Serialises a header (crc32 field as stored in h) into exactly kImageHeaderBytes bytes.
 std::vector<uint8_t> header_bytes(const ImageHeader& h);

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <optional>
@@ -18,6 +19,8 @@ using namespace image_detail;
 namespace {
 
 uint32_t hex_digits(uint32_t entry_bits) { return (entry_bits + 3) / 4; }
+
+constexpr const char* kHexDigits = "0123456789abcdef";
 
 std::vector<std::string> split_ws(const std::string& s) {
   std::istringstream in(s);
@@ -68,56 +71,75 @@ const HeaderField* find_field(const std::string& name) {
 
 }  // namespace
 
-std::string encode_hex(const TableSet& set, uint32_t node, const ImageOptions& opt) {
-  const std::vector<uint8_t> bin = encode_image(set, node, opt);
-  const ImageLayout l = image_layout(set, opt);
-  const FieldOffsets off = field_offsets(l);
-  const uint8_t* d = bin.data();
-  const uint64_t entries = get_field(d, format::image::field::kEntries);
+namespace {
 
-  std::string s;
-  s += fmt::format("// MultiTree schedule table image, node {}: hex form of format version {}\n",
-                   node, kImageVersion);
-  s += "// (host_sw/image/IMAGE_FORMAT.md). For $readmemh into\n";
-  s += fmt::format(
-      "// reg [{}:0] mem [0:ENTRIES-1]; one entry per line, most significant digit first.\n",
+// The `//` lines before the entries: the header fields and the entry fields' bit ranges.
+void append_hex_comments(const uint8_t* d, const ImageLayout& l, DType dtype,
+                         fmt::memory_buffer& out) {
+  auto o = std::back_inserter(out);
+  const FieldOffsets off = field_offsets(l);
+  const auto node = get_field(d, format::image::field::kNodeId);
+  fmt::format_to(o, "// MultiTree schedule table image, node {}: hex form of format version {}\n",
+                 node, kImageVersion);
+  fmt::format_to(o, "// (host_sw/image/IMAGE_FORMAT.md). For $readmemh into\n");
+  fmt::format_to(
+      o, "// reg [{}:0] mem [0:ENTRIES-1]; one entry per line, most significant digit first.\n",
       l.entry_bits - 1);
-  s += "// Header fields, the same values as in the .bin header:\n";
+  fmt::format_to(o, "// Header fields, the same values as in the .bin header:\n");
   for (const HeaderField& f : format::image::kHeader) {
     const std::string name = f.name;
     if (name == "magic") {
-      s += fmt::format("// magic {}\n", std::string(kImageMagic.begin(), kImageMagic.end()));
+      fmt::format_to(o, "// magic {}\n", std::string(kImageMagic.begin(), kImageMagic.end()));
     } else if (name == "crc32") {
-      s += fmt::format("// crc32 {:#010x}\n", get_le(d + f.offset, f.bytes));
+      fmt::format_to(o, "// crc32 {:#010x}\n", get_le(d + f.offset, f.bytes));
     } else {
-      s += fmt::format("// {} {}\n", name, get_le(d + f.offset, f.bytes));
+      fmt::format_to(o, "// {} {}\n", name, get_le(d + f.offset, f.bytes));
     }
   }
-  s += fmt::format("// dtype: 0 = int32, 1 = fp32 (this image: {})\n", dtype_name(set.dtype));
-  std::string fields = fmt::format("op [{}:{}], flow [{}:{}], parent [{}:{}]", off.flow - 1,
-                                   off.op, off.parent - 1, off.flow, off.child0 - 1, off.parent);
+  fmt::format_to(o, "// dtype: 0 = int32, 1 = fp32 (this image: {})\n", dtype_name(dtype));
+  fmt::format_to(o, "// Entry fields, LSB first: op [{}:{}], flow [{}:{}], parent [{}:{}]",
+                 off.flow - 1, off.op, off.parent - 1, off.flow, off.child0 - 1, off.parent);
   for (uint32_t k = 0; k < l.children_slots; ++k) {
     const uint32_t lo = off.child0 + k * l.node_bits;
-    fields += fmt::format(", child{} [{}:{}]", k, lo + l.node_bits - 1, lo);
+    fmt::format_to(o, ", child{} [{}:{}]", k, lo + l.node_bits - 1, lo);
   }
   // A zero-width step field (steps_per_phase 0) has no bit range to show.
-  if (l.step_bits > 0) fields += fmt::format(", step [{}:{}]", off.start_addr - 1, off.step);
-  fields += fmt::format(", start_addr [{}:{}], size [{}:{}]", off.size - 1, off.start_addr,
-                        l.entry_bits - 1, off.size);
-  s += "// Entry fields, LSB first: " + fields + "\n";
+  if (l.step_bits > 0) fmt::format_to(o, ", step [{}:{}]", off.start_addr - 1, off.step);
+  fmt::format_to(o, ", start_addr [{}:{}], size [{}:{}]\n", off.size - 1, off.start_addr,
+                 l.entry_bits - 1, off.size);
+}
 
+}  // namespace
+
+void ImageEncoder::append_hex(fmt::memory_buffer& out) const {
+  const ImageLayout& l = layout_;
+  const uint8_t* d = image_.data();
+  append_hex_comments(d, l, set_.dtype, out);
+  const uint64_t entries = get_field(d, format::image::field::kEntries);
   const uint32_t digits = hex_digits(l.entry_bits);
-  for (uint64_t i = 0; i < entries; ++i) {
+  const size_t start = out.size();
+  out.resize(start + entries * (digits + 1));
+  char* line = out.data() + start;
+  for (uint64_t i = 0; i < entries; ++i, line += digits + 1) {
+    // Digit j (from the right) is nibble j: the low half of byte j / 2 for even j.
     const uint8_t* p = d + kImageHeaderBytes + i * l.entry_bytes;
-    std::string line(digits, '0');
-    for (uint32_t j = 0; j < digits; ++j) {
-      const uint32_t nibble = (p[j / 2] >> (4 * (j % 2))) & 0xFu;
-      line[digits - 1 - j] = "0123456789abcdef"[nibble];
+    char* last = line + digits - 1;
+    for (uint32_t j = 0; j + 1 < digits; j += 2) {
+      last[-static_cast<long>(j)] = kHexDigits[p[j / 2] & 0xFu];
+      last[-static_cast<long>(j) - 1] = kHexDigits[p[j / 2] >> 4];
     }
-    s += line;
-    s += '\n';
+    if (digits % 2 != 0) line[0] = kHexDigits[p[digits / 2] & 0xFu];
+    line[digits] = '\n';
   }
-  return s;
+}
+
+std::string encode_hex(const TableSet& set, uint32_t node, const ImageOptions& opt) {
+  const ScheduleTable& table = node_table(set, node, opt);
+  ImageEncoder encoder(set, opt);
+  encoder.bin(table);
+  fmt::memory_buffer out;
+  encoder.append_hex(out);
+  return fmt::to_string(out);
 }
 
 std::vector<uint8_t> hex_to_image(const std::string& hex) {

@@ -1,8 +1,11 @@
 // The human (JSON) view of schedule tables. Key names are a contract (IMAGE_FORMAT.md).
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
+#include <string_view>
 
 #include "common/error.hpp"
 #include "image/image.hpp"
@@ -135,21 +138,33 @@ json tables_json(const TableSet& set) {
 }
 
 std::string table_json_text(const TableSet& set, uint32_t node) {
-  const ScheduleTable& t = set.tables.at(node);
-  std::string s = fmt::format("{{\"node\": {}, \"entries\": [\n", t.node);
+  fmt::memory_buffer out;
+  append_table_json_text(set.tables.at(node), out);
+  return fmt::to_string(out);
+}
+
+void append_table_json_text(const ScheduleTable& t, fmt::memory_buffer& out) {
+  auto o = std::back_inserter(out);
+  fmt::format_to(o, FMT_COMPILE("{{\"node\": {}, \"entries\": [\n"), t.node);
   for (size_t i = 0; i < t.entries.size(); ++i) {
     const TableEntry& e = t.entries[i];
-    std::string children;
-    for (size_t k = 0; k < e.children.size(); ++k) {
-      children += fmt::format("{}{}", k ? ", " : "", e.children[k]);
+    fmt::format_to(o, FMT_COMPILE("  {{\"op\": \"{}\", \"flow\": {}, \"parent\": "),
+                   op_name(e.op), e.flow);
+    if (e.parent == kNil) {
+      out.append(std::string_view("null"));
+    } else {
+      fmt::format_to(o, FMT_COMPILE("{}"), e.parent);
     }
-    s += fmt::format(
-        "  {{\"op\": \"{}\", \"flow\": {}, \"parent\": {}, \"children\": [{}], \"step\": {}, "
-        "\"start_addr\": {}, \"size\": {}}}{}\n",
-        op_name(e.op), e.flow, e.parent == kNil ? "null" : std::to_string(e.parent), children,
-        e.step, e.start_addr, e.size, i + 1 < t.entries.size() ? "," : "");
+    out.append(std::string_view(", \"children\": ["));
+    for (size_t k = 0; k < e.children.size(); ++k) {
+      if (k) out.append(std::string_view(", "));
+      fmt::format_to(o, FMT_COMPILE("{}"), e.children[k]);
+    }
+    fmt::format_to(o, FMT_COMPILE("], \"step\": {}, \"start_addr\": {}, \"size\": {}}}"),
+                   e.step, e.start_addr, e.size);
+    out.append(std::string_view(i + 1 < t.entries.size() ? ",\n" : "\n"));
   }
-  return s + "]}\n";
+  out.append(std::string_view("]}\n"));
 }
 
 ScheduleTable table_from_json(const json& j) {

@@ -6,9 +6,11 @@
 #include <fstream>
 #include <iterator>
 #include <random>
+#include <stdexcept>
 
 #include "common/error.hpp"
 #include "common/input_file.hpp"
+#include "common/output_file.hpp"
 #include "image/image.hpp"
 #include "image/image_detail.hpp"
 #include "image/image_json.hpp"
@@ -28,11 +30,8 @@ std::vector<uint8_t> read_bytes(const fs::path& p) {
   return std::vector<uint8_t>(s.begin(), s.end());
 }
 
-void write_text(const fs::path& p, const std::string& s) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out.write(s.data(), static_cast<std::streamsize>(s.size()));
-  out.close();
-  if (!out) throw InputError(fmt::format("{}: cannot write", p.string()));
+void write_bytes(const fs::path& p, const char* data, size_t size) {
+  write_new_file(p.string(), data, size);
 }
 
 json parse_json_file(const fs::path& p) {
@@ -82,31 +81,6 @@ fs::path fresh_sibling(const fs::path& dir, const char* tag) {
   throw InputError(fmt::format("image set {}: cannot find a free temporary name", dir.string()));
 }
 
-// Removes the temporary directory unless the set made it into place.
-class RemoveOnExit {
- public:
-  explicit RemoveOnExit(fs::path p) : p_(std::move(p)) {}
-  ~RemoveOnExit() {
-    if (!p_.empty()) {
-      std::error_code ec;
-      fs::remove_all(p_, ec);
-    }
-  }
-  RemoveOnExit(const RemoveOnExit&) = delete;
-  RemoveOnExit& operator=(const RemoveOnExit&) = delete;
-  void release() { p_.clear(); }
-
- private:
-  fs::path p_;
-};
-
-struct NodeFiles {
-  std::string stem;
-  std::vector<uint8_t> bin;
-  std::string hex;
-  std::string json;
-};
-
 }  // namespace
 
 std::string image_stem(uint32_t node, uint32_t nodes) {
@@ -115,89 +89,121 @@ std::string image_stem(uint32_t node, uint32_t nodes) {
   return fmt::format("node_{:0{}}", node, width);
 }
 
-void write_image_set(const TableSet& set, const std::string& dir_name, const ImageOptions& opt) {
-  const fs::path dir = set_dir(dir_name);
-  image_layout(set, opt);  // no nodes, bad options: fail before anything else
+namespace {
 
-  // Encode everything before touching the disk, so a bad table leaves the old set alone.
-  std::vector<NodeFiles> nodes;
-  json manifest;
-  set_fields_to_json(set, manifest);
-  manifest["format"] = kImageSetFormat;
-  manifest["format_version"] = kImageSetFormatVersion;
-  manifest["addr_bits"] = opt.addr_bits;
-  manifest["size_bits"] = opt.size_bits;
-  json stems = json::array();
-  for (uint32_t n = 0; n < set.nodes; ++n) {
-    NodeFiles f;
-    f.stem = image_stem(n, set.nodes);
-    f.bin = encode_image(set, n, opt);
-    f.hex = encode_hex(set, n, opt);
-    f.json = table_json_text(set, n);
-    stems.push_back(f.stem);
-    nodes.push_back(std::move(f));
-  }
-  manifest["files"] = std::move(stems);
-
+// Refuses a dir that exists and is not a directory, or is neither empty nor an image set
+// (never delete something that is not ours); true when it exists.
+bool check_replaceable(const fs::path& dir) {
   std::error_code ec;
-  const bool replace = fs::exists(dir, ec);
-  if (replace) {
-    if (!fs::is_directory(dir, ec)) {
-      throw InputError(fmt::format("image set {}: exists and is not a directory", dir.string()));
-    }
-    // Never delete something that is not ours.
-    if (!fs::is_empty(dir, ec) && !holds_image_set(dir)) {
-      throw InputError(fmt::format(
-          "image set {}: refusing to replace a directory that is neither empty nor an image "
-          "set (no manifest.json with format \"{}\")",
-          dir.string(), kImageSetFormat));
-    }
+  if (!fs::exists(dir, ec)) return false;
+  if (!fs::is_directory(dir, ec)) {
+    throw InputError(fmt::format("image set {}: exists and is not a directory", dir.string()));
   }
+  if (!fs::is_empty(dir, ec) && !holds_image_set(dir)) {
+    throw InputError(fmt::format(
+        "image set {}: refusing to replace a directory that is neither empty nor an image "
+        "set (no manifest.json with format \"{}\")",
+        dir.string(), kImageSetFormat));
+  }
+  return true;
+}
+
+// A fresh temporary directory beside dir (its parent made if need be).
+fs::path make_temporary(const fs::path& dir) {
+  std::error_code ec;
   fs::create_directories(dir.parent_path(), ec);
   if (ec) {
     throw InputError(fmt::format("image set {}: cannot create {}: {}", dir.string(),
                                  dir.parent_path().string(), ec.message()));
   }
-
   const fs::path tmp = fresh_sibling(dir, "tmp");
   if (!fs::create_directory(tmp, ec) || ec) {
     throw InputError(fmt::format("image set {}: cannot create {}: {}", dir.string(),
                                  tmp.string(), ec.message()));
   }
-  RemoveOnExit cleanup(tmp);
-  for (const NodeFiles& f : nodes) {
-    write_text(tmp / (f.stem + ".bin"), std::string(f.bin.begin(), f.bin.end()));
-    write_text(tmp / (f.stem + ".hex"), f.hex);
-    write_text(tmp / (f.stem + ".json"), f.json);
-  }
-  write_text(tmp / "manifest.json", manifest.dump(2) + "\n");
+  return tmp;
+}
 
+// Renames the written set tmp to dir. A directory cannot be renamed over a non-empty one: an
+// old set is moved aside first and put back if the new one cannot take its place.
+void put_in_place(const fs::path& tmp, const fs::path& dir, bool replace) {
+  std::error_code ec;
+  const fs::path old = replace ? fresh_sibling(dir, "old") : fs::path();
   if (replace) {
-    // A directory cannot be renamed over a non-empty one: move the old set aside first and
-    // put it back if the new one cannot take its place.
-    const fs::path old = fresh_sibling(dir, "old");
     fs::rename(dir, old, ec);
     if (ec) {
       throw InputError(fmt::format("image set {}: cannot move the old set aside: {}",
                                    dir.string(), ec.message()));
     }
-    fs::rename(tmp, dir, ec);
-    if (ec) {
-      std::error_code ignored;
-      fs::rename(old, dir, ignored);
-      throw InputError(fmt::format("image set {}: cannot rename {} into place: {}",
-                                   dir.string(), tmp.string(), ec.message()));
-    }
-    cleanup.release();
-    fs::remove_all(old, ec);  // a leftover hidden directory is harmless
-  } else {
-    fs::rename(tmp, dir, ec);
-    if (ec) {
-      throw InputError(fmt::format("image set {}: cannot rename {} into place: {}",
-                                   dir.string(), tmp.string(), ec.message()));
-    }
-    cleanup.release();
   }
+  fs::rename(tmp, dir, ec);
+  if (ec) {
+    std::error_code ignored;
+    if (replace) fs::rename(old, dir, ignored);
+    throw InputError(fmt::format("image set {}: cannot rename {} into place: {}", dir.string(),
+                                 tmp.string(), ec.message()));
+  }
+  if (replace) fs::remove_all(old, ec);  // a leftover hidden directory is harmless
+}
+
+}  // namespace
+
+ImageSetWriter::ImageSetWriter(const TableSet& set, const std::string& dir_name,
+                               const ImageOptions& opt)
+    : set_(set), opt_(opt), encoder_(set, opt) {  // no nodes, bad options: before the disk
+  const fs::path dir = set_dir(dir_name);
+  replace_ = check_replaceable(dir);
+  dir_ = dir.string();
+  tmp_ = make_temporary(dir).string();
+}
+
+ImageSetWriter::~ImageSetWriter() {
+  if (!tmp_.empty()) {
+    std::error_code ec;
+    fs::remove_all(tmp_, ec);
+  }
+}
+
+void ImageSetWriter::add(const ScheduleTable& table) {
+  if (table.node != added_) {
+    throw std::logic_error(fmt::format("image set: table of node {} given as node {}",
+                                       table.node, added_));
+  }
+  const fs::path stem = fs::path(tmp_) / image_stem(table.node, set_.nodes);
+  const std::vector<uint8_t>& bin = encoder_.bin(table);
+  write_bytes(stem.string() + ".bin", reinterpret_cast<const char*>(bin.data()), bin.size());
+  text_.clear();
+  encoder_.append_hex(text_);
+  write_bytes(stem.string() + ".hex", text_.data(), text_.size());
+  text_.clear();
+  append_table_json_text(table, text_);
+  write_bytes(stem.string() + ".json", text_.data(), text_.size());
+  ++added_;
+}
+
+void ImageSetWriter::finish() {
+  if (added_ != set_.nodes) {
+    throw std::logic_error(fmt::format("image set: {} tables written of {}", added_, set_.nodes));
+  }
+  json manifest;
+  set_fields_to_json(set_, manifest);
+  manifest["format"] = kImageSetFormat;
+  manifest["format_version"] = kImageSetFormatVersion;
+  manifest["addr_bits"] = opt_.addr_bits;
+  manifest["size_bits"] = opt_.size_bits;
+  json stems = json::array();
+  for (uint32_t n = 0; n < set_.nodes; ++n) stems.push_back(image_stem(n, set_.nodes));
+  manifest["files"] = std::move(stems);
+  const std::string text = manifest.dump(2) + "\n";
+  write_bytes(fs::path(tmp_) / "manifest.json", text.data(), text.size());
+  put_in_place(tmp_, dir_, replace_);
+  tmp_.clear();
+}
+
+void write_image_set(const TableSet& set, const std::string& dir, const ImageOptions& opt) {
+  ImageSetWriter writer(set, dir, opt);
+  for (uint32_t n = 0; n < set.nodes; ++n) writer.add(node_table(set, n, opt));
+  writer.finish();
 }
 
 namespace {

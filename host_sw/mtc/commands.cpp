@@ -2,7 +2,8 @@
 #include "mtc/commands.hpp"
 
 #include <cmath>
-#include <sstream>
+#include <memory>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -17,6 +18,7 @@
 #include "plan/plan.hpp"
 #include "mtc/dot.hpp"
 #include "mtc/table_text.hpp"
+#include "verifier/table_check.hpp"
 #include "verifier/verifier.hpp"
 
 namespace mt {
@@ -96,14 +98,6 @@ Plan build_verified(const PlanArgs& a, const Topology& topo, VerifyReport* repor
   return plan;
 }
 
-void require_tables_valid(const TableSet& set, const Topology& topo, const std::string& what) {
-  const VerifyReport r = verify_tables(set, topo, 5);
-  if (r.ok()) return;
-  std::string msg = fmt::format("{} do not verify:", what);
-  for (const std::string& e : r.errors) msg += "\n  " + e;
-  throw InputError(msg);
-}
-
 nlohmann::json report_json(const VerifyReport& r) {
   return {{"verified", r.ok()},
           {"errors", r.errors},
@@ -157,6 +151,39 @@ void check_not_empty(const CLI::Option* opt, const std::string& value) {
   }
 }
 
+// Every table verifies against the plan and encodes, before any output is written; a table at
+// a time (the set is never whole in memory).
+void require_compiled_tables_valid(TableStream& tables, const Plan& plan,
+                                   const ImageOptions& opt) {
+  TableChecker checker(plan, tables.index(), tables.header().base_addr, 5);
+  ImageEncoder encoder(tables.header(), opt);  // rejects field widths that cannot hold the values
+  for (uint32_t v = 0; v < plan.nodes && checker.ok(); ++v) {
+    const ScheduleTable& t = tables.table(v);
+    checker.check(t);
+    if (checker.ok()) encoder.check(t);
+  }
+  if (checker.ok()) return;
+  std::string msg = "the compiled tables do not verify:";
+  for (const std::string& e : checker.errors()) msg += "\n  " + e;
+  throw InputError(msg);
+}
+
+// Where mtc plan's tables go: the image set (--out) and the standard output.
+std::vector<std::unique_ptr<TableSink>> plan_sinks(const MtcArgs& a, const TableSet& header,
+                                                   const VerifyReport& report, std::ostream& out) {
+  std::vector<std::unique_ptr<TableSink>> sinks;
+  if (!a.out_dir.empty()) {
+    sinks.push_back(std::make_unique<ImageSetWriter>(header, a.out_dir, a.image_opt));
+  }
+  if (a.format == "json") {
+    sinks.push_back(std::make_unique<TablesJsonWriter>(
+        out, header, nlohmann::json{{"verification", report_json(report)}}));
+  } else {
+    sinks.push_back(std::make_unique<TablesTextWriter>(out, header));
+  }
+  return sinks;
+}
+
 int run_plan(const MtcArgs& a, std::ostream& out) {
   check_format(a.format);
   check_not_empty(a.out_opt, a.out_dir);
@@ -166,19 +193,18 @@ int run_plan(const MtcArgs& a, std::ostream& out) {
   TableOptions topt;
   topt.children_slots = a.children;
   topt.base_addr = parse_unsigned(a.base_addr, "--base-addr");
-  const TableSet set = compile_tables(plan, topt);
-  require_tables_valid(set, topo, "the compiled tables");
-  image_layout(set, a.image_opt);  // rejects field widths that cannot hold the values
-  for (uint32_t n = 0; n < set.nodes; ++n) encode_image(set, n, a.image_opt);
-  if (!a.out_dir.empty()) write_image_set(set, a.out_dir, a.image_opt);
-  if (a.format == "json") {
-    nlohmann::json j = tables_json(set);
-    j["verification"] = report_json(report);
-    out << j.dump(2) << "\n";
-  } else {
-    write_tables_text(out, set);
+  TableStream tables(plan, topt);
+  require_compiled_tables_valid(tables, plan, a.image_opt);
+  // Compiled again, a table at a time, into every output.
+  const std::vector<std::unique_ptr<TableSink>> sinks = plan_sinks(a, tables.header(), report, out);
+  for (uint32_t v = 0; v < plan.nodes; ++v) {
+    const ScheduleTable& t = tables.table(v);
+    for (const auto& sink : sinks) sink->add(t);
+  }
+  for (const auto& sink : sinks) sink->finish();
+  if (a.format != "json") {
     out << report_text(report);
-    if (!a.out_dir.empty()) out << fmt::format("wrote {} image sets to {}\n", set.nodes, a.out_dir);
+    if (!a.out_dir.empty()) out << fmt::format("wrote {} image sets to {}\n", plan.nodes, a.out_dir);
   }
   return 0;
 }
@@ -187,7 +213,8 @@ int run_show(const MtcArgs& a, std::ostream& out) {
   check_format(a.show_format);
   const TableSet set = read_image_set(a.dir);
   if (a.show_format == "json") {
-    out << tables_json(set).dump(2) << "\n";
+    TablesJsonWriter writer(out, set);
+    write_tables(writer, set);
   } else {
     write_tables_text(out, set);
   }

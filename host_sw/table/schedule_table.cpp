@@ -108,34 +108,40 @@ const std::vector<TableEntry>& NodeTableCompiler::compile(uint32_t node) {
 namespace {
 
 // The node's entries, with a NOP for every step before its last send that has no entry
-// (lockstep, Fig. 6 ③); a NOP holds injection for its step's largest chunk.
+// (lockstep, Fig. 6 ③); a NOP holds injection for its step's largest chunk. Reuses the
+// table's entries (and their children's memory) from the previous node.
 void fill_with_nops(ScheduleTable& table, const std::vector<TableEntry>& entries,
                     const std::vector<uint64_t>& step_bytes, uint64_t base_addr) {
-  // One allocation of the exact size: growing by doubling costs a third more memory and a
-  // copy of every entry (ring2d on torus:256x256 has 5.9e7 entries).
   size_t count = entries.size();
   for (uint32_t step = 1, i = 0; i < entries.size(); step = entries[i++].step + 1) {
     count += entries[i].step > step ? entries[i].step - step : 0;
   }
-  table.entries.reserve(count);
+  // One allocation of the exact size: growing by doubling costs a third more memory and a
+  // copy of every entry (ring2d on torus:256x256 has 5.9e7 entries).
+  if (table.entries.capacity() < count) {
+    table.entries.clear();
+    table.entries.reserve(count);
+  }
+  table.entries.resize(count);
+  size_t used = 0;
   uint32_t step = 1;
   for (const TableEntry& e : entries) {
     for (; step < e.step; ++step) {
-      TableEntry nop;
+      TableEntry& nop = table.entries[used++];
+      nop.op = Op::kNop;
+      nop.flow = 0;
+      nop.parent = kNil;
+      nop.children.clear();
       nop.step = step;
       nop.start_addr = base_addr;
       nop.size = step_bytes[step];
-      table.entries.push_back(nop);
     }
     step = e.step + 1;
-    table.entries.push_back(e);
+    table.entries[used++] = e;
   }
 }
 
-}  // namespace
-
-TableSet compile_tables(const Plan& plan, const TableOptions& opt) {
-  const PlanIndex index(plan);
+TableSet set_header(const Plan& plan, const TableOptions& opt) {
   TableSet set;
   set.topology = plan.topology;
   set.algorithm = plan.algorithm;
@@ -146,20 +152,37 @@ TableSet compile_tables(const Plan& plan, const TableOptions& opt) {
   set.bytes = plan.bytes;
   set.dtype = plan.dtype;
   set.base_addr = opt.base_addr;
-  // A NOP holds injection for one step's chunk: the largest message of that step.
+  return set;
+}
+
+// A NOP holds injection for one step's chunk: the largest message of that step.
+std::vector<uint64_t> nop_sizes(const Plan& plan) {
   std::vector<uint64_t> step_bytes(plan.total_steps() + 1, 0);
   for (const Transfer& t : plan.transfers) {
     if (t.step <= plan.total_steps()) {
       step_bytes[t.step] = std::max(step_bytes[t.step], plan.ranges[t.range].size);
     }
   }
-  set.tables.resize(plan.nodes);
-  NodeTableCompiler compiler(plan, index, opt);
-  for (uint32_t v = 0; v < plan.nodes; ++v) {
-    ScheduleTable& table = set.tables[v];
-    table.node = v;
-    fill_with_nops(table, compiler.compile(v), step_bytes, opt.base_addr);
-  }
+  return step_bytes;
+}
+
+}  // namespace
+
+TableStream::TableStream(const Plan& plan, const TableOptions& opt)
+    : header_(set_header(plan, opt)), index_(plan), step_bytes_(nop_sizes(plan)),
+      compiler_(plan, index_, opt) {}
+
+const ScheduleTable& TableStream::table(uint32_t node) {
+  table_.node = node;
+  fill_with_nops(table_, compiler_.compile(node), step_bytes_, header_.base_addr);
+  return table_;
+}
+
+TableSet compile_tables(const Plan& plan, const TableOptions& opt) {
+  TableStream stream(plan, opt);
+  TableSet set = stream.header();
+  set.tables.reserve(plan.nodes);
+  for (uint32_t v = 0; v < plan.nodes; ++v) set.tables.push_back(stream.table(v));
   return set;
 }
 

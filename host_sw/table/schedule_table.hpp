@@ -97,6 +97,25 @@ class NodeTableCompiler {
   std::vector<uint32_t> children_, dsts_, from_, sorted_a_, sorted_b_;
 };
 
+// The tables compile_tables builds, one node at a time in one table's memory: for output that
+// is written table by table (a plan on torus:64x64 has 3.4e7 entries).
+class TableStream {
+ public:
+  TableStream(const Plan& plan, const TableOptions& opt);
+  // The set's fields, without tables.
+  const TableSet& header() const { return header_; }
+  const PlanIndex& index() const { return index_; }
+  // The node's table, NOPs included; valid until the next call.
+  const ScheduleTable& table(uint32_t node);
+
+ private:
+  TableSet header_;
+  PlanIndex index_;
+  std::vector<uint64_t> step_bytes_;  // a NOP's size in each step
+  NodeTableCompiler compiler_;
+  ScheduleTable table_;
+};
+
 // The transfers the tables send, as a plan (for verifying tables read back from images).
 Plan plan_from_tables(const TableSet& tables);
 

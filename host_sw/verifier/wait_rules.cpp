@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -32,96 +31,137 @@ std::vector<std::vector<uint32_t>> overlapping_ranges(const std::vector<ByteRang
   return out;
 }
 
+uint64_t range_key(uint64_t offset, uint64_t size) {
+  return offset * 0x9E3779B97F4A7C15ull ^ size;
+}
+
+TableOptions unbounded_children() {
+  TableOptions o;
+  o.children_slots = std::numeric_limits<uint32_t>::max();
+  return o;
+}
+
 }  // namespace
+
+WaitRules::WaitRules(const Plan& plan, const PlanIndex& index)
+    : plan_(plan), overlaps_(overlapping_ranges(plan.ranges)),
+      flow_state_(plan.flows.size(), 0), covered_(plan.transfers.size(), false),
+      compiler_(plan, index, unbounded_children()),
+      flow_index_(plan, index, ArrivalsBy::Key::kFlow),
+      range_index_(plan, index, ArrivalsBy::Key::kRange) {
+  // Entries name their bytes by address and size; find the plan range that matches.
+  for (uint32_t i = 0; i < plan.ranges.size(); ++i) {
+    range_id_.emplace(range_key(plan.ranges[i].offset, plan.ranges[i].size), i);
+  }
+  for (const Transfer& t : plan.transfers) ranges_are_flows_ = ranges_are_flows_ && t.range == t.flow;
+}
+
+// Ranges of the same bytes are interchangeable here (each overlaps what the other does), so
+// the flow's own chunk, where it is those bytes (MultiTree), saves the hash look-up.
+int64_t WaitRules::find_range(uint32_t flow, uint64_t offset, uint64_t size) const {
+  if (flow < plan_.ranges.size() && plan_.ranges[flow].offset == offset &&
+      plan_.ranges[flow].size == size) {
+    return flow;
+  }
+  auto [lo, hi] = range_id_.equal_range(range_key(offset, size));
+  for (auto it = lo; it != hi; ++it) {
+    const ByteRange& b = plan_.ranges[it->second];
+    if (b.offset == offset && b.size == size) return it->second;
+  }
+  return -1;
+}
+
+void WaitRules::check(uint32_t v, const std::vector<TableEntry>& entries, uint64_t base_addr,
+                      ErrorList& errors) {
+  flow_index_.load(v);
+  check_entries(v, entries, base_addr, flow_index_, errors);
+}
+
+void WaitRules::check_compiled(uint32_t v, ErrorList& errors) {
+  const std::vector<TableEntry>& entries = compiler_.compile(v);
+  check_entries(v, entries, 0, compiler_.arrivals(), errors);
+}
+
+// Marks the arrivals entry i waits for; a wait nothing answers would hang the NI.
+void WaitRules::await(uint32_t v, size_t i, const TableEntry& e, uint32_t from, Op op,
+                      const ArrivalsBy& by_flow, ErrorList& errors) {
+  auto at = [&] { return fmt::format("node {}, flow {}, step {}", v, e.flow, e.step); };
+  bool found = false;
+  for (const ArrivalsBy::Arrival& t : by_flow.of(e.flow)) {
+    if (t.op != op || t.step >= e.step) continue;
+    if (t.src == from) {
+      covered_[t.id] = true;
+      found = true;
+    } else if (op == Op::kGather) {
+      errors.add(fmt::format("{}: receives the Gather of flow {} from both node {} and node {}",
+                             at(), e.flow, from, t.src));
+    }
+  }
+  if (!found) {
+    errors.add(fmt::format("{}: table entry {} waits for a {} from node {} that no node sends it "
+                           "before step {}", at(), i, op_name(op), from, e.step));
+  }
+}
+
+// Every earlier arrival that overlaps the bytes sent (range rid) must have been waited for.
+void WaitRules::check_sent_bytes(uint32_t v, const TableEntry& e, int64_t rid,
+                                 const ArrivalsBy& by_range, ErrorList& errors) const {
+  for (uint32_t r : overlaps_[static_cast<size_t>(rid)]) {
+    for (const ArrivalsBy::Arrival& t : by_range.of(r)) {
+      if (t.step >= e.step || covered_[t.id]) continue;
+      const ByteRange& b = plan_.ranges[static_cast<size_t>(rid)];
+      errors.add(fmt::format("node {}, flow {}, step {}: sends bytes [{}, {}) before waiting for "
+                             "the {} of flow {} from node {} (step {}); no entry up to this one "
+                             "waits for it", v, e.flow, e.step, b.offset, b.end(), op_name(t.op),
+                             t.flow, t.src, t.step));
+      break;
+    }
+  }
+}
+
+void WaitRules::check_entries(uint32_t v, const std::vector<TableEntry>& entries,
+                              uint64_t base_addr, const ArrivalsBy& by_flow, ErrorList& errors) {
+  const bool compiled = &by_flow == &compiler_.arrivals();  // check_compiled's own table
+  if (!ranges_are_flows_) range_index_.load(v);
+  const ArrivalsBy& by_range = ranges_are_flows_ ? by_flow : range_index_;
+  // Per flow: 1 = a Reduce of it came earlier in this node's table, 2 = and was sent up.
+  std::fill(flow_state_.begin(), flow_state_.end(), 0);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const TableEntry& e = entries[i];
+    if (e.op == Op::kNop) continue;
+    if (e.op == Op::kReduce) {
+      for (uint32_t c : e.children) await(v, i, e, c, Op::kReduce, by_flow, errors);
+      if (e.parent == kNil) {  // terminal: waits, sends nothing
+        flow_state_.at(e.flow) = std::max<uint8_t>(flow_state_.at(e.flow), 1);
+        continue;
+      }
+      if (flow_state_.at(e.flow) == 2) {
+        errors.add(fmt::format("node {}, flow {}, step {}: sends its Reduce of flow {} a second "
+                               "time", v, e.flow, e.step, e.flow));
+      }
+      flow_state_.at(e.flow) = 2;
+    } else if (e.parent != kNil) {
+      await(v, i, e, e.parent, Op::kGather, by_flow, errors);
+    } else if (flow_state_.at(e.flow) == 0) {
+      for (uint32_t c : e.children) await(v, i, e, c, Op::kReduce, by_flow, errors);
+    }
+    // Compiled entries of MultiTree carry their flow's range; others are found by address
+    // (plan_from_tables registers every range a table sends).
+    const int64_t rid = compiled && ranges_are_flows_
+                            ? e.flow
+                            : find_range(e.flow, e.start_addr - base_addr, e.size);
+    if (rid >= 0) check_sent_bytes(v, e, rid, by_range, errors);
+  }
+}
 
 void check_wait_rules(const Plan& plan, const PlanIndex& index, const TableSet* tables,
                       ErrorList& errors) {
-  const auto overlaps = overlapping_ranges(plan.ranges);
-  // Entries name their bytes by address and size; find the plan range that matches.
-  auto key = [](uint64_t offset, uint64_t size) { return offset * 0x9E3779B97F4A7C15ull ^ size; };
-  std::unordered_multimap<uint64_t, uint32_t> range_id;
-  for (uint32_t i = 0; i < plan.ranges.size(); ++i) {
-    range_id.emplace(key(plan.ranges[i].offset, plan.ranges[i].size), i);
-  }
-  auto find_range = [&](uint64_t offset, uint64_t size) -> int64_t {
-    auto [lo, hi] = range_id.equal_range(key(offset, size));
-    for (auto it = lo; it != hi; ++it) {
-      const ByteRange& b = plan.ranges[it->second];
-      if (b.offset == offset && b.size == size) return it->second;
-    }
-    return -1;
-  };
-  // Per flow: 1 = a Reduce of it came earlier in this node's table, 2 = and was sent up.
-  std::vector<uint8_t> flow_state(plan.flows.size(), 0);
-  const uint64_t base = tables ? tables->base_addr : 0;
-  TableOptions unbounded;
-  unbounded.children_slots = std::numeric_limits<uint32_t>::max();
-  std::vector<bool> covered(plan.transfers.size(), false);
-  NodeTableCompiler compiler(plan, index, unbounded);
-  ArrivalsBy flow_index(plan, index, ArrivalsBy::Key::kFlow);
-  ArrivalsBy range_index(plan, index, ArrivalsBy::Key::kRange);
-  // When every transfer carries its own flow's chunk (MultiTree), ranges are flows.
-  bool ranges_are_flows = true;
-  for (const Transfer& t : plan.transfers) ranges_are_flows = ranges_are_flows && t.range == t.flow;
-
+  WaitRules rules(plan, index);
   for (uint32_t v = 0; v < plan.nodes && !errors.full(); ++v) {
-    const std::vector<TableEntry>& entries =
-        tables ? tables->tables.at(v).entries : compiler.compile(v);
-    if (tables) flow_index.load(v);
-    const ArrivalsBy& by_flow = tables ? flow_index : compiler.arrivals();
-    if (!ranges_are_flows) range_index.load(v);
-    const ArrivalsBy& by_range = ranges_are_flows ? by_flow : range_index;
-    std::fill(flow_state.begin(), flow_state.end(), 0);
-    for (size_t i = 0; i < entries.size(); ++i) {
-      const TableEntry& e = entries[i];
-      if (e.op == Op::kNop) continue;
-      auto at = [&] { return fmt::format("node {}, flow {}, step {}", v, e.flow, e.step); };
-      // Marks the arrivals this entry waits for; a wait nothing answers would hang the NI.
-      auto await = [&](uint32_t from, Op op) {
-        bool found = false;
-        for (const ArrivalsBy::Arrival& t : by_flow.of(e.flow)) {
-          if (t.op != op || t.step >= e.step) continue;
-          if (t.src == from) {
-            covered[t.id] = true;
-            found = true;
-          } else if (op == Op::kGather) {
-            errors.add(fmt::format("{}: receives the Gather of flow {} from both node {} and node {}", at(),
-                            e.flow, from, t.src));
-          }
-        }
-        if (!found) {
-          errors.add(fmt::format("{}: table entry {} waits for a {} from node {} that no node sends it "
-                          "before step {}", at(), i, op_name(op), from, e.step));
-        }
-      };
-      if (e.op == Op::kReduce) {
-        for (uint32_t c : e.children) await(c, Op::kReduce);
-        if (e.parent == kNil) {  // terminal: waits, sends nothing
-          flow_state.at(e.flow) = std::max<uint8_t>(flow_state.at(e.flow), 1);
-          continue;
-        }
-        if (flow_state.at(e.flow) == 2) {
-          errors.add(fmt::format("{}: sends its Reduce of flow {} a second time", at(), e.flow));
-        }
-        flow_state.at(e.flow) = 2;
-      } else if (e.parent != kNil) {
-        await(e.parent, Op::kGather);
-      } else if (flow_state.at(e.flow) == 0) {
-        for (uint32_t c : e.children) await(c, Op::kReduce);
-      }
-      // Every earlier arrival that overlaps the bytes sent must have been waited for.
-      const int64_t rid = !tables && ranges_are_flows ? e.flow : find_range(e.start_addr - base, e.size);
-      if (rid < 0) continue;  // plan_from_tables registers every sent range
-      for (uint32_t r : overlaps[static_cast<size_t>(rid)]) {
-        for (const ArrivalsBy::Arrival& t : by_range.of(r)) {
-          if (t.step >= e.step || covered[t.id]) continue;
-          const ByteRange& b = plan.ranges[static_cast<size_t>(rid)];
-          errors.add(fmt::format("{}: sends bytes [{}, {}) before waiting for the {} of flow {} from node "
-                          "{} (step {}); no entry up to this one waits for it", at(), b.offset,
-                          b.end(), op_name(t.op), t.flow, t.src, t.step));
-          break;
-        }
-      }
+    if (tables) {
+      rules.check(v, tables->tables.at(v).entries, tables->base_addr, errors);
+    } else {
+      rules.check_compiled(v, errors);
     }
   }
 }

@@ -1,7 +1,9 @@
 // The NI's wait rules (table/schedule_table.hpp) checked against the messages that arrive.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "plan/plan.hpp"
@@ -20,5 +22,34 @@ namespace mt {
 // data depends on the child's send), which every algorithm here relies on.
 void check_wait_rules(const Plan& plan, const PlanIndex& index, const TableSet* tables,
                       ErrorList& errors);
+
+// The same rules a table at a time, for tables that are checked as they are compiled.
+class WaitRules {
+ public:
+  WaitRules(const Plan& plan, const PlanIndex& index);
+  // Node v's table (whose entries name bytes from base_addr on) against v's arrivals.
+  void check(uint32_t v, const std::vector<TableEntry>& entries, uint64_t base_addr,
+             ErrorList& errors);
+  // The table compile_tables would build for v, with every send's children in one entry.
+  void check_compiled(uint32_t v, ErrorList& errors);
+
+ private:
+  void check_entries(uint32_t v, const std::vector<TableEntry>& entries, uint64_t base_addr,
+                     const ArrivalsBy& by_flow, ErrorList& errors);
+  void await(uint32_t v, size_t i, const TableEntry& e, uint32_t from, Op op,
+             const ArrivalsBy& by_flow, ErrorList& errors);
+  void check_sent_bytes(uint32_t v, const TableEntry& e, int64_t rid, const ArrivalsBy& by_range,
+                        ErrorList& errors) const;
+  int64_t find_range(uint32_t flow, uint64_t offset, uint64_t size) const;
+
+  const Plan& plan_;
+  std::vector<std::vector<uint32_t>> overlaps_;  // for each range, those sharing a byte
+  std::unordered_multimap<uint64_t, uint32_t> range_id_;  // ranges by (offset, size)
+  std::vector<uint8_t> flow_state_;
+  std::vector<bool> covered_;  // arrivals some entry waits for
+  NodeTableCompiler compiler_;
+  ArrivalsBy flow_index_, range_index_;
+  bool ranges_are_flows_ = true;  // every transfer carries its flow's chunk (MultiTree)
+};
 
 }  // namespace mt

@@ -135,13 +135,16 @@ TEST(Hardening, PlansTooLargeForMemoryAreRefusedUpFront) {
 
 // Defect 6: plans that would take far more than the issue's 10 s (ring2d on torus:256x256
 // prints 4.3 GB of tables) are refused up front, with the estimate; plans that take seconds
-// are not.
+// are not. Since the tables are streamed (issue 15) a transfer costs about 0.5 us, not 0.8:
+// ring on torus:64x64 at 4 KiB (8.4e6 transfers, 2.5e7 NOPs, 4.8 CPU seconds) is accepted
+// now; MultiTree on torus:64x64 at 1 MiB (3.4e7 transfers) still takes 26 to 31 CPU seconds
+// to write its images and stays refused.
 TEST(Hardening, PlansTooSlowToFinishAreRefusedUpFront) {
   for (const std::string& args :
        {std::string("plan -t torus:256x256 -a ring2d -b 4KiB"),
         std::string("plan -t torus:1000x1000 -a dbtree -b 4KiB"),
         std::string("plan -t fattree:32x4 -a dbtree -b 4KiB"),
-        std::string("plan -t torus:64x64 -a ring -b 4KiB"),
+        std::string("plan -t torus:64x64 -a multitree -b 1MiB"),
         std::string("plan -t fattree:32x2 -a multitree -b 64"),
         std::string("plan -t bigraph:64x128 -a hdrm -b 1MiB"),
         std::string("plan -t torus:48x48 -a multitree -b 4KiB --prioritize-height"),
@@ -160,6 +163,7 @@ TEST(Hardening, PlansTooSlowToFinishAreRefusedUpFront) {
   for (const Case& c :
        {Case{"torus:128x128", "ring2d", 4096}, Case{"torus:180x180", "ring2d", 4096},
         Case{"torus:700x700", "dbtree", 4096}, Case{"torus:48x48", "ring", 4096},
+        Case{"torus:64x64", "ring", 4096},
         Case{"torus:64x64", "multitree", 4096}, Case{"torus:48x48", "multitree", 1 << 20},
         Case{"fattree:16x4", "dbtree", 4096}, Case{"bigraph:16x64", "hdrm", 1 << 20},
         Case{"torus:64x64", "multitree", 64}, Case{"fattree:8x3", "multitree", 4096},

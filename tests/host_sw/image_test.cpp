@@ -720,6 +720,33 @@ TEST(ImageJson, TablesKeysAreTheContract) {
   EXPECT_EQ(j["tables"][3]["entries"], json::array());
 }
 
+// The streamed JSON is nlohmann::json's dump(2) of the whole document, byte for byte: with
+// keys after "tables" (extra), a table without entries and entries with and without children.
+TEST(ImageJson, StreamedTablesAreTheDumpOfTheWholeDocument) {
+  const TableSet s = small_set();
+  for (const json& extra : {json::object(), json{{"verification", {{"errors", json::array()},
+                                                                   {"verified", true}}},
+                                                 {"a_key", "first"}}}) {
+    json whole = tables_json(s);
+    whole.update(extra);
+    std::ostringstream out;
+    TablesJsonWriter writer(out, s, extra);
+    write_tables(writer, s);
+    EXPECT_EQ(out.str(), whole.dump(2) + "\n") << extra.dump();
+  }
+}
+
+// node_NN.json's text, written into a buffer reused from table to table.
+TEST(ImageJson, TableTextAppendsToABuffer) {
+  const TableSet s = small_set();
+  fmt::memory_buffer buf;
+  for (uint32_t n = 0; n < s.nodes; ++n) append_table_json_text(s.tables[n], buf);
+  std::string all;
+  for (uint32_t n = 0; n < s.nodes; ++n) all += table_json_text(s, n);
+  EXPECT_EQ(fmt::to_string(buf), all);
+  EXPECT_EQ(table_from_json(json::parse(table_json_text(s, 0))).entries, s.tables[0].entries);
+}
+
 TEST(ImageJson, RoundTrip) {
   TableSet s = small_set();
   s.dtype = DType::kInt32;
@@ -815,6 +842,30 @@ TEST(ImageSet, BadTableLeavesOldSetAndNoTemporaries) {
   EXPECT_THAT(error_of([&] { write_image_set(bad, dir.string(), kSmallOpt); }),
               HasSubstr("node 2, entry 0, field step"));
   expect_same_set(read_image_set(dir.string()), small_set());
+  EXPECT_EQ(std::distance(fs::directory_iterator(tmp.path()), fs::directory_iterator()), 1);
+}
+
+// A set written a table at a time: stopped on the way (an error in a later table), the old set
+// stays and nothing else is left.
+TEST(ImageSet, WriterStoppedBeforeFinishLeavesTheOldSet) {
+  TempDir tmp;
+  const fs::path dir = tmp.path() / "set";
+  write_image_set(small_set(), dir.string(), kSmallOpt);
+  TableSet other = small_set();
+  other.base_addr = 0x2000;
+  for (ScheduleTable& t : other.tables) {
+    for (TableEntry& e : t.entries) e.start_addr += 0x1000;
+  }
+  {
+    ImageSetWriter writer(other, dir.string(), kSmallOpt);
+    writer.add(other.tables[0]);
+    writer.add(other.tables[1]);
+  }
+  expect_same_set(read_image_set(dir.string()), small_set());
+  EXPECT_EQ(std::distance(fs::directory_iterator(tmp.path()), fs::directory_iterator()), 1);
+  ImageSetWriter writer(other, dir.string(), kSmallOpt);
+  write_tables(writer, other);
+  expect_same_set(read_image_set(dir.string()), other);
   EXPECT_EQ(std::distance(fs::directory_iterator(tmp.path()), fs::directory_iterator()), 1);
 }
 

@@ -1,11 +1,15 @@
 // The verifier accepts correct plans and rejects broken ones with a message that names the
 // node, flow and step.
+#include <functional>
+#include <stdexcept>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "algorithms/algorithms.hpp"
 #include "common/error.hpp"
 #include "table/schedule_table.hpp"
+#include "verifier/table_check.hpp"
 #include "verifier/verifier.hpp"
 
 namespace mt {
@@ -155,6 +159,88 @@ TEST(VerifyTables, RejectsADroppedWait) {
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.errors.front(), HasSubstr("node 0, flow 2, step 2: sends bytes"));
   EXPECT_THAT(r.errors.front(), HasSubstr("before waiting for the reduce of flow 2 from node 1"));
+}
+
+// The errors TableChecker finds in `set`'s tables, checked one at a time against `plan`.
+std::vector<std::string> check_one_by_one(const Plan& plan, const TableSet& set) {
+  const PlanIndex index(plan);
+  TableChecker checker(plan, index, set.base_addr, 5);
+  for (const ScheduleTable& t : set.tables) checker.check(t);
+  return checker.errors();
+}
+
+// Compiled tables pass the table-at-a-time check wherever they verify as a whole set: every
+// algorithm, K from 1 up, an offset buffer.
+TEST(TableChecker, AcceptsWhatVerifyTablesAccepts) {
+  struct Case {
+    const char* spec;
+    const char* algorithm;
+    uint32_t k;
+  };
+  for (const Case& c : {Case{"torus:4x4", "multitree", 4}, Case{"torus:4x4", "multitree", 1},
+                        Case{"mesh:3x3", "ring2d", 2}, Case{"ring:5", "ring-bi", 4},
+                        Case{"torus:4x4", "dbtree", 1}, Case{"bigraph:4x4", "hdrm", 4},
+                        Case{"fattree:4x2", "multitree", 2}}) {
+    const Topology topo = parse_topology(c.spec);
+    PlanOptions po;
+    po.bytes = 4096;
+    const Plan plan = build_plan(topo, c.algorithm, po);
+    TableOptions to;
+    to.children_slots = c.k;
+    to.base_addr = 0x40000;
+    TableStream stream(plan, to);
+    TableSet set = stream.header();
+    for (uint32_t v = 0; v < plan.nodes; ++v) set.tables.push_back(stream.table(v));
+    const VerifyReport r = verify_tables(set, topo);
+    ASSERT_TRUE(r.ok()) << c.algorithm << " " << c.spec << ": " << r.errors.front();
+    const std::vector<std::string> errors = check_one_by_one(plan, set);
+    EXPECT_TRUE(errors.empty()) << c.algorithm << " " << c.spec << ": " << errors.front();
+    const TableSet whole = compile_tables(plan, to);
+    for (uint32_t v = 0; v < plan.nodes; ++v) {
+      EXPECT_EQ(set.tables[v].entries, whole.tables[v].entries) << c.algorithm << " " << c.spec;
+    }
+  }
+}
+
+// A table that sends something else than its plan, or waits wrongly, is an error naming the
+// node and entry.
+TEST(TableChecker, RejectsTablesThatDoNotSendTheirPlanOrWaitWrongly) {
+  const Plan plan = build_multitree(make_torus(4, 4), PlanOptions{});
+  const TableSet good = compile_tables(plan, TableOptions{});
+  auto first_error = [&](const std::function<void(TableSet&)>& edit) {
+    TableSet set = good;
+    edit(set);
+    const std::vector<std::string> errors = check_one_by_one(plan, set);
+    return errors.empty() ? std::string("accepted") : errors.front();
+  };
+  auto first_send = [](TableSet& set, uint32_t node, Op op) -> TableEntry& {
+    for (TableEntry& e : set.tables[node].entries) {
+      if (e.op == op && (op == Op::kGather || e.parent != kNil)) return e;
+    }
+    throw std::logic_error("no such entry");
+  };
+  EXPECT_THAT(first_error([&](TableSet& s) { first_send(s, 5, Op::kReduce).size -= 4; }),
+              HasSubstr("node 5, table entry"));
+  EXPECT_THAT(first_error([&](TableSet& s) { first_send(s, 5, Op::kReduce).step += 1; }),
+              HasSubstr("where the plan sends reduce of flow"));
+  EXPECT_THAT(first_error([&](TableSet& s) { first_send(s, 3, Op::kGather).children.pop_back(); }),
+              HasSubstr("node 3"));
+  EXPECT_THAT(first_error([&](TableSet& s) { s.tables[7].entries.pop_back(); }),
+              HasSubstr("node 7: its table does not send the plan's gather"));
+  EXPECT_THAT(first_error([&](TableSet& s) {
+                TableEntry& e = first_send(s, 2, Op::kGather);
+                s.tables[2].entries.push_back(e);
+              }),
+              HasSubstr("which the plan does not"));
+  EXPECT_THAT(first_error([&](TableSet& s) {
+                for (TableEntry& e : s.tables[5].entries) {
+                  if (e.op == Op::kReduce && !e.children.empty()) {
+                    e.children[0] = e.parent;
+                    break;
+                  }
+                }
+              }),
+              HasSubstr("that no node sends it"));
 }
 
 }  // namespace

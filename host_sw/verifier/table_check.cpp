@@ -1,0 +1,65 @@
+#include "verifier/table_check.hpp"
+
+#include <fmt/format.h>
+
+namespace mt {
+namespace {
+
+std::string send_text(Op op, uint32_t flow, uint32_t dst, uint32_t step, uint64_t addr,
+                      uint64_t size) {
+  return fmt::format("{} of flow {} to node {} in step {}, {} bytes at {:#x}", op_name(op), flow,
+                     dst, step, size, addr);
+}
+
+}  // namespace
+
+TableChecker::TableChecker(const Plan& plan, const PlanIndex& index, uint64_t base_addr,
+                           size_t max_errors)
+    : plan_(plan), index_(index), base_addr_(base_addr), list_(errors_, max_errors),
+      wait_rules_(plan, index) {}
+
+void TableChecker::check(const ScheduleTable& table) {
+  if (list_.full()) return;
+  check_sends(table);
+  wait_rules_.check(table.node, table.entries, base_addr_, list_);
+}
+
+// The table's sends, read as plan_from_tables reads them (a Reduce with a parent sends to it,
+// a Gather to each child; NOPs and terminal Reduces send nothing), one for one against the
+// plan's sends of the node.
+void TableChecker::check_sends(const ScheduleTable& table) {
+  const PlanIndex::Span sends = index_.sends(table.node);
+  const uint32_t* next = sends.begin();
+  auto expect = [&](size_t i, const TableEntry& e, uint32_t dst) {
+    auto got = [&] { return send_text(e.op, e.flow, dst, e.step, e.start_addr, e.size); };
+    if (next == sends.end()) {
+      list_.add(fmt::format("node {}, table entry {}: sends {}, which the plan does not",
+                            table.node, i, got()));
+      return;
+    }
+    const Transfer& t = plan_.transfers[*next++];
+    const ByteRange& r = plan_.ranges[t.range];
+    if (t.op != e.op || t.flow != e.flow || t.dst != dst || t.step != e.step ||
+        base_addr_ + r.offset != e.start_addr || r.size != e.size) {
+      list_.add(fmt::format("node {}, table entry {}: sends {}, where the plan sends {}",
+                            table.node, i, got(),
+                            send_text(t.op, t.flow, t.dst, t.step, base_addr_ + r.offset, r.size)));
+    }
+  };
+  for (size_t i = 0; i < table.entries.size() && !list_.full(); ++i) {
+    const TableEntry& e = table.entries[i];
+    if (e.op == Op::kReduce && e.parent != kNil) expect(i, e, e.parent);
+    if (e.op == Op::kGather) {
+      for (uint32_t c : e.children) expect(i, e, c);
+    }
+  }
+  if (next != sends.end()) {
+    const Transfer& t = plan_.transfers[*next];
+    list_.add(fmt::format("node {}: its table does not send the plan's {}", table.node,
+                          send_text(t.op, t.flow, t.dst, t.step,
+                                    base_addr_ + plan_.ranges[t.range].offset,
+                                    plan_.ranges[t.range].size)));
+  }
+}
+
+}  // namespace mt
