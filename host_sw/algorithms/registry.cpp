@@ -165,8 +165,8 @@ void check_memory(const std::string& spec, const TopologySize& size, const std::
 // checked before they are streamed out) and 0.2 us a further table entry (a NOP), with mtc on
 // this 2-core machine. Measured as CPU seconds with the machine loaded (mtc's wall time on an
 // idle core), tables streamed: multitree on torus:52x52 at 1 MiB (1.5e7 transfers, no NOPs)
-// 6.6 s (its images on torus:64x64, 3.4e7 transfers, 26 to 31 s); dbtree on torus:700x700 at 4 KiB (3.9e6, 1.6e7 NOPs)
-// 4.1 s; ring2d on torus:128x128 at 4 KiB 2.1 s. Before the tables were streamed (whole
+// 6.6 s (its images on torus:64x64, 3.4e7 transfers, 26 to 31 s); dbtree on torus:700x700 at
+// 4 KiB (3.9e6, 1.6e7 NOPs) 4.1 s; ring2d on torus:128x128 at 4 KiB 2.1 s. Before the tables were streamed (whole
 // documents and a second verification of the whole set) torus:52x52 took 10.2 s and dbtree
 // on torus:700x700 6.8 s; wall times idle to loaded were 11 to 14 s and 6.4 to 7.7 s, dbtree
 // on torus:1000x1000 (8e6, 3.4e7) 14.5 to 36 s and ring on a 4096-node file at 64 bytes
