@@ -16,6 +16,15 @@
 
 namespace mt {
 
+// The -t/--topology option every tool takes, with one description of the spec strings
+// (host_sw/topology/topology.hpp parse_topology); `more` is appended to the help.
+inline CLI::Option* add_topology_option(CLI::App& app, std::string& spec,
+                                        const std::string& more = "") {
+  return app.add_option("-t,--topology", spec,
+                        "torus:WxH, mesh:WxH, ring:N, fattree:MxL, bigraph:SxK or file:PATH.json" +
+                            (more.empty() ? std::string() : " " + more));
+}
+
 // Flushes `out`; InputError when anything written to it was lost.
 inline void finish_output(std::ostream& out) {
   errno = 0;
