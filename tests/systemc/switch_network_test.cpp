@@ -1,6 +1,7 @@
 // Switch networks (fat-tree, BiGraph): the network builder, the routing tables and their VC
 // classes, zero-load latency through 1, 3 and 5 switches against the closed form, source
 // routes, saturation that drains, and whole all-reduces that sum exactly.
+#include <fstream>
 #include <set>
 #include <tuple>
 
@@ -215,6 +216,51 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Values("multitree", "ring", "ring-bi", "dbtree", "hdrm"),
                        ::testing::Values(DType::kInt32, DType::kFp32),
                        ::testing::Values(FlowControl::kMessage, FlowControl::kPacket)));
+
+// A topology file with switches and links of multiplicity 2 (k parallel links, each a port of
+// its own): node 0 hangs on s0 by two links, s0 and s1 are joined by two.
+std::string write_two_switch_file() {
+  const std::string path = ::testing::TempDir() + "/two_switches.json";
+  std::ofstream f(path);
+  f << R"({"nodes": [0, 1, 2, 3, 4, 5, 6, 7], "switches": [0, 1], "links": [
+    {"a": "n0", "b": "s0", "width": 2}, {"a": "n1", "b": "s0"}, {"a": "n2", "b": "s0"},
+    {"a": "n3", "b": "s0"}, {"a": "n4", "b": "s1"}, {"a": "n5", "b": "s1"},
+    {"a": "n6", "b": "s1"}, {"a": "n7", "b": "s1"}, {"a": "s0", "b": "s1", "width": 2}]})";
+  return path;
+}
+
+TEST_F(SwitchSim, FileWithParallelLinksGetsAPortPerLink) {
+  const Topology t = parse_topology("file:" + write_two_switch_file());
+  Network net("network", t, NocConfig{});
+  EXPECT_EQ(net.routers(), 10u);
+  EXPECT_EQ(net.router(8).ports(), 7u);  // s0: 2 + 3 node links, 2 to s1
+  EXPECT_TRUE(net.router(0).has_port(1));
+  EXPECT_TRUE(net.router(0).has_port(2));  // node 0's second link
+  std::set<uint8_t> to_s1;
+  for (uint8_t p = 0; p < net.router(8).ports(); ++p) {
+    if (net.router(8).neighbour(p) == 9) to_s1.insert(p);
+  }
+  EXPECT_EQ(to_s1.size(), 2u);
+}
+
+class SwitchFileAllReduce : public test::SimTest,
+                            public ::testing::WithParamInterface<std::tuple<const char*, FlowControl>> {};
+
+TEST_P(SwitchFileAllReduce, SumsExactly) {
+  const auto [algorithm, fc] = GetParam();
+  AllReduceOptions o;
+  o.topology = "file:" + write_two_switch_file();
+  o.algorithm = algorithm;
+  o.bytes = 16 * 1024;
+  o.ni.flow_control = fc;
+  const AllReduceResult r = run_allreduce(o);
+  EXPECT_TRUE(r.verified) << r.error;
+}
+
+INSTANTIATE_TEST_SUITE_P(Algorithms, SwitchFileAllReduce,
+                         ::testing::Combine(::testing::Values("multitree", "ring", "dbtree"),
+                                            ::testing::Values(FlowControl::kMessage,
+                                                              FlowControl::kPacket)));
 
 }  // namespace
 }  // namespace mt::noc
