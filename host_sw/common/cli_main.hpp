@@ -15,6 +15,15 @@
 
 namespace mt {
 
+// The -t/--topology option every tool takes, with one description of the spec strings
+// (host_sw/topology/topology.hpp parse_topology); `more` is appended to the help.
+inline CLI::Option* add_topology_option(CLI::App& app, std::string& spec,
+                                        const std::string& more = "") {
+  return app.add_option("-t,--topology", spec,
+                        "torus:WxH, mesh:WxH, ring:N, fattree:MxL, bigraph:SxK or file:PATH.json" +
+                            (more.empty() ? std::string() : " " + more));
+}
+
 // Parses the command line. Returns -1 to go on, or the exit code: 0 after --help (if the help
 // reached `out`), 1 for a parse error.
 inline int parse_command_line(CLI::App& app, int argc, char** argv, const char* tool,

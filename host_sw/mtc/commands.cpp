@@ -49,9 +49,7 @@ std::string seconds_or_zero(const std::string& text) {
 }
 
 void add_plan_args(CLI::App* cmd, PlanArgs& a) {
-  cmd->add_option("-t,--topology", a.topology,
-                  "torus:WxH, mesh:WxH, ring:N, fattree:MxL, bigraph:SxK or file:PATH.json")
-      ->required();
+  add_topology_option(*cmd, a.topology)->required();
   cmd->add_option("-a,--algorithm", a.algorithm,
                   "multitree, ring, ring-bi, ring2d, dbtree or hdrm")
       ->required();

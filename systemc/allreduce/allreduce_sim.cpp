@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <set>
+#include <utility>
 
 #include <fmt/format.h>
 #include <systemc>
@@ -46,6 +49,7 @@ void check_fits_this_machine(uint32_t nodes, uint64_t bytes) {
 
 // The tables every NI gets, as image bytes, with what they describe.
 struct Loaded {
+  Plan plan;      // empty for an image set
   TableSet set;
   std::vector<std::vector<uint8_t>> images;  // per node, the .bin the NI is loaded with
 };
@@ -82,11 +86,11 @@ Loaded load_tables(const AllReduceOptions& opt, const Topology& topo, TableSet i
   po.dtype = opt.dtype;
   po.prioritize_height = opt.prioritize_height;
   po.chunks = opt.dbtree_chunks;
-  const Plan plan = build_plan(topo, opt.algorithm, po);
-  require_valid(plan, topo);
+  l.plan = build_plan(topo, opt.algorithm, po);
+  require_valid(l.plan, topo);
   TableOptions to;
   to.children_slots = 4;
-  l.set = compile_tables(plan, to);
+  l.set = compile_tables(l.plan, to);
   // The NI model reads any field width from the header: make the fields as wide as the
   // buffer needs (at least the usual 32 bits), as mtc plan --addr-bits/--size-bits would.
   ImageOptions io;
@@ -94,6 +98,29 @@ Loaded load_tables(const AllReduceOptions& opt, const Topology& topo, TableSet i
   io.size_bits = std::max(32u, bit_width(l.set.bytes));
   for (uint32_t n = 0; n < topo.nodes(); ++n) l.images.push_back(encode_image(l.set, n, io));
   return l;
+}
+
+// The most senders one node hears from for one (op, flow): children of its Reduces and root
+// Gathers, the parent of its Gathers. A grid node has at most 4 (the RTL scoreboard's SLOTS);
+// on a switch network a tree node may have more children.
+uint32_t most_senders_per_flow(const TableSet& set) {
+  size_t most = 0;
+  std::map<std::pair<uint32_t, uint32_t>, std::set<uint32_t>> senders;  // (op, flow) -> nodes
+  for (const ScheduleTable& t : set.tables) {
+    senders.clear();
+    for (const TableEntry& e : t.entries) {
+      if (e.op == Op::kNop) continue;
+      const bool from_children = e.op == Op::kReduce || e.parent == kNil;
+      auto& s = senders[{static_cast<uint32_t>(from_children ? Op::kReduce : Op::kGather), e.flow}];
+      if (from_children) {
+        s.insert(e.children.begin(), e.children.end());
+      } else {
+        s.insert(e.parent);
+      }
+      most = std::max(most, s.size());
+    }
+  }
+  return static_cast<uint32_t>(most);
 }
 
 }  // namespace
@@ -108,10 +135,10 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
   // Before building the network (fattree:64x4 takes seconds to build); a file's size is
   // known once it is read.
   const auto size = topology_size(spec);
-  if (size) check_network_fits(spec, size->nodes, kNodeBytes);
+  if (size) check_network_fits(spec, size->nodes + size->switches, kNodeBytes);
   const Topology topo = parse_topology(spec);
   if (topo.nodes() < 2) throw InputError("an all-reduce needs at least 2 nodes");
-  if (!size) check_network_fits(topo.spec(), topo.nodes(), kNodeBytes);
+  if (!size) check_network_fits(topo.spec(), topo.vertices(), kNodeBytes);
   check_fits_this_machine(topo.nodes(), opt.images.empty() ? opt.bytes : images.bytes);
   if (!opt.trace.empty() && std::filesystem::path(opt.trace).extension() != ".vcd") {
     throw InputError(fmt::format("trace file {}: the name must end in .vcd", opt.trace));
@@ -131,6 +158,17 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
   noc.ni_ports = set.children_slots;  // K = NI bandwidth / link bandwidth
   noc.validate();
   opt.ni.validate();
+  AllReduceOptions run = opt;
+  if (!topo.direct()) {
+    // systemc/ni/README.md "Switch networks": a tree node may hear from more than the 4
+    // senders the RTL's queues are sized for; they grow in proportion (checks, no cycle effect).
+    const uint32_t senders = most_senders_per_flow(set);
+    const uint32_t scale = std::max(1u, (senders + 3) / 4);
+    run.ni.arrival_slots = std::max(opt.ni.arrival_slots, senders);
+    run.ni.waiting_blocks = opt.ni.waiting_blocks * scale;
+    run.ni.block_slots = opt.ni.block_slots * scale;
+    run.ni.memory_requests = opt.ni.memory_requests * scale;
+  }
   opt.reduction.validate();
   MemoryConfig mem_cfg = opt.memory;
   mem_cfg.base = set.base_addr;  // the window the tables touch, not everything below it
@@ -138,7 +176,8 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
   mem_cfg.clock_ps = noc.clock_ps;
   mem_cfg.validate();
 
-  AllReduceSystem system("system", topo, set, loaded.images, opt, noc, mem_cfg);
+  AllReduceSystem system("system", topo, set, loaded.images, run, noc, mem_cfg,
+                         opt.images.empty() ? &loaded.plan : nullptr);
   // SystemC's notes ("simulation stopped by user", trace timescale) are not news here.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   sc_core::sc_start();

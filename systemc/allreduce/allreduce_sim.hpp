@@ -89,6 +89,7 @@ struct AllReduceResult {
   double bandwidth_gbps = 0;    // bytes / time (GB/s)
   uint64_t bound_cycles = 0;    // physical lower bound (physical_bound.hpp)
   double bound_ratio = 0;       // bound_cycles / cycles
+  std::string bound_basis;      // how the bound is derived (text reports; not in the JSON)
   bool verified = false;        // every node holds the exact sum
   std::string error;            // why not: first wrong element, or the stall report
   uint64_t flits = 0, head_flits = 0;

@@ -7,6 +7,7 @@
 #include "allreduce/physical_bound.hpp"
 #include "common/error.hpp"
 #include "ni/network_interface.hpp"
+#include "stats/link_load.hpp"
 #include "router/router.hpp"
 
 namespace mt::noc {
@@ -14,7 +15,7 @@ namespace mt::noc {
 AllReduceSystem::AllReduceSystem(sc_core::sc_module_name name, const Topology& topo,
                                  const TableSet& set, std::vector<std::vector<uint8_t>> images,
                                  const AllReduceOptions& opt, const NocConfig& noc,
-                                 const MemoryConfig& memory)
+                                 const MemoryConfig& memory, const Plan* plan)
     : sc_module(name), topo_(topo), set_(set), images_(std::move(images)), noc_(noc),
       flow_control_(opt.ni.flow_control), rtl_nodes_(opt.rtl_nodes), net_("network", topo, noc),
       data_(topo.nodes(), set.bytes, set.dtype, opt.seed) {
@@ -30,6 +31,11 @@ AllReduceSystem::AllReduceSystem(sc_core::sc_module_name name, const Topology& t
   if (!rtl_nodes_.empty() && !opt.rtl_ni) {
     throw InputError("RTL nodes were asked for, but this program cannot build the RTL NI");
   }
+  if (!rtl_nodes_.empty() && net_.switched()) {
+    throw InputError(fmt::format("RTL nodes on {}: the RTL NI sends on a torus, mesh or ring "
+                                 "only (it has no source routes for switches)", topo.spec()));
+  }
+  if (net_.switched()) switch_paths_ = std::make_unique<SwitchPaths>(net_, plan);
   std::sort(rtl_nodes_.begin(), rtl_nodes_.end());
   rtl_nodes_.erase(std::unique(rtl_nodes_.begin(), rtl_nodes_.end()), rtl_nodes_.end());
   net_.set_watchdog(std::max<uint64_t>(opt.ni.watchdog_cycles,
@@ -69,6 +75,11 @@ std::unique_ptr<NiModel> AllReduceSystem::build_ni(uint32_t n, const AllReduceOp
   s.place.nodes = topo_.nodes();
   s.place.grid = net_.router(n).place();
   for (uint8_t p = 0; p < kPorts; ++p) s.place.neighbour[p] = net_.router(n).neighbour(p);
+  if (switch_paths_) {
+    s.place.switch_route = [paths = switch_paths_.get(), n](uint32_t dest, uint32_t flow, Op op) {
+      return paths->route(n, dest, flow, op);
+    };
+  }
   s.noc = noc_;
   s.ni = opt.ni;
   s.reduction = opt.reduction;
@@ -117,22 +128,15 @@ AllReduceResult AllReduceSystem::result() const {
   const double ns = static_cast<double>(r.cycles) * static_cast<double>(noc_.clock_ps) / 1000.0;
   r.bandwidth_gbps = r.cycles ? static_cast<double>(r.bytes) / ns : 0;
   r.bound_cycles = allreduce_bound_cycles(topo_, r.bytes, kFlitPayloadBytes);
+  r.bound_basis = allreduce_bound_basis(topo_);
   r.bound_ratio = r.cycles ? static_cast<double>(r.bound_cycles) / static_cast<double>(r.cycles) : 0;
   r.head_overhead = r.flits ? static_cast<double>(r.head_flits) / static_cast<double>(r.flits) : 0;
   r.router_cycles = net_.router_cycles();
   r.issues = issues_;
   for (const auto& [step, span] : spans_) r.steps.push_back(span);
-  for (uint32_t n = 0; n < topo_.nodes(); ++n) {
-    for (uint8_t p = kPortYMinus; p <= kPortXPlus; ++p) {
-      if (!net_.router(n).has_port(p)) continue;
-      LinkUse l;
-      l.from = n;
-      l.to = net_.router(n).neighbour(p);
-      l.port = port_name(p);
-      l.flits = net_.flits_out(n, p);
-      l.utilisation = r.cycles ? static_cast<double>(l.flits) / static_cast<double>(r.cycles) : 0;
-      r.links.push_back(l);
-    }
+  const std::vector<uint64_t> none(topo_.links().size(), 0);
+  for (const LinkLoad& load : link_loads(net_, none, link_flits(net_), r.cycles)) {
+    r.links.push_back({load.router, load.to, load.port, load.flits, load.utilisation});
   }
   if (!monitor_->stall().empty()) {
     r.error = monitor_->stall();

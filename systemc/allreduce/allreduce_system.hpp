@@ -18,6 +18,7 @@
 #include "allreduce/gradient_data.hpp"
 #include "allreduce/host.hpp"
 #include "allreduce/monitor.hpp"
+#include "allreduce/switch_paths.hpp"
 #include "network/network.hpp"
 #include "ni/accel_memory.hpp"
 #include "ni/ni_model.hpp"
@@ -28,11 +29,13 @@ namespace mt::noc {
 class AllReduceSystem : public sc_core::sc_module {
  public:
   // `set` and `images` are the tables and node n's image bytes; `noc` has ni_ports set to the
-  // tables' K and `memory` the window the tables touch. Throws mt::InputError for options the
-  // system cannot build (a node out of range, an RTL node without `opt.rtl_ni`).
+  // tables' K and `memory` the window the tables touch; `plan` (null for an image set) gives
+  // the switch paths of messages on a switch network. Throws mt::InputError for options the
+  // system cannot build (a node out of range, an RTL node without `opt.rtl_ni` or on a switch
+  // network, a planned path the network cannot carry).
   AllReduceSystem(sc_core::sc_module_name name, const Topology& topo, const TableSet& set,
                   std::vector<std::vector<uint8_t>> images, const AllReduceOptions& opt,
-                  const NocConfig& noc, const MemoryConfig& memory);
+                  const NocConfig& noc, const MemoryConfig& memory, const Plan* plan);
   ~AllReduceSystem() override;
 
   // The loading error of an NI, if the host stopped the simulation (empty otherwise).
@@ -51,6 +54,7 @@ class AllReduceSystem : public sc_core::sc_module {
   FlowControl flow_control_;
   std::vector<uint32_t> rtl_nodes_;
   Network net_;
+  std::unique_ptr<SwitchPaths> switch_paths_;  // switch networks only
   GradientData data_;
   std::vector<std::unique_ptr<AccelMemory>> memories_;
   std::vector<std::unique_ptr<NiModel>> nis_;

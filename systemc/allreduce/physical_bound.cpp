@@ -1,5 +1,7 @@
 #include "allreduce/physical_bound.hpp"
 
+#include <fmt/format.h>
+
 namespace mt::noc {
 
 uint64_t allreduce_bound_cycles(const Topology& topo, uint64_t bytes, uint64_t b) {
@@ -7,6 +9,12 @@ uint64_t allreduce_bound_cycles(const Topology& topo, uint64_t bytes, uint64_t b
   if (n < 2 || d == 0 || b == 0) return 0;
   const uint64_t num = 2 * (n - 1) * bytes, den = n * d * b;
   return (num + den - 1) / den;
+}
+
+std::string allreduce_bound_basis(const Topology& topo) {
+  const uint32_t d = topo.min_node_degree();
+  if (!topo.direct()) return "each node's one link to its switch: 2(N-1)M/(N b)";
+  return fmt::format("the least-linked node's {} links: 2(N-1)M/(N {} b)", d, d);
 }
 
 }  // namespace mt::noc

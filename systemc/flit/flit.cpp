@@ -27,15 +27,17 @@ const char* port_name(uint8_t p) {
 
 bool Flit::operator==(const Flit& o) const {
   return type == o.type && vc == o.vc && dest == o.dest && src == o.src && next == o.next &&
-         eject == o.eject && tree == o.tree && op == o.op && addr == o.addr &&
+         eject == o.eject && route == o.route && tree == o.tree && op == o.op && addr == o.addr &&
          message_bytes == o.message_bytes && packet_bytes == o.packet_bytes && data == o.data && packet == o.packet &&
          index == o.index && length == o.length && injected == o.injected;
 }
 
 std::string Flit::str() const {
-  return fmt::format("{} vc {} packet {} flit {}/{} src {} dest {} next {} eject {} tree {}",
+  std::string s = fmt::format("{} vc {} packet {} flit {}/{} src {} dest {} next {} eject {} tree {}",
                      flit_type_name(type), vc, packet, index, length, src, dest, port_name(next),
                      port_name(eject), tree);
+  if (route != 0) s += fmt::format(" route {:#x}", route);
+  return s;
 }
 
 namespace {
@@ -63,11 +65,13 @@ uint64_t get(const FlitData& d, const format::BitField& f) {
 }
 
 static_assert(ff::kDataBits == 32 * std::tuple_size<FlitData>::value, "four words of data");
+static_assert(ff::kRouteHopBits * ff::kRouteHops <= ff::kHeadRouteLo.bits + ff::kHeadRouteHi.bits,
+              "a source route fits its two head fields");
 static_assert(ff::kPayloadBytes == sizeof(FlitData), "a payload fills the data bits");
 
 }  // namespace
 
-WireFlit pack(const Flit& f) {
+WireFlit pack(const Flit& f, SubHeadLayout layout) {
   WireFlit w;
   w.type = f.type;
   w.vc = f.vc;
@@ -77,7 +81,11 @@ WireFlit pack(const Flit& f) {
   }
   put(w.data, ff::kHeadOp, f.op);
   put(w.data, ff::kHeadTree, f.tree);
-  if (is_subpacket(f.type)) {
+  if (is_subpacket(f.type) && layout == SubHeadLayout::kRouted) {
+    put(w.data, ff::kHeadRouteLo, f.route & 0xffffu);
+    put(w.data, ff::kHeadRouteHi, f.route >> 16);
+    put(w.data, ff::kHeadSrc, f.src);
+  } else if (is_subpacket(f.type)) {
     put(w.data, ff::kHeadNext, f.next);
     put(w.data, ff::kHeadEject, f.eject);
   } else {
@@ -90,7 +98,7 @@ WireFlit pack(const Flit& f) {
   return w;
 }
 
-Flit unpack(const WireFlit& w) {
+Flit unpack(const WireFlit& w, SubHeadLayout layout) {
   Flit f;
   f.type = w.type;
   f.vc = w.vc;
@@ -100,7 +108,11 @@ Flit unpack(const WireFlit& w) {
   }
   f.op = static_cast<uint8_t>(get(w.data, ff::kHeadOp));
   f.tree = static_cast<uint32_t>(get(w.data, ff::kHeadTree));
-  if (is_subpacket(w.type)) {
+  if (is_subpacket(w.type) && layout == SubHeadLayout::kRouted) {
+    f.route = static_cast<uint32_t>(get(w.data, ff::kHeadRouteLo) |
+                                    get(w.data, ff::kHeadRouteHi) << 16);
+    f.src = static_cast<uint32_t>(get(w.data, ff::kHeadSrc));
+  } else if (is_subpacket(w.type)) {
     f.next = static_cast<uint8_t>(get(w.data, ff::kHeadNext));
     f.eject = static_cast<uint8_t>(get(w.data, ff::kHeadEject));
   } else {

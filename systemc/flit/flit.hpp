@@ -71,6 +71,9 @@ struct Flit {
   uint8_t next = 0;
   uint8_t eject = 0;
   uint32_t tree = 0;
+  // Head flits, all-reduce messages on a switch network: the source route (the output port
+  // at each router still ahead, flit/source_route.hpp) in place of Next and Eject, and Src.
+  uint32_t route = 0;
   // Head flits of both kinds, all-reduce data (this model's use of the spare Packet Info
   // bits, systemc/ni/README.md): which operation, the byte address of the payload that
   // follows (a message's or a packet's), the bytes of the whole gradient message it belongs
@@ -117,9 +120,12 @@ struct WireFlit {
     return type == o.type && vc == o.vc && data == o.data;
   }
 };
+// A sub-head's layout: Next and Eject on a grid; Route and Src on a switch network
+// (format/README.md). The wire does not tell them apart; the network does.
+enum class SubHeadLayout : uint8_t { kGrid, kRouted };
 // Throws std::invalid_argument naming the field when a head field does not fit its width.
-WireFlit pack(const Flit& f);
+WireFlit pack(const Flit& f, SubHeadLayout layout = SubHeadLayout::kGrid);
 // The wire fields of a flit; bookkeeping (packet, index, length, injected) stays zero.
-Flit unpack(const WireFlit& w);
+Flit unpack(const WireFlit& w, SubHeadLayout layout = SubHeadLayout::kGrid);
 
 }  // namespace mt::noc

@@ -16,6 +16,7 @@
 #include "allreduce/allreduce_sim.hpp"
 #include "rtl_network_interface.hpp"
 #include "common/cli_main.hpp"
+#include "noc/noc_options.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
 #include "mtsim/config_preset.hpp"
@@ -68,6 +69,7 @@ std::string summary(const AllReduceResult& r) {
                    r.bandwidth_gbps);
   s += fmt::format("  physical bound  {} cycles; this run reaches {:.1f}% of it\n", r.bound_cycles,
                    100.0 * r.bound_ratio);
+  if (!r.bound_basis.empty()) s += fmt::format("                  ({})\n", r.bound_basis);
   s += fmt::format("  steps           {} per phase ({} timesteps)\n", r.steps_per_phase,
                    2 * r.steps_per_phase);
   s += fmt::format("  head flits      {} of {} flits injected ({:.2f}%)\n", r.head_flits, r.flits,
@@ -158,11 +160,11 @@ void convert_trace(const MtsimArgs& a) {
 }
 
 void add_plan_options(CLI::App& app, MtsimArgs& a) {
-  a.topology_opt = app.add_option("-t,--topology", a.o.topology,
-                                  "torus:WxH, mesh:WxH or ring:N (with --images: the image set's)")
+  a.topology_opt = add_topology_option(app, a.o.topology,
+                                       "(a file with switches; with --images: the image set's)")
                        ->capture_default_str();
   a.plan_opts = {
-      app.add_option("-a,--algorithm", a.o.algorithm, "multitree, ring, ring-bi, ring2d or dbtree")
+      app.add_option("-a,--algorithm", a.o.algorithm, "multitree, ring, ring-bi, ring2d, dbtree or hdrm (BiGraph)")
           ->capture_default_str(),
       app.add_option("-b,--bytes", a.bytes, "all-reduce buffer size, e.g. 65536, 64KiB, 1MiB")
           ->capture_default_str(),
@@ -196,10 +198,7 @@ void add_model_options(CLI::App& app, MtsimArgs& a) {
   app.add_option("--rtl-nodes", a.rtl_nodes,
                  "co-simulation: the RTL NI at these nodes only (comma-separated), the SystemC "
                  "NI at the others");
-  app.add_option("--vcs", o.noc.vcs, "virtual channels per port")->capture_default_str();
-  app.add_option("--vc-depth", o.noc.vc_depth, "flits per VC buffer")->capture_default_str();
-  app.add_option("--link-latency", o.noc.link_latency, "router-to-router link latency, cycles")
-      ->capture_default_str();
+  add_noc_options(app, o.noc);
   app.add_option("--ni-buffer", o.ni.buffer_flits, "NI injection buffer per port, flits")
       ->capture_default_str();
   app.add_option("--packet-payload", o.ni.packet_payload_bytes,

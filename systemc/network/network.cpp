@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "flit/source_route.hpp"
+#include "network/switch_routing.hpp"
 
 namespace mt::noc {
 
@@ -22,95 +24,34 @@ void check_network_fits(const std::string& spec, uint64_t routers, uint64_t byte
         "{:.1f} GiB", spec, routers, need / double(1ull << 30), physical / double(1ull << 30)));
   }
 }
-namespace {
-
-const char* kind_name(TopologyKind k) {
-  switch (k) {
-    case TopologyKind::kTorus: return "torus";
-    case TopologyKind::kMesh: return "mesh";
-    case TopologyKind::kRing: return "ring";
-    case TopologyKind::kFatTree: return "fat-tree";
-    case TopologyKind::kBiGraph: return "BiGraph";
-    case TopologyKind::kFile: return "file";
-  }
-  return "?";
-}
-
-// The port of node `a` whose link leads to its grid neighbour `b`, from their coordinates. In
-// a dimension of size 2 the single link is + when b's coordinate is larger.
-uint8_t port_toward(const Topology& t, uint32_t a, uint32_t b) {
-  const uint32_t w = t.width(), h = t.height();
-  const uint32_t ax = t.x_of(a), ay = t.y_of(a), bx = t.x_of(b), by = t.y_of(b);
-  auto pick = [](uint32_t from, uint32_t to, uint32_t size, uint8_t minus, uint8_t plus) {
-    const bool is_plus = (from + 1) % size == to, is_minus = (from + size - 1) % size == to;
-    if (is_plus && is_minus) return to > from ? plus : minus;
-    if (is_plus) return plus;
-    if (is_minus) return minus;
-    return static_cast<uint8_t>(kPorts);
-  };
-  uint8_t p = kPorts;
-  if (ay == by && ax != bx) p = pick(ax, bx, w, kPortXMinus, kPortXPlus);
-  if (ax == bx && ay != by) p = pick(ay, by, h, kPortYMinus, kPortYPlus);
-  if (p == kPorts) {
-    throw std::logic_error(fmt::format("network {}: link {} -> {} joins no grid neighbours",
-                                       t.spec(), a, b));
-  }
-  return p;
-}
-
-}  // namespace
-
 Network::Network(sc_core::sc_module_name name, const Topology& topo, const NocConfig& cfg)
     : sc_module(name), topo_(topo), cfg_(cfg) {
-  const TopologyKind k = topo.kind();
-  if (k != TopologyKind::kTorus && k != TopologyKind::kMesh && k != TopologyKind::kRing) {
-    throw InputError(fmt::format(
-        "network: topology {} is a {}; the router network models only torus, mesh and ring",
-        topo.spec(), kind_name(k)));
-  }
   cfg.validate();
   shared_.watchdog_event = &watchdog_event_;
-
-  const uint32_t n = topo.nodes();
-  std::vector<std::array<uint32_t, kPorts>> neighbours(n);
-  for (uint32_t a = 0; a < n; ++a) {
-    neighbours[a].fill(Router::kNoNeighbour);
-    for (uint32_t l : topo.out_links(a)) {
-      const uint32_t b = topo.links()[l].dst;
-      const uint8_t p = port_toward(topo, a, b);
-      if (neighbours[a][p] != Router::kNoNeighbour) {
-        throw std::logic_error(fmt::format("network {}: node {} has two links on port {}",
-                                           topo.spec(), a, port_name(p)));
-      }
-      neighbours[a][p] = b;
-    }
+  layout_ = std::make_unique<PortLayout>(topo, cfg.ni_ports);
+  if (!is_grid(topo)) {
+    switch_routes_ = std::make_unique<SwitchRoutes>(build_switch_routes(topo, *layout_, cfg.vcs));
   }
+  const uint32_t n = layout_->routers();
   routers_.reserve(n);
-  for (uint32_t a = 0; a < n; ++a) {
-    GridPlace place;
-    place.x = topo.x_of(a);
-    place.y = topo.y_of(a);
-    place.width = topo.width();
-    place.height = topo.height();
-    place.wraps = topo.wraps();
-    routers_.push_back(std::make_unique<Router>(fmt::format("router_{}", a).c_str(), a, place,
-                                                neighbours[a], cfg, &shared_));
-  }
-  // Port p of a leads to b; b's port back to a is its input for that link.
-  for (uint32_t a = 0; a < n; ++a) {
-    for (uint8_t p = 1; p < kPorts; ++p) {
-      const uint32_t b = neighbours[a][p];
-      if (b == Router::kNoNeighbour) continue;
-      uint8_t back = kPorts;
-      for (uint8_t q = 1; q < kPorts; ++q) {
-        if (neighbours[b][q] == a) back = q;
-      }
-      if (back == kPorts) {
-        throw std::logic_error(
-            fmt::format("network {}: link {} -> {} has no reverse link", topo.spec(), a, b));
-      }
-      routers_[a]->out(p).bind(routers_[b]->in(back));
+  for (uint32_t v = 0; v < n; ++v) {
+    RouterSpec spec;
+    spec.vertex = v;
+    spec.neighbour = layout_->neighbours(v);
+    if (switch_routes_) {
+      spec.switch_routes = switch_routes_.get();
+    } else {
+      spec.place = grid_place(topo, v);
+      spec.step_port = grid_step_ports(spec.place, v, spec.neighbour);
     }
+    const char* what = topo.is_switch(v) ? "switch" : "router";
+    routers_.push_back(std::make_unique<Router>(fmt::format("{}_{}", what, v).c_str(), spec,
+                                                cfg, &shared_));
+  }
+  // Link l leaves its source by out_port(l) and enters its destination by in_port(l).
+  for (uint32_t l = 0; l < topo.links().size(); ++l) {
+    const Link& k = topo.links()[l];
+    routers_[k.src]->out(layout_->out_port(l)).bind(routers_[k.dst]->in(layout_->in_port(l)));
   }
 
   SC_METHOD(watchdog_check);
@@ -145,8 +86,27 @@ void Network::set_priority(std::function<uint32_t(const Flit&)> priority) {
 uint32_t Network::routers() const { return static_cast<uint32_t>(routers_.size()); }
 
 uint64_t Network::flits_out(uint32_t router, uint8_t port) const {
-  if (port >= kMaxPorts) throw std::out_of_range(fmt::format("flits_out: port {}", port));
+  if (port >= routers_.at(router)->ports()) {
+    throw std::out_of_range(fmt::format("flits_out: router {} port {}", router, port));
+  }
   return routers_.at(router)->flits_out(port);
+}
+
+uint32_t Network::source_route(const std::vector<uint32_t>& links, const std::string& what) {
+  if (!switch_routes_) throw std::logic_error("source_route: not a switch network");
+  if (!switch_routes_->allow_switch_hops(switch_hops(topo_, links))) {
+    throw InputError(fmt::format(
+        "network {}: {} crosses {} switch-to-switch links, each a VC class of its own "
+        "(deadlock freedom); {} VCs are too few", topo_.spec(), what,
+        switch_hops(topo_, links), cfg_.vcs));
+  }
+  return encode_source_route(path_ports(topo_, *layout_, links), what);
+}
+
+uint32_t Network::table_route(uint32_t src, uint32_t dst) const {
+  if (!switch_routes_) throw std::logic_error("table_route: not a switch network");
+  return encode_source_route(table_path_ports(topo_, *switch_routes_, *layout_, src, dst),
+                             fmt::format("the route from node {} to node {}", src, dst));
 }
 
 uint64_t Network::router_cycles() const {

@@ -1,6 +1,8 @@
-// A 2D torus, mesh or ring of virtual-channel routers built from a host_sw Topology. Router r
-// serves node r; each of its NocConfig::ni_ports local ports is a pair of sockets an NI (or a
-// test endpoint) binds to.
+// A network of virtual-channel routers built from a host_sw Topology (network/port_layout.hpp):
+// a 2D torus, mesh or ring, router r serving node r; or a switch network (fat-tree, BiGraph, a
+// file with switches), a router per vertex: node n's router, then the switches, with the
+// routing of router/switch_routes.hpp. Each of node n's NocConfig::ni_ports local ports is a
+// pair of sockets an NI (or a test endpoint) binds to.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +15,9 @@
 
 #include "link/flit_protocol.hpp"
 #include "noc/noc_config.hpp"
+#include "network/port_layout.hpp"
 #include "router/router.hpp"
+#include "router/switch_routes.hpp"
 #include "topology/topology.hpp"
 
 namespace mt::noc {
@@ -27,8 +31,8 @@ void check_network_fits(const std::string& spec, uint64_t routers, uint64_t byte
 
 class Network : public sc_core::sc_module {
  public:
-  // Throws mt::InputError for topologies that are not a torus, mesh or ring, and for a bad
-  // configuration (NocConfig::validate).
+  // Throws mt::InputError for topologies it cannot model (PortLayout, build_switch_routes), and
+  // for a bad configuration (NocConfig::validate).
   Network(sc_core::sc_module_name name, const Topology& topo, const NocConfig& cfg);
   ~Network() override;
 
@@ -50,7 +54,16 @@ class Network : public sc_core::sc_module {
   void set_priority(std::function<uint32_t(const Flit&)> priority);
 
   const Topology& topology() const { return topo_; }
+  const PortLayout& layout() const { return *layout_; }
+  bool switched() const { return switch_routes_ != nullptr; }
+  // Switch networks: the Route field (flit/source_route.hpp) of a message that follows the
+  // directed links `links` (a host plan's route) from a node to a node, or the tables' own
+  // route; InputError naming `what` when a route does not fit the head or needs more VC
+  // classes than there are VCs (the classes grow to fit: call before the simulation starts).
+  uint32_t source_route(const std::vector<uint32_t>& links, const std::string& what);
+  uint32_t table_route(uint32_t src, uint32_t dst) const;
   const NocConfig& config() const { return cfg_; }
+  // Routers: one per node on a grid, one per vertex (nodes first) on a switch network.
   uint32_t routers() const;
   // Flits that left router r through port p so far (link utilisation = flits / cycles); for a
   // local port, the flits it ejected. Throws std::out_of_range for codes >= kMaxPorts.
@@ -90,6 +103,8 @@ class Network : public sc_core::sc_module {
 
   Topology topo_;
   NocConfig cfg_;
+  std::unique_ptr<PortLayout> layout_;
+  std::unique_ptr<SwitchRoutes> switch_routes_;  // switch networks only
   RouterShared shared_;
   std::vector<std::unique_ptr<Router>> routers_;
   sc_core::sc_event watchdog_event_;

@@ -21,10 +21,11 @@ uint8_t opposite_port(uint8_t p) {
 
 EjectionDecoder::EjectionDecoder(sc_core::sc_module_name name, uint32_t node,
                                  const std::array<uint32_t, kPorts>& neighbour,
-                                 const NocConfig& noc)
+                                 const NocConfig& noc, bool sender_in_head)
     : sc_module(name),
       node_(node),
       neighbour_(neighbour),
+      sender_in_head_(sender_in_head),
       vcs_(noc.vcs),
       contexts_(static_cast<size_t>(noc.ni_ports) * noc.vcs) {}
 
@@ -47,7 +48,9 @@ bool EjectionDecoder::consume(const Flit& f, uint32_t port_index, ReceivedBlock&
     }
     // Who sent it, checked before the context changes.
     uint32_t sender = f.src;
-    if (is_subpacket(f.type)) {
+    if (is_subpacket(f.type) && sender_in_head_) {
+      if (f.src == node_) fail(f, port_index, "a message from this node to itself");
+    } else if (is_subpacket(f.type)) {
       const uint8_t from = opposite_port(f.eject);
       if (from == kPortLocal || from >= kPorts || neighbour_[from] == Router::kNoNeighbour) {
         fail(f, port_index, "its Eject field names no link into this router");

@@ -36,8 +36,11 @@ struct ReceivedBlock {
 class EjectionDecoder : public sc_core::sc_module {
  public:
   // `neighbour[p]`: the node across this router's port p (Router::kNoNeighbour if none).
+  // `sender_in_head` (switch networks): a message's sender is its head's Src, not the
+  // neighbour its Eject names.
   EjectionDecoder(sc_core::sc_module_name name, uint32_t node,
-                  const std::array<uint32_t, kPorts>& neighbour, const NocConfig& noc);
+                  const std::array<uint32_t, kPorts>& neighbour, const NocConfig& noc,
+                  bool sender_in_head = false);
 
   // Takes one flit that arrived on ejection port `port_index`. Returns true when it ends a
   // block (a sub-packet or a packet), which is then in `block`. Throws std::runtime_error
@@ -65,6 +68,7 @@ class EjectionDecoder : public sc_core::sc_module {
 
   uint32_t node_;
   std::array<uint32_t, kPorts> neighbour_;
+  bool sender_in_head_;
   uint32_t vcs_;
   std::vector<Context> contexts_;  // port_index * vcs + vc
   // Packet mode: payload bytes received so far of each message (packets may interleave).

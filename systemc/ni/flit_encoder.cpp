@@ -56,6 +56,7 @@ void FlitEncoder::encode(const SendJob& job, uint64_t offset, const uint8_t* dat
   proto.injected = now;
   proto.next = job.route.next;
   proto.eject = job.route.eject;
+  proto.route = job.route.route;
 
   for (uint64_t j = first; j < last; ++j) {
     Flit f = proto;

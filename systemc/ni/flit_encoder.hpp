@@ -28,6 +28,7 @@ struct SendRoute {
   bool source_routed = false;  // message-based to a neighbour
   uint8_t next = 0;            // output port at this node's router
   uint8_t eject = 0;           // ejection port at the neighbour's router
+  uint32_t route = 0;          // switch networks: the Route field (flit/source_route.hpp)
   uint32_t port_index = 0;     // NI injection port (local port index) it leaves by
 };
 

@@ -35,7 +35,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
       dma("dma", noc.clock_ps, ni.memory_requests),
       reduction("reduction", reduction_cfg, dtype),
       encoder("encoder", place.node, noc, ni),
-      ejection("ejection", place.node, place.neighbour, noc),
+      ejection("ejection", place.node, place.neighbour, noc, static_cast<bool>(place.switch_route)),
       place_(place),
       noc_(noc),
       ni_(ni),
@@ -109,12 +109,22 @@ uint64_t NetworkInterface::flits_ejected() const {
   return n;
 }
 
-SendRoute NetworkInterface::route_to(uint32_t dest) const {
+SendRoute NetworkInterface::route_to(const SendRequest& s) const {
+  const uint32_t dest = s.dest;
   if (dest == place_.node || dest >= place_.nodes) {
     throw std::runtime_error(fmt::format("NI {}: a table entry sends to node {}", place_.node, dest));
   }
   const uint32_t k = noc_.ni_ports;
   SendRoute r;
+  if (place_.switch_route) {
+    // A switch network: every send leaves by the node's one link; a message follows the
+    // planner's switch path, a packet the network's routing.
+    if (ni_.flow_control == FlowControl::kMessage) {
+      r.source_routed = true;
+      r.route = place_.switch_route(dest, s.flow, s.op);
+    }
+    return r;
+  }
   uint8_t first = kPortLocal;
   for (uint8_t p = kPortYMinus; p <= kPortXPlus; ++p) {
     if (place_.neighbour[p] == dest) first = p;
@@ -419,7 +429,7 @@ void NetworkInterface::control(uint64_t now) {
   decoder.decode(e, decoded_);
   // The sends must fit their ports' send queues (the RTL's); otherwise the entry waits.
   std::array<uint32_t, kMaxLocalPorts> adding{};
-  for (const SendRequest& s : decoded_.sends) ++adding.at(route_to(s.dest).port_index);
+  for (const SendRequest& s : decoded_.sends) ++adding.at(route_to(s).port_index);
   for (uint32_t p = 0; p < channels_.size(); ++p) {
     if (channels_[p].jobs.size() + adding[p] > ni_.send_queue) return;
   }
@@ -428,7 +438,7 @@ void NetworkInterface::control(uint64_t now) {
   for (const SendRequest& s : decoded_.sends) {
     SendJob job;
     job.request = s;
-    job.route = route_to(s.dest);
+    job.route = route_to(s);
     job.id = (uint64_t{place_.node} << 32) | next_job_id_++;
     channels_[job.route.port_index].jobs.push_back(job);
   }

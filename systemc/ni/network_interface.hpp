@@ -159,7 +159,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   void run_events(uint64_t now);
   void fetch(uint64_t now);
   void control(uint64_t now);
-  SendRoute route_to(uint32_t dest) const;
+  SendRoute route_to(const SendRequest& s) const;
   void schedule(uint64_t cycle, EventKind kind, uint32_t slot);
   // The read-after-write interlock of Reduce blocks (README "Changes made so that hardware
   // can do it"): a block whose bytes overlap a block being reduced waits.

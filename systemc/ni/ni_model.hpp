@@ -32,7 +32,12 @@ struct NiPlace {
   uint32_t node = 0;
   uint32_t nodes = 0;
   GridPlace grid;
-  std::array<uint32_t, kPorts> neighbour{};  // node across each router port
+  std::array<uint32_t, kPorts> neighbour{};  // node across each router port (grids)
+  // Switch networks only (empty on a grid): the Route field (flit/source_route.hpp) of this
+  // node's message to `dest` of `flow` and `op`: the switch path the host planner chose for
+  // that transfer. Every send leaves by NI port 0, the node's one link; a message's sender is
+  // its head's Src.
+  std::function<uint32_t(uint32_t dest, uint32_t flow, Op op)> switch_route;
 };
 
 // Everything an NI model is built from.

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/cli_main.hpp"
+#include "noc/noc_options.hpp"
 #include "common/error.hpp"
 #include "plan/plan.hpp"
 #include "common/output_file.hpp"
@@ -80,7 +81,8 @@ struct NocSimArgs {
 
 void add_traffic_options(CLI::App& app, NocSimArgs& a) {
   TrafficConfig& t = a.t;
-  app.add_option("-t,--topology", t.topology, "torus:WxH, mesh:WxH or ring:N")
+  add_topology_option(app, t.topology,
+                      "(a file with switches; patterns see a switch network's nodes as one row)")
       ->capture_default_str();
   app.add_option("-p,--pattern", a.pattern,
                  "uniform (random other node), transpose ((x,y)->(y,x), square only), bitcomp "
@@ -111,10 +113,7 @@ void add_traffic_options(CLI::App& app, NocSimArgs& a) {
 
 void add_network_options(CLI::App& app, NocSimArgs& a) {
   NocConfig& noc = a.t.noc;
-  app.add_option("--vcs", noc.vcs, "virtual channels per port (2 or 4)")->capture_default_str();
-  app.add_option("--vc-depth", noc.vc_depth, "flits per VC buffer")->capture_default_str();
-  app.add_option("--link-latency", noc.link_latency, "router-to-router link latency, cycles")
-      ->capture_default_str();
+  add_noc_options(app, noc);
   a.credit_opt = app.add_option("--credit-latency", a.credit_latency,
                                 "credit latency over a link, cycles, at least 1 (default: the "
                                 "link latency)");

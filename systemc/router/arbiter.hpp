@@ -3,38 +3,51 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
+
+#include "router/vc_mask.hpp"
 
 namespace mt::noc {
 
-// Masks are 64-bit: the VC allocator arbitrates over all of a router's input VCs (index
-// port code * vcs + vc, which NocConfig::validate keeps below 64).
+// Masks are VcMask (the VC allocator arbitrates over all of a router's input VCs) or 32-bit
+// (the switch allocator, over ports or the VCs of one port).
 
 // The first requester in `mask` (non-zero) at or after bit `ptr`, wrapping around.
-inline unsigned round_robin_pick(uint64_t mask, unsigned ptr) {
-  const uint64_t upper = ptr < 64 ? mask & (~uint64_t{0} << ptr) : 0u;
-  return static_cast<unsigned>(__builtin_ctzll(upper != 0 ? upper : mask));
+template <typename Mask>
+unsigned round_robin_pick(Mask mask, unsigned ptr) {
+  if constexpr (std::is_signed_v<Mask>) {  // a plain int literal
+    return round_robin_pick(static_cast<uint64_t>(mask), ptr);
+  } else {
+    constexpr unsigned kBits = sizeof(Mask) * 8;
+    const Mask upper = ptr < kBits ? mask & static_cast<Mask>(~Mask{0} << ptr) : Mask{0};
+    return lowest_bit(upper != 0 ? upper : mask);
+  }
 }
 
 // The highest-priority requester in `mask`; ties go round robin from `ptr`. `prio(i)` gives
 // requester i's priority; skipped entirely when `use_priority` is false.
-template <typename PriorityOf>
-unsigned arbitrate(uint64_t mask, unsigned ptr, bool use_priority, PriorityOf prio) {
-  if (use_priority && (mask & (mask - 1)) != 0) {
-    uint32_t best = 0;
-    uint64_t best_mask = 0;
-    for (uint64_t m = mask; m != 0; m &= m - 1) {
-      const unsigned i = static_cast<unsigned>(__builtin_ctzll(m));
-      const uint32_t p = prio(i);
-      if (best_mask == 0 || p > best) {
-        best = p;
-        best_mask = uint64_t{1} << i;
-      } else if (p == best) {
-        best_mask |= uint64_t{1} << i;
+template <typename Mask, typename PriorityOf>
+unsigned arbitrate(Mask mask, unsigned ptr, bool use_priority, PriorityOf prio) {
+  if constexpr (std::is_signed_v<Mask>) {  // a plain int literal
+    return arbitrate(static_cast<uint64_t>(mask), ptr, use_priority, prio);
+  } else {
+    if (use_priority && (mask & (mask - 1)) != 0) {
+      uint32_t best = 0;
+      Mask best_mask = 0;
+      for (Mask m = mask; m != 0; m &= m - 1) {
+        const unsigned i = lowest_bit(m);
+        const uint32_t p = prio(i);
+        if (best_mask == 0 || p > best) {
+          best = p;
+          best_mask = Mask{1} << i;
+        } else if (p == best) {
+          best_mask |= Mask{1} << i;
+        }
       }
+      mask = best_mask;
     }
-    mask = best_mask;
+    return round_robin_pick(mask, ptr);
   }
-  return round_robin_pick(mask, ptr);
 }
 
 }  // namespace mt::noc

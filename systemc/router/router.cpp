@@ -9,12 +9,14 @@
 
 namespace mt::noc {
 
-Router::Router(sc_core::sc_module_name name, uint32_t node, const GridPlace& place,
-               const std::array<uint32_t, kPorts>& neighbour, const NocConfig& cfg,
+Router::Router(sc_core::sc_module_name name, const RouterSpec& spec, const NocConfig& cfg,
                RouterShared* shared)
     : sc_module(name),
-      node_(node),
-      place_(place),
+      node_(spec.vertex),
+      place_(spec.place),
+      switch_routes_(spec.switch_routes),
+      neighbour_(spec.neighbour),
+      step_port_(spec.step_port),
       cfg_(cfg),
       shared_(shared),
       vcs_(cfg.vcs),
@@ -22,47 +24,51 @@ Router::Router(sc_core::sc_module_name name, uint32_t node, const GridPlace& pla
       subpacket_need_(cfg.wormhole ? 1u : cfg.subpacket_flits),
       period_(sc_core::sc_time(static_cast<double>(cfg.clock_ps), sc_core::SC_PS).value()) {
   cfg_.validate();
-  neighbour_.fill(kNoNeighbour);
-  for (uint8_t p = 1; p < kPorts; ++p) neighbour_[p] = neighbour[p];
-  for (uint32_t k = 0; k < cfg.ni_ports; ++k) neighbour_[local_port(k)] = node;
-  // Which port leads one step +/- along each dimension (in a dimension of size 2 both steps
-  // reach the same neighbour through its single port). Step::kLocal goes by eject_port_.
-  step_port_.fill(kMaxPorts);
-  const uint32_t w = place.width, h = place.height, x = place.x, y = place.y;
-  const uint32_t targets[5] = {node, y * w + (x + 1) % w, y * w + (x + w - 1) % w,
-                               ((y + 1) % h) * w + x, ((y + h - 1) % h) * w + x};
-  const bool along_x[5] = {false, true, true, false, false};
-  for (size_t s = 1; s < 5; ++s) {
-    for (uint8_t p = 1; p < kPorts; ++p) {
-      const bool x_port = p == kPortXMinus || p == kPortXPlus;
-      if (x_port == along_x[s] && neighbour_[p] == targets[s] && targets[s] != node) {
-        step_port_[s] = p;
-      }
+  if (neighbour_.size() > kMaxRouterPorts) {
+    fail(fmt::format("{} port codes, more than the {} a router supports", neighbour_.size(),
+                     kMaxRouterPorts));
+  }
+  const uint8_t n_ports = ports();
+  uint32_t first_local = kMaxRouterPorts;
+  for (uint8_t p = 0; p < n_ports; ++p) {
+    if (is_local(p)) {
+      local_ports_ |= 1u << p;
+      first_local = std::min<uint32_t>(first_local, p);
     }
   }
   // A normal packet at its destination: links spread over the NI ports, local ports loop back.
-  for (uint8_t p = 0; p < kMaxPorts; ++p) {
-    eject_port_[p] = is_local_port(p) ? p : local_port((p - 1u) % cfg.ni_ports);
+  eject_port_.assign(n_ports, 0);
+  for (uint8_t p = 0; p < n_ports; ++p) {
+    eject_port_[p] = is_local(p) ? p : local_port((p - 1u) % cfg.ni_ports);
   }
-  for (uint8_t p = 0; p < kMaxPorts; ++p) {
-    const bool local = is_local_port(p);
+  if (first_local == kMaxRouterPorts) eject_port_.assign(n_ports, kMaxRouterPorts);  // a switch
+  link_delay_.resize(n_ports);
+  credit_delay_.resize(n_ports);
+  in_.resize(n_ports);
+  out_.resize(n_ports);
+  for (uint8_t p = 0; p < n_ports; ++p) {
+    const bool local = is_local(p);
     link_delay_[p] = sc_core::sc_time::from_value(
         period_ * (local ? cfg.local_latency : cfg.link_latency));
     credit_delay_[p] = sc_core::sc_time::from_value(
         period_ * (local ? cfg.local_latency : cfg.credit_latency));
     if (!has_port(p)) continue;
-    in_[p] = std::make_unique<InSocket>(fmt::format("in_{}", port_name(p)).c_str());
-    out_[p] = std::make_unique<OutSocket>(fmt::format("out_{}", port_name(p)).c_str());
+    in_[p] = std::make_unique<InSocket>(fmt::format("in_{}", port_label(p)).c_str());
+    out_[p] = std::make_unique<OutSocket>(fmt::format("out_{}", port_label(p)).c_str());
     in_[p]->register_nb_transport_fw(this, &Router::receive_flit, p);
     out_[p]->register_nb_transport_bw(this, &Router::receive_credit, p);
   }
-  const size_t port_codes = kPorts - 1u + cfg.ni_ports;  // the highest present code + 1
-  ivcs_.resize(port_codes * vcs_);
-  ovcs_.resize(port_codes * vcs_);
+  ivcs_.resize(size_t{n_ports} * vcs_);
+  ovcs_.resize(size_t{n_ports} * vcs_);
   for (OutputVc& o : ovcs_) o.credits = cfg.vc_depth;
   flits_in_.assign(ivcs_.size(), 0);
   va_in_ptr_.assign(ivcs_.size(), 0);
   va_out_ptr_.assign(ovcs_.size(), 0);
+  sa_in_ptr_.assign(n_ports, 0);
+  sa_out_ptr_.assign(n_ports, 0);
+  st_.resize(n_ports);
+  credits_in_.resize(n_ports);
+  flits_out_.assign(n_ports, 0);
   credit_.type = FlitType::kHeadTail;
 
   SC_METHOD(evaluate);
@@ -70,15 +76,21 @@ Router::Router(sc_core::sc_module_name name, uint32_t node, const GridPlace& pla
   dont_initialize();
 }
 
+// A grid router's ports by their direction names; a switch's by number.
+std::string Router::port_label(uint8_t p) const {
+  if (!switch_routes_ || is_local(p)) return port_name(p);
+  return fmt::format("p{}", p);
+}
+
 Router::~Router() = default;
 
 Router::InSocket& Router::in(uint8_t p) {
-  if (!has_port(p)) fail(fmt::format("has no port {}", port_name(p)));
+  if (!has_port(p)) fail(fmt::format("has no port {}", port_label(p)));
   return *in_[p];
 }
 
 Router::OutSocket& Router::out(uint8_t p) {
-  if (!has_port(p)) fail(fmt::format("has no port {}", port_name(p)));
+  if (!has_port(p)) fail(fmt::format("has no port {}", port_label(p)));
   return *out_[p];
 }
 
@@ -122,10 +134,10 @@ tlm::tlm_sync_enum Router::receive_flit(int port, Flit& flit, tlm::tlm_phase& ph
   Arrival& a = ivc.fifo.push_slot();
   a.flit = flit;
   a.usable = usable;
-  nonempty_ |= uint64_t{1} << i;
+  nonempty_ |= vc_bit(i);
   ++flits_in_[i];
   max_occupancy_ = std::max(max_occupancy_, static_cast<uint32_t>(ivc.fifo.size()));
-  if (is_local_port(static_cast<uint8_t>(port)) && shared_->watchdog_cycles != 0 &&
+  if (((local_ports_ >> port) & 1u) != 0 && shared_->watchdog_cycles != 0 &&
       !shared_->watchdog_armed) {
     // Checks fall half a cycle after a cycle boundary, when every router is done with it.
     shared_->watchdog_armed = true;
@@ -159,8 +171,8 @@ void Router::evaluate() {
   send_traversals(now, next);
   take_credits(now, next);
   // RC for idle VCs whose front (a head) is usable and whose previous packet has left.
-  for (uint64_t m = nonempty_ & ~(vc_alloc_ | active_); m != 0; m &= m - 1) {
-    const unsigned i = static_cast<unsigned>(__builtin_ctzll(m));
+  for (VcMask m = nonempty_ & ~(vc_alloc_ | active_); m != 0; m &= m - 1) {
+    const unsigned i = lowest_bit(m);
     const uint64_t t = std::max(ivcs_[i].fifo.front().usable, ivcs_[i].ready);
     if (t <= now) {
       route(i, now);
@@ -215,9 +227,11 @@ void Router::take_credits(uint64_t now, uint64_t& next) {
 std::string Router::vc_report(unsigned i) const {
   const InputVc& v = ivcs_[i];
   const unsigned port = i >> vc_shift_, vc = i & (vcs_ - 1);
-  std::string s = fmt::format("router {} ({},{}) in {} vc {}: {} flit(s)", node_, place_.x,
-                              place_.y, port_name(static_cast<uint8_t>(port)), vc,
-                              v.fifo.size());
+  std::string s = switch_routes_
+      ? fmt::format("{} {} in {} vc {}: {} flit(s)", is_switch() ? "switch" : "node router",
+                    node_, port_label(static_cast<uint8_t>(port)), vc, v.fifo.size())
+      : fmt::format("router {} ({},{}) in {} vc {}: {} flit(s)", node_, place_.x, place_.y,
+                    port_label(static_cast<uint8_t>(port)), vc, v.fifo.size());
   if (!v.fifo.empty()) {
     s += fmt::format(", front [{}] usable at {}", v.fifo.front().flit.str(),
                      v.fifo.front().usable);
@@ -227,7 +241,7 @@ std::string Router::vc_report(unsigned i) const {
       s += ", idle (waiting for its head to become usable)";
       break;
     case VcState::kVcAlloc: {
-      s += fmt::format(", waiting for an output VC on {} in [{}, {})", port_name(v.out_port),
+      s += fmt::format(", waiting for an output VC on {} in [{}, {})", port_label(v.out_port),
                        v.vc_lo, v.vc_hi);
       for (unsigned o = v.vc_lo; o < v.vc_hi; ++o) {
         const OutputVc& ov = ovcs_[(static_cast<unsigned>(v.out_port) << vc_shift_) | o];
@@ -239,7 +253,7 @@ std::string Router::vc_report(unsigned i) const {
     case VcState::kActive: {
       const OutputVc& ov = ovcs_[(static_cast<unsigned>(v.out_port) << vc_shift_) | v.out_vc];
       s += fmt::format(", holds output {} vc {} with {} credit(s), needs {}",
-                       port_name(v.out_port), v.out_vc, ov.credits,
+                       port_label(v.out_port), v.out_vc, ov.credits,
                        v.reserve ? subpacket_need_ : 1u);
       break;
     }
@@ -254,10 +268,10 @@ std::string Router::state_report() const {
     s += vc_report(i);
     s += '\n';
   }
-  for (uint8_t p = 0; p < kMaxPorts; ++p) {
+  for (uint8_t p = 0; p < ports(); ++p) {
     if (!st_[p].empty()) {
       s += fmt::format("router {} out {}: {} flit(s) in switch traversal\n", node_,
-                       port_name(p), st_[p].size());
+                       port_label(p), st_[p].size());
     }
   }
   return s;

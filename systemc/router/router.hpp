@@ -55,6 +55,8 @@
 #include "noc/noc_config.hpp"
 #include "router/dor_route.hpp"
 #include "router/ring_buffer.hpp"
+#include "router/switch_routes.hpp"
+#include "router/vc_mask.hpp"
 
 namespace mt::noc {
 
@@ -70,32 +72,53 @@ struct RouterShared {
   sc_core::sc_event* watchdog_event = nullptr;
 };
 
+constexpr uint32_t kNoNeighbour = std::numeric_limits<uint32_t>::max();
+
+// What a router is built from: the topology vertex it is, and what each port code leads to.
+struct RouterSpec {
+  uint32_t vertex = 0;  // node id, or a switch's vertex id (host_sw/topology/topology.hpp)
+  // neighbour[p]: the vertex port code p leads to; this vertex for a local (NI) port;
+  // kNoNeighbour where the code is unused. At most kMaxRouterPorts codes.
+  std::vector<uint32_t> neighbour;
+  // Grid networks: where the router sits, and the port one step along each Step leads out by
+  // (indexed by Step; kMaxRouterPorts: none; network/port_layout.hpp grid_step_ports).
+  GridPlace place;
+  std::array<uint8_t, 5> step_port{};
+  // Switch networks (fat-tree, BiGraph, files with switches): their routing; null on a grid.
+  const SwitchRoutes* switch_routes = nullptr;
+};
+
 class Router : public sc_core::sc_module {
  public:
   using InSocket = tlm_utils::simple_target_socket_tagged<Router, kFlitBits, FlitProtocol>;
   using OutSocket = tlm_utils::simple_initiator_socket_tagged<Router, kFlitBits, FlitProtocol>;
-  static constexpr uint32_t kNoNeighbour = std::numeric_limits<uint32_t>::max();
+  static constexpr uint32_t kNoNeighbour = noc::kNoNeighbour;
 
-  // `neighbour[p]`: the node direction port p leads to (kNoNeighbour: no such port; entry
-  // kPortLocal is ignored). The local ports 0..cfg.ni_ports-1 always exist. Sockets exist only
-  // for present ports. `shared` outlives the router.
-  Router(sc_core::sc_module_name name, uint32_t node, const GridPlace& place,
-         const std::array<uint32_t, kPorts>& neighbour, const NocConfig& cfg,
+  // Sockets exist only for present ports. `shared` (and spec.switch_routes) outlive the router.
+  Router(sc_core::sc_module_name name, const RouterSpec& spec, const NocConfig& cfg,
          RouterShared* shared);
   ~Router() override;
 
+  // The topology vertex (on a grid, the node).
   uint32_t node() const { return node_; }
-  bool has_port(uint8_t p) const { return p < kMaxPorts && neighbour_[p] != kNoNeighbour; }
-  // The node port p leads to (this node for a local port; kNoNeighbour if absent).
-  uint32_t neighbour(uint8_t p) const { return p < kMaxPorts ? neighbour_[p] : kNoNeighbour; }
+  // Port codes in use are below ports().
+  uint8_t ports() const { return static_cast<uint8_t>(neighbour_.size()); }
+  bool has_port(uint8_t p) const { return p < ports() && neighbour_[p] != kNoNeighbour; }
+  // Whether port p is an NI (injection/ejection) port.
+  bool is_local(uint8_t p) const { return has_port(p) && neighbour_[p] == node_; }
+  // The vertex port p leads to (this vertex for a local port; kNoNeighbour if absent).
+  uint32_t neighbour(uint8_t p) const { return p < ports() ? neighbour_[p] : kNoNeighbour; }
   // Where the router sits in its grid.
   const GridPlace& place() const { return place_; }
+  // Port p's name: a grid's y-, y+, x-, x+ and local ports (flit.hpp port_name); on a switch
+  // network the local ports' names and p<code> for links.
+  std::string port_label(uint8_t p) const;
   // Port p's input (flits in, credits back) and output (flits out, credits in).
   InSocket& in(uint8_t p);
   OutSocket& out(uint8_t p);
 
   // Flits sent on port p's output link so far (0 for an absent port).
-  uint64_t flits_out(uint8_t p) const { return p < kMaxPorts ? flits_out_[p] : 0; }
+  uint64_t flits_out(uint8_t p) const { return p < ports() ? flits_out_[p] : 0; }
   uint64_t flits_out_total() const;
   // Flits that arrived on port p's input on VC vc so far (shows the dateline classes).
   uint64_t flits_in(uint8_t p, uint8_t vc) const { return flits_in_.at((p << vc_shift_) | vc); }
@@ -152,6 +175,8 @@ class Router : public sc_core::sc_module {
   // The clocked pipeline (one call per evaluated cycle).
   void evaluate();
   void route(unsigned ivc_index, uint64_t now);                              // RC
+  void route_grid(InputVc& v, Flit& head, unsigned in_port, unsigned in_vc, bool injected);
+  void route_switched(InputVc& v, Flit& head, unsigned in_port, unsigned in_vc, bool injected);
   void allocate_vcs(uint64_t now, bool& progress, uint64_t& next);          // VA
   void allocate_switch(uint64_t now, bool& progress, uint64_t& next);       // SA
   void grant_switch(unsigned ivc_index, uint64_t now);
@@ -164,6 +189,7 @@ class Router : public sc_core::sc_module {
   tlm::tlm_sync_enum receive_credit(int port, Flit& credit, tlm::tlm_phase& phase,
                                     sc_core::sc_time& delay);
 
+  bool is_switch() const { return switch_routes_ && node_ >= switch_routes_->nodes(); }
   uint64_t now_cycle() const;
   void wake_at(uint64_t cycle, uint64_t now);
   [[noreturn]] void fail(const std::string& what) const;
@@ -171,40 +197,42 @@ class Router : public sc_core::sc_module {
 
   uint32_t node_;
   GridPlace place_;
-  std::array<uint32_t, kMaxPorts> neighbour_;  // this node for the local ports
-  std::array<uint8_t, 5> step_port_{};  // Step -> direction port (kMaxPorts: none)
-  std::array<uint8_t, kMaxPorts> eject_port_{};  // input port -> local port of a packet's exit
+  const SwitchRoutes* switch_routes_;  // null on a grid
+  std::vector<uint32_t> neighbour_;  // per port code; this vertex for the local ports
+  std::array<uint8_t, 5> step_port_;  // Step -> direction port (kMaxRouterPorts: none)
+  std::vector<uint8_t> eject_port_;  // input port -> local port of a packet's exit
   NocConfig cfg_;
   RouterShared* shared_;
   uint32_t vcs_;
   unsigned vc_shift_;           // log2(vcs)
   uint32_t subpacket_need_;     // credits a sub-packet reserves (1 under wormhole)
   uint64_t period_;             // clock period in sc_time units
-  std::array<sc_core::sc_time, kMaxPorts> link_delay_;    // flit latency of each output
-  std::array<sc_core::sc_time, kMaxPorts> credit_delay_;  // credit latency of each input
+  std::vector<sc_core::sc_time> link_delay_;    // flit latency of each output
+  std::vector<sc_core::sc_time> credit_delay_;  // credit latency of each input
 
-  std::array<std::unique_ptr<InSocket>, kMaxPorts> in_;
-  std::array<std::unique_ptr<OutSocket>, kMaxPorts> out_;
+  std::vector<std::unique_ptr<InSocket>> in_;
+  std::vector<std::unique_ptr<OutSocket>> out_;
 
-  // Only port codes below kPorts - 1 + ni_ports have VCs (codes of absent local ports above).
+  // Every port code below ports() has VCs (unused codes, e.g. absent local ports, too).
   std::vector<InputVc> ivcs_;     // index port * vcs + vc
   std::vector<OutputVc> ovcs_;    // index port * vcs + vc
-  std::array<RingBuffer<Traversal>, kMaxPorts> st_;
-  std::array<RingBuffer<CreditIn>, kMaxPorts> credits_in_;
+  std::vector<RingBuffer<Traversal>> st_;
+  std::vector<RingBuffer<CreditIn>> credits_in_;
   // Bit masks over input VC indices, so a cycle touches only busy VCs.
-  uint64_t nonempty_ = 0, vc_alloc_ = 0, active_ = 0;
+  VcMask nonempty_ = 0, vc_alloc_ = 0, active_ = 0;
   uint32_t st_ports_ = 0, credit_ports_ = 0;  // bit masks over ports
+  uint32_t local_ports_ = 0;                  // bit mask of the NI ports
   // Round-robin pointers of the separable allocators.
   std::vector<uint8_t> va_in_ptr_;    // per input VC, over output VCs of its port
   std::vector<uint8_t> va_out_ptr_;   // per output VC, over input VC indices
-  std::array<uint8_t, kMaxPorts> sa_in_ptr_{};   // per input port, over its VCs
-  std::array<uint8_t, kMaxPorts> sa_out_ptr_{};  // per output port, over input ports
+  std::vector<uint8_t> sa_in_ptr_;    // per input port, over its VCs
+  std::vector<uint8_t> sa_out_ptr_;   // per output port, over input ports
 
   sc_core::sc_event wake_;
   uint64_t next_wake_ = kNever;  // cycle of the pending wake notification
   uint64_t evaluations_ = 0;
   uint32_t max_occupancy_ = 0;
-  std::array<uint64_t, kMaxPorts> flits_out_{};
+  std::vector<uint64_t> flits_out_;
   std::vector<uint64_t> flits_in_;  // per input VC
   Flit credit_;  // scratch payload for credits
 };

@@ -2,10 +2,13 @@
 // allocation (SA), both allocators separable, input first, round robin with an optional
 // priority ahead of round robin.
 #include <algorithm>
+#include <string>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "flit/source_route.hpp"
 #include "router/arbiter.hpp"
 #include "router/router.hpp"
 
@@ -22,11 +25,32 @@ void Router::route(unsigned i, uint64_t now) {
                      flit_type_name(head.type), head.str()));
   }
   v.priority = shared_->priority ? shared_->priority(head) : 0;
-  const bool injected = is_local_port(static_cast<uint8_t>(in_port));
+  const bool injected = ((local_ports_ >> in_port) & 1u) != 0;
+  if (switch_routes_) {
+    route_switched(v, head, in_port, in_vc, injected);
+  } else {
+    route_grid(v, head, in_port, in_vc, injected);
+  }
+  v.message = is_subpacket(head.type);
+  if (v.message) {
+    v.need = 0;  // sub-packets reserve before SA instead
+  } else {
+    // Virtual cut-through: room for the whole packet (length 0 counts as 1; a packet longer
+    // than a buffer can only reserve the whole buffer).
+    v.need = cfg_.wormhole ? 0 : std::min(std::max(head.length, 1u), cfg_.vc_depth);
+  }
+  v.state = VcState::kVcAlloc;
+  vc_alloc_ |= vc_bit(i);
+  v.ready = now + cfg_.rc_delay + cfg_.va_delay - 1;  // VA decides in its last cycle
+}
+
+// Grid networks: messages source routed one hop (paper §IV-B), normal packets dimension order.
+void Router::route_grid(InputVc& v, Flit& head, unsigned in_port, unsigned in_vc,
+                        bool injected) {
   if (is_subpacket(head.type)) {
-    // Source routing (paper §IV-B): `next` is the output port; the source router swaps next
-    // and eject so that the neighbour ejects it (`next` is now one of its local ports) and its
-    // NI sees where it came from.
+    // Source routing: `next` is the output port; the source router swaps next and eject so
+    // that the neighbour ejects it (`next` is now one of its local ports) and its NI sees
+    // where it came from.
     const uint8_t port = head.next;
     if (injected) {
       if (!has_port(port)) {
@@ -34,56 +58,93 @@ void Router::route(unsigned i, uint64_t now) {
                          head.next, port_name(port), head.str()));
       }
       std::swap(head.next, head.eject);
-    } else if (!is_local_port(port) || !has_port(port)) {
+    } else if (!is_local(port)) {
       fail(fmt::format("message from {} asks to be ejected on port {} ({}), which is not one of "
                        "this router's {} local port(s): {}",
                        port_name(static_cast<uint8_t>(in_port)), head.next, port_name(port),
                        cfg_.ni_ports, head.str()));
     }
-    v.message = true;
     v.out_port = port;
     v.vc_lo = 0;
     v.vc_hi = static_cast<uint8_t>(vcs_);
-    v.need = 0;  // sub-packets reserve before SA instead
+    return;
+  }
+  if (head.dest >= place_.width * place_.height) {
+    fail(fmt::format("destination {} is not a node: {}", head.dest, head.str()));
+  }
+  const Dim in_dim = in_port == kPortXMinus || in_port == kPortXPlus ? Dim::kX
+                     : injected                                     ? Dim::kNone
+                                                                    : Dim::kY;
+  const int in_class = in_vc < vcs_ / 2 ? 0 : 1;
+  const Hop hop = dimension_order_hop(place_, head.dest, in_dim, in_class);
+  const uint8_t port = hop.step == Step::kLocal ? eject_port_[in_port]
+                                                : step_port_[static_cast<size_t>(hop.step)];
+  if (port >= ports()) fail(fmt::format("no port toward {}: {}", head.dest, head.str()));
+  v.out_port = port;
+  if (hop.vc_class < 0) {
+    v.vc_lo = 0;
+    v.vc_hi = static_cast<uint8_t>(vcs_);
   } else {
-    if (head.dest >= place_.width * place_.height) {
+    const uint32_t half = vcs_ / 2;
+    v.vc_lo = static_cast<uint8_t>(static_cast<uint32_t>(hop.vc_class) * half);
+    v.vc_hi = static_cast<uint8_t>(v.vc_lo + half);
+  }
+}
+
+// Switch networks (router/switch_routes.hpp): a node's router sends what its NI injects
+// toward the network and ejects what arrives over a link; a switch forwards. Messages follow
+// the route in their head (flit/source_route.hpp), one hop per router but the destination
+// node's; normal packets the routing table. The k-th switch-to-switch link takes class k.
+void Router::route_switched(InputVc& v, Flit& head, unsigned in_port, unsigned in_vc,
+                            bool injected) {
+  const SwitchRoutes& routes = *switch_routes_;
+  const bool message = is_subpacket(head.type);
+  uint8_t port = kMaxRouterPorts;
+  if (!is_switch() && !injected) {
+    if (!message && head.dest != node_) {
+      fail(fmt::format("a packet for node {} reached node {}, which does not forward: {}",
+                       head.dest, node_, head.str()));
+    }
+    port = eject_port_[in_port];
+  } else if (message) {
+    const uint32_t hop = source_route_hop(head.route);
+    if (hop == kNoHop || !has_port(static_cast<uint8_t>(hop)) || is_local(static_cast<uint8_t>(hop))) {
+      fail(fmt::format("message's source route names no link out of this router (hop {}): {}",
+                       hop == kNoHop ? std::string("none left") : std::to_string(hop),
+                       head.str()));
+    }
+    port = static_cast<uint8_t>(hop);
+    head.route = source_route_rest(head.route);
+  } else {
+    if (head.dest >= routes.nodes()) {
       fail(fmt::format("destination {} is not a node: {}", head.dest, head.str()));
     }
-    const Dim in_dim = in_port == kPortXMinus || in_port == kPortXPlus ? Dim::kX
-                       : injected                                     ? Dim::kNone
-                                                                      : Dim::kY;
-    const int in_class = in_vc < vcs_ / 2 ? 0 : 1;
-    const Hop hop = dimension_order_hop(place_, head.dest, in_dim, in_class);
-    const uint8_t port = hop.step == Step::kLocal ? eject_port_[in_port]
-                                                  : step_port_[static_cast<size_t>(hop.step)];
-    if (port >= kMaxPorts) fail(fmt::format("no port toward {}: {}", head.dest, head.str()));
-    v.message = false;
-    v.out_port = port;
-    if (hop.vc_class < 0) {
-      v.vc_lo = 0;
-      v.vc_hi = static_cast<uint8_t>(vcs_);
-    } else {
-      const uint32_t half = vcs_ / 2;
-      v.vc_lo = static_cast<uint8_t>(static_cast<uint32_t>(hop.vc_class) * half);
-      v.vc_hi = static_cast<uint8_t>(v.vc_lo + half);
-    }
-    // Virtual cut-through: room for the whole packet (length 0 counts as 1; a packet longer
-    // than a buffer can only reserve the whole buffer).
-    v.need = cfg_.wormhole ? 0 : std::min(std::max(head.length, 1u), cfg_.vc_depth);
+    port = routes.port(node_, head.dest);
+    if (!is_switch() && head.dest == node_) port = eject_port_[in_port];
+    if (port >= ports()) fail(fmt::format("no port toward {}: {}", head.dest, head.str()));
   }
-  v.state = VcState::kVcAlloc;
-  vc_alloc_ |= uint64_t{1} << i;
-  v.ready = now + cfg_.rc_delay + cfg_.va_delay - 1;  // VA decides in its last cycle
+  v.out_port = port;
+  v.vc_lo = 0;
+  v.vc_hi = static_cast<uint8_t>(vcs_);
+  const uint32_t to = neighbour_[port];
+  if (!is_switch() || to == node_ || to < routes.nodes()) return;  // any VC
+  const uint32_t from = neighbour_[in_port];
+  const uint32_t cls = from >= routes.nodes() && from != node_ ? routes.class_of_vc(in_vc) + 1 : 0;
+  if (cls >= routes.classes()) {
+    fail(fmt::format("a route with more than {} switch-to-switch links (the VC classes "
+                     "SwitchRoutes was built with): {}", routes.classes(), head.str()));
+  }
+  std::tie(v.vc_lo, v.vc_hi) = routes.class_vcs(cls);
 }
 
 void Router::allocate_vcs(uint64_t now, bool& progress, uint64_t& next) {
   if (vc_alloc_ == 0) return;
   // Stage 1: every requesting input VC picks one free output VC it may take (round robin).
   // Per output VC (vcs <= 4): requesting input VCs; only entries in `requested` are set.
-  std::array<uint64_t, kMaxPorts * 4> requests;
-  uint64_t requested = 0;  // output VCs with a request
-  for (uint64_t m = vc_alloc_; m != 0; m &= m - 1) {
-    const unsigned i = static_cast<unsigned>(__builtin_ctzll(m));
+  std::array<VcMask, kMaxRouterPorts * 4> requests;
+  VcMask requested = 0;  // output VCs with a request
+  for (VcMask m = vc_alloc_; m != 0; m &= m - 1) {
+    const unsigned i = lowest_bit(m);
     const InputVc& v = ivcs_[i];
     if (v.ready > now) {
       next = std::min(next, v.ready);
@@ -97,15 +158,15 @@ void Router::allocate_vcs(uint64_t now, bool& progress, uint64_t& next) {
     }
     if (free == 0) continue;  // retried when a VC frees (own grant) or a credit arrives
     const unsigned o = base | round_robin_pick(free, va_in_ptr_[i]);
-    const uint64_t bit = uint64_t{1} << o;
+    const VcMask bit = vc_bit(o);
     if ((requested & bit) == 0) requests[o] = 0;
-    requests[o] |= uint64_t{1} << i;
+    requests[o] |= vc_bit(i);
     requested |= bit;
   }
   // Stage 2: every requested output VC grants one input VC (priority, then round robin).
   const bool use_priority = static_cast<bool>(shared_->priority);
-  for (uint64_t m = requested; m != 0; m &= m - 1) {
-    const unsigned o = static_cast<unsigned>(__builtin_ctzll(m));
+  for (VcMask m = requested; m != 0; m &= m - 1) {
+    const unsigned o = lowest_bit(m);
     const unsigned i = arbitrate(requests[o], va_out_ptr_[o], use_priority,
                                  [this](unsigned k) { return ivcs_[k].priority; });
     InputVc& v = ivcs_[i];
@@ -114,8 +175,8 @@ void Router::allocate_vcs(uint64_t now, bool& progress, uint64_t& next) {
     v.reserve = v.message;  // a message reserves room for its first sub-packet
     v.ready = now + cfg_.sa_delay;
     ovcs_[o].busy = true;
-    vc_alloc_ &= ~(uint64_t{1} << i);
-    active_ |= uint64_t{1} << i;
+    vc_alloc_ &= ~vc_bit(i);
+    active_ |= vc_bit(i);
     va_in_ptr_[i] = static_cast<uint8_t>(v.out_vc + 1);
     va_out_ptr_[o] = static_cast<uint8_t>(i + 1);
     progress = true;
@@ -125,10 +186,10 @@ void Router::allocate_vcs(uint64_t now, bool& progress, uint64_t& next) {
 void Router::allocate_switch(uint64_t now, bool& progress, uint64_t& next) {
   // Stage 1: every input port picks one of its VCs that has a flit ready and the credits it
   // needs downstream.
-  std::array<uint32_t, kMaxPorts> candidates{};  // per input port: its eligible VCs
+  std::array<uint32_t, kMaxRouterPorts> candidates;  // per input port: its eligible VCs
   uint32_t inputs = 0;
-  for (uint64_t m = active_ & nonempty_; m != 0; m &= m - 1) {
-    const unsigned i = static_cast<unsigned>(__builtin_ctzll(m));
+  for (VcMask m = active_ & nonempty_; m != 0; m &= m - 1) {
+    const unsigned i = lowest_bit(m);
     const InputVc& v = ivcs_[i];
     const uint64_t t = std::max(v.ready, v.fifo.front().usable + cfg_.sa_delay - 1);
     if (t > now) {
@@ -138,13 +199,15 @@ void Router::allocate_switch(uint64_t now, bool& progress, uint64_t& next) {
     const OutputVc& ov = ovcs_[(static_cast<unsigned>(v.out_port) << vc_shift_) | v.out_vc];
     if (ov.credits < (v.reserve ? subpacket_need_ : 1u)) continue;  // a credit will wake us
     const unsigned port = i >> vc_shift_;
+    if ((inputs >> port & 1u) == 0) candidates[port] = 0;
     candidates[port] |= 1u << (i & (vcs_ - 1));
     inputs |= 1u << port;
   }
   if (inputs == 0) return;
   const bool use_priority = static_cast<bool>(shared_->priority);
-  std::array<uint32_t, kMaxPorts> requests{};  // per output port: requesting input ports
-  std::array<uint8_t, kMaxPorts> chosen{};     // per input port: its chosen input VC index
+  // Only entries of ports in `inputs` / `outputs` are set.
+  std::array<uint32_t, kMaxRouterPorts> requests;  // per output port: requesting input ports
+  std::array<uint8_t, kMaxRouterPorts> chosen;     // per input port: its chosen input VC index
   uint32_t outputs = 0;
   for (uint32_t m = inputs; m != 0; m &= m - 1) {
     const unsigned port = static_cast<unsigned>(__builtin_ctz(m));
@@ -153,6 +216,7 @@ void Router::allocate_switch(uint64_t now, bool& progress, uint64_t& next) {
                                   [this, base](unsigned k) { return ivcs_[base | k].priority; });
     chosen[port] = static_cast<uint8_t>(base | vc);
     const unsigned out = ivcs_[base | vc].out_port;
+    if ((outputs >> out & 1u) == 0) requests[out] = 0;
     requests[out] |= 1u << port;
     outputs |= 1u << out;
   }
@@ -185,7 +249,7 @@ void Router::grant_switch(unsigned i, uint64_t now) {
   t.send = now + cfg_.st_delay + 1;
   st_ports_ |= 1u << out;
   v.fifo.pop_front();
-  if (v.fifo.empty()) nonempty_ &= ~(uint64_t{1} << i);
+  if (v.fifo.empty()) nonempty_ &= ~vc_bit(i);
 
   credit_.vc = static_cast<uint8_t>(i & (vcs_ - 1));
   tlm::tlm_phase phase = CREDIT;
@@ -198,7 +262,7 @@ void Router::grant_switch(unsigned i, uint64_t now) {
     ov.busy = false;
     v.state = VcState::kIdle;
     v.message = false;
-    active_ &= ~(uint64_t{1} << i);
+    active_ &= ~vc_bit(i);
   }
 }
 

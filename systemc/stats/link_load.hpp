@@ -1,31 +1,31 @@
-// Link utilisation: flits a router sent through each of its network ports during a window,
-// divided by the window's cycles (a link carries at most one flit per cycle).
+// Link utilisation: flits a router sent over each directed link of the topology during a
+// window, divided by the window's cycles (a link carries at most one flit per cycle).
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "topology/topology.hpp"
-
 namespace mt::noc {
 
+class Network;
+
 struct LinkLoad {
-  uint32_t router = 0;
-  uint8_t port = 0;  // Port (flit/flit.hpp): y-, y+, x-, x+
-  uint32_t to = 0;   // the router at the other end
+  uint32_t router = 0;  // the vertex the link leaves
+  std::string port;     // its output port (Router::port_label: y-, y+, x-, x+ on a grid)
+  uint32_t to = 0;      // the vertex at the other end
   uint64_t flits = 0;
   double utilisation = 0.0;
 };
 
-// The router the link out of (router, port) leads to on a torus, mesh or ring, or
-// Topology::kNoLink when that port has no link (mesh edges, y ports of a ring, the local port).
-uint32_t port_neighbour(const Topology& topo, uint32_t router, uint8_t port);
+// Flits sent so far on each directed link, indexed by the topology's link id.
+std::vector<uint64_t> link_flits(const Network& net);
 
-// Per-link loads between two snapshots of flits_out, indexed [router * kPorts + port], over
-// `cycles` cycles; links in router, then port order.
-std::vector<LinkLoad> link_loads(const Topology& topo, const std::vector<uint64_t>& before,
+// Per-link loads between two link_flits snapshots over `cycles` cycles, in link id order (on a
+// grid: by router, then y-, y+, x-, x+).
+std::vector<LinkLoad> link_loads(const Network& net, const std::vector<uint64_t>& before,
                                  const std::vector<uint64_t>& after, uint64_t cycles);
 
 nlohmann::json to_json(const LinkLoad& l);

@@ -155,7 +155,7 @@ std::string links_table(const RunStats& run) {
   std::string t = fmt::format("{:>7} {:>5} {:>7} {:>9} {:>11}\n", "router", "port", "to", "flits",
                               "utilisation");
   for (const LinkLoad& l : links) {
-    t += fmt::format("{:>7} {:>5} {:>7} {:>9} {:>11.4f}\n", l.router, port_name(l.port), l.to,
+    t += fmt::format("{:>7} {:>5} {:>7} {:>9} {:>11.4f}\n", l.router, l.port, l.to,
                      l.flits, l.utilisation);
   }
   return t;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <memory>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -24,14 +25,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
-std::vector<uint64_t> flits_out_snapshot(const Network& net) {
-  std::vector<uint64_t> v(static_cast<size_t>(net.routers()) * kPorts);
-  for (uint32_t r = 0; r < net.routers(); ++r) {
-    for (uint8_t p = 0; p < kPorts; ++p) v[static_cast<size_t>(r) * kPorts + p] = net.flits_out(r, p);
-  }
-  return v;
 }
 
 // Marks the window's ends and stops the simulation. It looks at the network three quarters
@@ -63,11 +56,11 @@ class Supervisor : public sc_core::sc_module {
   void run() {
     const uint64_t w = cfg_.warmup, m = cfg_.measure;
     if (w > 0) wait_until(before_boundary(w));
-    start = flits_out_snapshot(net_);
+    start = link_flits(net_);
     in_system_start = log_.flits_in_system();
     dest_start = log_.flits_in_system_by_dest();
     wait_until(before_boundary(w + m));
-    end = flits_out_snapshot(net_);
+    end = link_flits(net_);
     in_system_end = log_.flits_in_system();
     dest_end = log_.flits_in_system_by_dest();
     log_.close_window([this] { drained_.notify(sc_core::SC_ZERO_TIME); });
@@ -98,19 +91,15 @@ void per_node_accepted(const PacketLog& log, uint64_t measure, RunStats& s) {
 Topology TrafficConfig::checked_topology() const {
   noc.validate();
   if (noc.clock_ps < 4) throw InputError("traffic runs need a clock period of at least 4 ps");
-  // Only the kinds the network model builds are offered: not the planner's whole list.
-  const std::string kind = topology.substr(0, topology.find(':'));
-  if (kind != "torus" && kind != "mesh" && kind != "ring") {
-    throw InputError(fmt::format("topology \"{}\": the network model runs torus:WxH, mesh:WxH "
-                                 "and ring:N only", topology));
-  }
-  // Before building the network (a torus:4096x4096 takes seconds to build); the kinds above
-  // all have a size without one. About 86 KB a router, measured.
+  // Before building the network (a torus:4096x4096 takes seconds to build); every kind but a
+  // file has a size without one. About 86 KB a router, measured.
   if (const auto size = topology_size(topology)) {
-    check_network_fits(topology, size->nodes, 100 * 1024);
+    check_network_fits(topology, size->nodes + size->switches, 100 * 1024);
   }
   Topology topo = parse_topology(topology);
-  check_pattern(pattern, topo.width(), topo.height());
+  check_network_fits(topo.spec(), uint64_t{topo.nodes()} + topo.switches(), 100 * 1024);
+  const auto [width, height] = pattern_shape(topo);
+  check_pattern(pattern, width, height);
   BernoulliInjection(rate, packet_flits);  // checks rate and length
   if (!noc.wormhole && packet_flits > noc.vc_depth) {
     throw InputError(fmt::format(
@@ -141,8 +130,7 @@ RunStats run_traffic(const TrafficConfig& cfg,
   std::vector<std::unique_ptr<TrafficSource>> sources;
   SourceConfig sc;
   sc.pattern = cfg.pattern;
-  sc.width = topo.width();
-  sc.height = topo.height();
+  std::tie(sc.width, sc.height) = pattern_shape(topo);
   sc.rate = cfg.rate;
   sc.packet_flits = cfg.packet_flits;
   sc.seed = cfg.seed;
@@ -206,7 +194,7 @@ RunStats run_traffic(const TrafficConfig& cfg,
   s.cycles = supervisor.cycles;
   s.router_cycles = net.router_cycles();
   s.routers = net.routers();
-  s.links = link_loads(topo, supervisor.start, supervisor.end, cfg.measure);
+  s.links = link_loads(net, supervisor.start, supervisor.end, cfg.measure);
   double sum = 0.0;
   for (const LinkLoad& l : s.links) {
     s.max_link_utilisation = std::max(s.max_link_utilisation, l.utilisation);

@@ -37,6 +37,11 @@ const char* pattern_name(PatternKind kind) {
   return "?";
 }
 
+std::pair<uint32_t, uint32_t> pattern_shape(const Topology& topo) {
+  if (topo.width() != 0) return {topo.width(), topo.height()};
+  return {topo.nodes(), 1};
+}
+
 void check_pattern(const Pattern& p, uint32_t width, uint32_t height) {
   const uint64_t nodes = static_cast<uint64_t>(width) * height;
   const char* name = pattern_name(p.kind);

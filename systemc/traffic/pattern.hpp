@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "topology/topology.hpp"
+
 namespace mt::noc {
 
 enum class PatternKind { kUniform, kTranspose, kBitComplement, kNeighbor, kHotspot };
@@ -31,6 +33,10 @@ const char* pattern_name(PatternKind kind);
 // bit-complement a power-of-two node count, every pattern at least two nodes, hotspot a node
 // in range and a fraction in [0, 1].
 void check_pattern(const Pattern& p, uint32_t width, uint32_t height);
+
+// The W x H grid a pattern sees on a topology: a torus's, mesh's or ring's own; a switch
+// network's nodes in one row (N x 1: transpose needs a square and is refused there).
+std::pair<uint32_t, uint32_t> pattern_shape(const Topology& topo);
 
 // The destination of the next packet from src (check_pattern must have passed). Uniform never
 // returns src; transpose returns src for the diagonal nodes (BookSim does the same: those

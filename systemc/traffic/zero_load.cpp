@@ -12,9 +12,10 @@ ZeroLoad mean_zero_load(const Topology& topo, const NocConfig& cfg, const Patter
                         uint32_t flits) {
   ZeroLoad z;
   const uint32_t n = topo.nodes();
+  const auto [width, height] = pattern_shape(topo);
   for (uint32_t src = 0; src < n; ++src) {
     const std::vector<uint32_t> dist = topo.distances_from(src);
-    for (const auto& [dest, p] : destination_distribution(pattern, src, topo.width(), topo.height())) {
+    for (const auto& [dest, p] : destination_distribution(pattern, src, width, height)) {
       z.hops += p * dist[dest];
       z.network += p * static_cast<double>(zero_load_network_latency(cfg, dist[dest], flits));
     }

@@ -122,7 +122,7 @@ TEST(Mtsim, BadInputIsAClearErrorWithoutJson) {
       {"--bytes 0", "greater than zero"},
       {"--bytes 1023", "4-byte elements"},
       {"-t torus:0x4", "torus"},
-      {"-t fattree:4x2", "fattree"},
+      {"-t fattree:2x4", "fattree:2x4"},  // 6 switch-to-switch links: more than 4 VCs
       {"-a nosuch", "nosuch"},
       {"--flow-control circuit", "circuit"},
       {"--dtype fp64", "fp64"},

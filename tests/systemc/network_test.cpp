@@ -390,13 +390,15 @@ TEST_F(NetworkSim, SameRunTwiceGivesSameCycles) {
   EXPECT_EQ(a, c);
 }
 
-TEST_F(NetworkSim, RejectsTopologiesWithoutRouters) {
-  const Topology t = parse_topology("fattree:2x2");
+// A fat-tree whose routes cross more switch-to-switch links than there are VCs (one class
+// each, for deadlock freedom) is refused, naming it.
+TEST_F(NetworkSim, RejectsSwitchNetworksWithTooFewVcs) {
+  const Topology t = parse_topology("fattree:2x4");
   try {
     Network net("network", t, NocConfig{});
-    FAIL() << "built a network on a fat-tree";
+    FAIL() << "built fattree:2x4 with 4 VCs";
   } catch (const InputError& e) {
-    EXPECT_THAT(e.what(), ::testing::HasSubstr("fattree:2x2"));
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("fattree:2x4"));
   }
 }
 

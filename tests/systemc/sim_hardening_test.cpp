@@ -138,7 +138,7 @@ TEST(Hardening, OptionValuesAreNotWrappedOrGuessed) {
       {kQuickNoc + " --seed -1", "--seed -1: must not be negative"},
       {kQuickNoc.substr(0, kQuickNoc.size() - 5) + " -j 0", "-j 0"},
       {kQuickNoc + " --credit-latency 0", "--credit-latency 0"},
-      {kNocSim + " -t fattree:2x2 -r 0.1", "runs torus:WxH, mesh:WxH and ring:N only"},
+      {kNocSim + " -t fattree:2x4 -r 0.1", "VCs are too few"},
       {kMtsim + " -q -t ring:4 -b 8GiB", "8589934592-byte all-reduce on 4 nodes needs about"},
   };
   for (const Case& c : cases) {

@@ -9,6 +9,8 @@
 #include <systemc>
 
 #include "common/error.hpp"
+#include "network/network.hpp"
+#include "sim_test_util.hpp"
 #include "stats/latency_summary.hpp"
 #include "stats/link_load.hpp"
 #include "stats/packet_log.hpp"
@@ -20,6 +22,7 @@ namespace mt::noc {
 namespace {
 
 using ::testing::HasSubstr;
+using LinkLoadSim = test::SimTest;
 
 std::vector<uint64_t> iota(uint64_t from, uint64_t to) {
   std::vector<uint64_t> v(to - from + 1);
@@ -124,41 +127,49 @@ TEST(PacketLog, CatchesMisroutedReorderedAndCorruptedFlits) {
   EXPECT_THAT(log4.errors().front(), HasSubstr("unknown packet"));
 }
 
-TEST(LinkLoad, TorusAndMeshPorts) {
-  const Topology torus = make_torus(4, 4);
-  EXPECT_EQ(port_neighbour(torus, 0, kPortXMinus), 3u);
-  EXPECT_EQ(port_neighbour(torus, 0, kPortYMinus), 12u);
-  EXPECT_EQ(port_neighbour(torus, 5, kPortXPlus), 6u);
-  EXPECT_EQ(port_neighbour(torus, 5, kPortYPlus), 9u);
-  EXPECT_EQ(port_neighbour(torus, 5, kPortLocal), Topology::kNoLink);
-  const Topology mesh = make_mesh(2, 2);
-  EXPECT_EQ(port_neighbour(mesh, 0, kPortXMinus), Topology::kNoLink);
-  EXPECT_EQ(port_neighbour(mesh, 0, kPortXPlus), 1u);
-  const Topology ring = make_ring(4);
-  EXPECT_EQ(port_neighbour(ring, 0, kPortYPlus), Topology::kNoLink);
-  EXPECT_EQ(port_neighbour(ring, 0, kPortXMinus), 3u);
+// Grid ports from coordinates: the port each link leaves by leads to the neighbour that
+// direction names (a ring has no y ports; a mesh edge has no link out).
+TEST(LinkLoad, GridPortsFollowTheGeometry) {
+  for (const Topology& t : {make_torus(4, 4), make_mesh(2, 2), make_ring(4), make_torus(2, 3)}) {
+    const PortLayout layout(t, 1);
+    for (uint32_t l = 0; l < t.links().size(); ++l) {
+      const uint32_t a = t.links()[l].src, b = t.links()[l].dst;
+      const uint8_t p = layout.out_port(l);
+      const uint32_t w = t.width(), h = t.height(), x = t.x_of(a), y = t.y_of(a);
+      const uint32_t expect = p == kPortXPlus    ? y * w + (x + 1) % w
+                              : p == kPortXMinus ? y * w + (x + w - 1) % w
+                              : p == kPortYPlus  ? ((y + 1) % h) * w + x
+                                                 : ((y + h - 1) % h) * w + x;
+      EXPECT_EQ(b, expect) << t.spec() << " link " << l << " port " << port_name(p);
+      EXPECT_EQ(layout.neighbours(a)[p], b);
+      EXPECT_EQ(layout.neighbours(b)[layout.in_port(l)], a) << "enters b by its port to a";
+    }
+  }
+  EXPECT_EQ(PortLayout(make_mesh(2, 2), 1).neighbours(0)[kPortXMinus], kNoNeighbour);
+  EXPECT_EQ(PortLayout(make_ring(4), 1).neighbours(0)[kPortYPlus], kNoNeighbour);
+}
 
-  std::vector<uint64_t> before(4 * kPorts, 0), after(4 * kPorts, 0);
-  after[0 * kPorts + kPortXPlus] = 50;
-  after[3 * kPorts + kPortYMinus] = 100;
-  after[1 * kPorts + kPortLocal] = 77;  // ejection: not a link
-  const std::vector<LinkLoad> loads = link_loads(mesh, before, after, 100);
-  EXPECT_EQ(loads.size(), 8u);  // a 2x2 mesh has 4 physical links, 8 directed
+TEST_F(LinkLoadSim, LoadsPerDirectedLink) {
+  const Topology mesh = make_mesh(2, 2);
+  Network net("network", mesh, NocConfig{});
+  std::vector<uint64_t> before(mesh.links().size(), 0), after(before);
+  after[mesh.first_link(0, 1)] = 50;
+  after[mesh.first_link(3, 1)] = 100;
+  const std::vector<LinkLoad> loads = link_loads(net, before, after, 100);
+  ASSERT_EQ(loads.size(), 8u);  // a 2x2 mesh has 4 physical links, 8 directed
   for (const LinkLoad& l : loads) {
-    if (l.router == 0 && l.port == kPortXPlus) {
-      EXPECT_EQ(l.to, 1u);
+    if (l.router == 0 && l.to == 1) {
+      EXPECT_EQ(l.port, "x+");
       EXPECT_DOUBLE_EQ(l.utilisation, 0.5);
-    } else if (l.router == 3 && l.port == kPortYMinus) {
-      EXPECT_EQ(l.to, 1u);
+    } else if (l.router == 3 && l.to == 1) {
+      EXPECT_EQ(l.port, "y-");
       EXPECT_DOUBLE_EQ(l.utilisation, 1.0);
     } else {
       EXPECT_EQ(l.flits, 0u);
     }
   }
-  EXPECT_EQ(link_loads(torus, std::vector<uint64_t>(16 * kPorts), std::vector<uint64_t>(16 * kPorts),
-                       10)
-                .size(),
-            64u);
+  EXPECT_EQ(link_flits(net), before);  // nothing ran
+  EXPECT_THROW(link_loads(net, before, std::vector<uint64_t>(3), 10), std::invalid_argument);
 }
 
 TEST(RunStats, SaturationRule) {
@@ -194,7 +205,7 @@ TEST(RunStats, JsonContractAndRoundTrip) {
   s.drained = true;
   s.cycles = 7000;
   s.routers = 16;
-  s.links.push_back({0, kPortXPlus, 1, 40, 0.01});
+  s.links.push_back({0, "x+", 1, 40, 0.01});
   s.max_link_utilisation = 0.01;
   s.simulation_seconds = 1.5;
   const nlohmann::json j = to_json(s);

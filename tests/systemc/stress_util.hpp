@@ -58,6 +58,7 @@ class RandomTraffic : public sc_core::sc_module {
     return k == 1 ? *h_.eps[n] : h_.ep(n, static_cast<uint32_t>(rng_() % k));
   }
   void send_message(uint32_t n) {
+    if (h_.net.switched()) return send_routed_message(n);
     const Router& r = h_.net.router(n);
     std::vector<uint8_t> ports;
     for (uint8_t p = 1; p < kPorts; ++p) {
@@ -73,6 +74,21 @@ class RandomTraffic : public sc_core::sc_module {
       f.src = n;
       f.dest = r.neighbour(port);  // not used for routing; lets the scoreboard check delivery
       f.eject = eject;
+    }
+    source(n).send(std::move(msg));
+  }
+
+  // A switch network: to a random node, source routed along the network's table route.
+  void send_routed_message(uint32_t n) {
+    uint32_t dest = static_cast<uint32_t>(rng_() % (h_.nodes() - 1));
+    if (dest >= n) ++dest;
+    const uint32_t subpackets = 1 + static_cast<uint32_t>(rng_() % 3);
+    std::vector<Flit> msg = make_message(next_id_++, 0, subpackets, subpacket_flits_, n);
+    const uint32_t route = h_.net.table_route(n, dest);
+    for (Flit& f : msg) {
+      f.src = n;
+      f.dest = dest;  // not used for routing; lets the scoreboard check delivery
+      f.route = route;
     }
     source(n).send(std::move(msg));
   }
@@ -108,9 +124,14 @@ inline void check_scoreboard(const Harness& h) {
       ASSERT_NE(it, sent.end()) << "never sent: " << f.str();
       EXPECT_EQ(f.type, it->second.type);
       EXPECT_EQ(f.data, it->second.data);
+      if (f.type != FlitType::kSubHead) {
+        EXPECT_EQ(f.route, it->second.route);
+      }
       EXPECT_EQ(f.length, it->second.length);
       EXPECT_EQ(f.tree, it->second.tree);
-      if (f.type == FlitType::kSubHead) {  // the source router swapped the route fields
+      if (f.type == FlitType::kSubHead && h.net.switched()) {  // every hop consumed
+        EXPECT_EQ(f.route, 0u);
+      } else if (f.type == FlitType::kSubHead) {  // the source router swapped the route fields
         EXPECT_EQ(f.next, it->second.eject);
         EXPECT_EQ(f.eject, it->second.next);
       } else {
@@ -131,16 +152,17 @@ inline void check_scoreboard(const Harness& h) {
 
 // After a drain every credit is home and no output VC is held.
 inline void check_credits_home(Harness& h, const NocConfig& cfg) {
-  for (uint32_t r = 0; r < h.nodes(); ++r) {
+  for (uint32_t r = 0; r < h.net.routers(); ++r) {  // switches too
     const Router& router = h.net.router(r);
-    for (uint8_t p = 0; p < kMaxPorts; ++p) {
+    for (uint8_t p = 0; p < router.ports(); ++p) {
       if (!router.has_port(p)) continue;
       for (uint8_t v = 0; v < cfg.vcs; ++v) {
         EXPECT_EQ(router.output_credits(p, v), cfg.vc_depth)
-            << "router " << r << " out " << port_name(p) << " vc " << int{v};
+            << "router " << r << " out " << router.port_label(p) << " vc " << int{v};
         EXPECT_FALSE(router.output_busy(p, v));
       }
     }
+    if (r >= h.nodes()) continue;
     for (uint32_t i = 0; i < cfg.ni_ports; ++i) {
       for (uint32_t v = 0; v < cfg.vcs; ++v) EXPECT_EQ(h.ep(r, i).credits(v), cfg.vc_depth);
     }

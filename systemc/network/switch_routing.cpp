@@ -1,0 +1,110 @@
+#include "network/switch_routing.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+
+namespace mt::noc {
+namespace {
+
+constexpr uint32_t kFar = 0xffffffffu;
+
+// Links into each vertex, for the searches backward from a destination.
+std::vector<std::vector<uint32_t>> in_links(const Topology& topo) {
+  std::vector<std::vector<uint32_t>> in(topo.vertices());
+  for (uint32_t l = 0; l < topo.links().size(); ++l) in[topo.links()[l].dst].push_back(l);
+  return in;
+}
+
+// Hops from every vertex to node `dest`, relaying only through switches.
+void distances_to(const Topology& topo, const std::vector<std::vector<uint32_t>>& in,
+                  uint32_t dest, std::vector<uint32_t>& dist, std::vector<uint32_t>& queue) {
+  std::fill(dist.begin(), dist.end(), kFar);
+  queue.clear();
+  dist[dest] = 0;
+  queue.push_back(dest);
+  for (size_t head = 0; head < queue.size(); ++head) {
+    const uint32_t u = queue[head];
+    for (uint32_t l : in[u]) {
+      const uint32_t v = topo.links()[l].src;
+      if (dist[v] != kFar) continue;
+      dist[v] = dist[u] + 1;
+      if (topo.is_switch(v)) queue.push_back(v);  // nodes are end points
+    }
+  }
+}
+
+}  // namespace
+
+SwitchRoutes build_switch_routes(const Topology& topo, const PortLayout& layout, uint32_t vcs) {
+  SwitchRoutes routes(topo.nodes(), topo.vertices(), vcs);
+  const auto in = in_links(topo);
+  std::vector<uint32_t> dist(topo.vertices()), queue, next;
+  uint32_t longest = 0;  // links on the longest node-to-node route
+  for (uint32_t d = 0; d < topo.nodes(); ++d) {
+    distances_to(topo, in, d, dist, queue);
+    for (uint32_t v = 0; v < topo.vertices(); ++v) {
+      if (v == d || dist[v] == kFar) continue;
+      if (!topo.is_switch(v)) longest = std::max(longest, dist[v]);
+      next.clear();
+      for (uint32_t l : topo.out_links(v)) {
+        const uint32_t u = topo.links()[l].dst;
+        if (dist[u] + 1 == dist[v] && (u == d || topo.is_switch(u))) next.push_back(l);
+      }
+      routes.set_port(v, d, layout.out_port(next[d % next.size()]));
+    }
+  }
+  // A shortest route from a node through switches has two links that are not between switches.
+  const uint32_t classes = std::max<uint32_t>(1, longest >= 2 ? longest - 2 : 0);
+  if (!routes.allow_switch_hops(classes)) {
+    throw InputError(fmt::format(
+        "network {}: routes cross up to {} switch-to-switch links, each a VC class of its own "
+        "(deadlock freedom); {} VCs are too few", topo.spec(), classes, vcs));
+  }
+  return routes;
+}
+
+std::vector<uint8_t> path_ports(const Topology& topo, const PortLayout& layout,
+                                const std::vector<uint32_t>& links) {
+  std::vector<uint8_t> ports;
+  for (size_t i = 0; i < links.size(); ++i) {
+    const Link& l = topo.links().at(links[i]);
+    const bool joined = i == 0 ? !topo.is_switch(l.src)
+                               : topo.links()[links[i - 1]].dst == l.src && topo.is_switch(l.src);
+    if (!joined) {
+      throw InputError(fmt::format("network {}: route link {} ({} -> {}) does not continue a "
+                                   "path from a node through switches", topo.spec(), links[i],
+                                   l.src, l.dst));
+    }
+    ports.push_back(layout.out_port(links[i]));
+  }
+  if (links.empty() || topo.is_switch(topo.links()[links.back()].dst)) {
+    throw InputError(fmt::format("network {}: a route that does not end at a node",
+                                 topo.spec()));
+  }
+  return ports;
+}
+
+std::vector<uint8_t> table_path_ports(const Topology& topo, const SwitchRoutes& routes,
+                                      const PortLayout& layout, uint32_t src, uint32_t dst) {
+  std::vector<uint8_t> ports;
+  uint32_t v = src;
+  while (v != dst && ports.size() <= topo.vertices()) {
+    const uint8_t p = routes.port(v, dst);
+    ports.push_back(p);
+    v = layout.neighbours(v).at(p);
+  }
+  return ports;
+}
+
+uint32_t switch_hops(const Topology& topo, const std::vector<uint32_t>& links) {
+  uint32_t n = 0;
+  for (uint32_t l : links) {
+    n += topo.is_switch(topo.links()[l].src) && topo.is_switch(topo.links()[l].dst) ? 1 : 0;
+  }
+  return n;
+}
+
+}  // namespace mt::noc

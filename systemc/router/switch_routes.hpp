@@ -1,0 +1,71 @@
+// Routing of a switch network (fat-tree, BiGraph, topology files with switches), as every
+// router of it reads it: the output port toward each node for normal packets, and the VC
+// classes that keep both normal packets and source-routed messages free of deadlock.
+//
+// Normal packets go a shortest path, fixed per (router, destination): among the output links
+// one hop closer to the destination, the (dest mod count)-th in port order (on a fat-tree the
+// up link is chosen by the destination, "d-mod-k"; down links are unique). Built by
+// network/switch_routing.hpp.
+//
+// Deadlock freedom, by hop-indexed VC classes: the k-th switch-to-switch link of a route
+// (k = 0, 1, ...) is taken on a VC of class k; links from a node to a switch and from a switch
+// to a node take any VC. A channel of class k then waits only for channels of class k + 1 or
+// for an ejection link, so no cycle of waiting channels exists, whatever the routes (the
+// planner's source routes included), as long as no route has more switch-to-switch links than
+// there are classes. The classes split the VCs evenly, the last class keeping the remainder:
+// classes() <= vcs. (The torus's dateline classes play the same role on a grid.)
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mt::noc {
+
+// Port codes a router may have: the switch allocator keeps 32-bit masks over ports, a source
+// route names a port in 5 bits, and with 4 VCs the VC masks (vc_mask.hpp) hold 128.
+constexpr uint32_t kMaxRouterPorts = 31;
+
+class SwitchRoutes {
+ public:
+  SwitchRoutes(uint32_t nodes, uint32_t vertices, uint32_t vcs)
+      : nodes_(nodes), vcs_(vcs), next_(static_cast<size_t>(nodes) * vertices, kNoPort) {}
+
+  static constexpr uint8_t kNoPort = 0xff;
+
+  uint32_t nodes() const { return nodes_; }
+  // The output port of vertex v's router toward node dest (kNoPort at dest itself).
+  uint8_t port(uint32_t v, uint32_t dest) const {
+    return next_[static_cast<size_t>(v) * nodes_ + dest];
+  }
+  void set_port(uint32_t v, uint32_t dest, uint8_t p) {
+    next_[static_cast<size_t>(v) * nodes_ + dest] = p;
+  }
+
+  uint32_t classes() const { return classes_; }
+  // Raises the number of classes to `c` switch-to-switch links; false when more than vcs.
+  bool allow_switch_hops(uint32_t c) {
+    if (c > vcs_) return false;
+    if (c > classes_) classes_ = c;
+    return true;
+  }
+  // VCs [first, second) of class c < classes().
+  std::pair<uint8_t, uint8_t> class_vcs(uint32_t c) const {
+    const uint32_t per = vcs_ / classes_;
+    const uint32_t lo = c * per, hi = c + 1 == classes_ ? vcs_ : lo + per;
+    return {static_cast<uint8_t>(lo), static_cast<uint8_t>(hi)};
+  }
+  uint32_t class_of_vc(uint32_t vc) const {
+    const uint32_t c = vc / (vcs_ / classes_);
+    return c < classes_ ? c : classes_ - 1;
+  }
+
+ private:
+  uint32_t nodes_;
+  uint32_t vcs_;
+  uint32_t classes_ = 1;
+  std::vector<uint8_t> next_;  // [vertex * nodes + dest]
+};
+
+}  // namespace mt::noc
