@@ -56,6 +56,11 @@ void check_quadratic_plan_fits(const std::string& spec, const TopologySize& size
   }
 }
 
+// What a breadth-first search through the whole network visits: every vertex and link.
+double search_visits(const TopologySize& size) {
+  return static_cast<double>(size.nodes + size.switches + size.links);
+}
+
 double ceil_log2(double n) { return std::ceil(std::log2(std::max(2.0, n))); }
 
 // A plan's size, estimated from the shape of each algorithm (its .cpp here) before anything is
@@ -87,7 +92,7 @@ void estimate_quadratic(const TopologySize& size, const std::string& algorithm,
     // a direct one (torus:64x64, 2 s).
     const double degree = std::max(1u, size.min_node_degree), edges = n * (n - 1);
     p.steps_per_phase = std::max(1.0, std::ceil((n - 1) / degree));
-    const double searched = static_cast<double>(size.nodes + size.switches + size.links);
+    const double searched = search_visits(size);
     p.extra_seconds = size.switches == 0 ? edges * 0.1e-6 : edges * searched * 2e-9;
     // --prioritize-height: every step, a search from every tree for its remaining height,
     // about 2 ns a vertex and link (torus:32x32, 2.7 s).
@@ -123,8 +128,7 @@ PlanSize estimate_size(const TopologySize& size, const std::string& algorithm,
     // tree neighbours, far apart in the network, for the plan and again for its tables, about
     // 2 ns a vertex and link (a 20,000-node switch network given as a file, 11 s).
     if (size.kind == TopologyKind::kFile || size.kind == TopologyKind::kBiGraph) {
-      const double searched = static_cast<double>(size.nodes + size.switches + size.links);
-      p.extra_seconds = 2 * n * searched * 2e-9;
+      p.extra_seconds = 2 * n * search_visits(size) * 2e-9;
     }
   } else if (algorithm == "hdrm") {
     p.steps_per_phase = ceil_log2(n);
@@ -166,11 +170,12 @@ void check_memory(const std::string& spec, const TopologySize& size, const std::
 // this 2-core machine. Measured as CPU seconds with the machine loaded (mtc's wall time on an
 // idle core), tables streamed: multitree on torus:52x52 at 1 MiB (1.5e7 transfers, no NOPs)
 // 6.6 s (its images on torus:64x64, 3.4e7 transfers, 26 to 31 s); dbtree on torus:700x700 at
-// 4 KiB (3.9e6, 1.6e7 NOPs) 4.1 s; ring2d on torus:128x128 at 4 KiB 2.1 s. Before the tables were streamed (whole
-// documents and a second verification of the whole set) torus:52x52 took 10.2 s and dbtree
-// on torus:700x700 6.8 s; wall times idle to loaded were 11 to 14 s and 6.4 to 7.7 s, dbtree
-// on torus:1000x1000 (8e6, 3.4e7) 14.5 to 36 s and ring on a 4096-node file at 64 bytes
-// (1.3e5, 2.5e7) 4.5 s. Plus the extra work of some algorithms (estimate_size).
+// 4 KiB (3.9e6, 1.6e7 NOPs) 4.1 s; ring2d on torus:128x128 at 4 KiB 2.1 s. Before the tables
+// were streamed (whole documents and a second verification of the whole set) torus:52x52
+// took 10.2 s and dbtree on torus:700x700 6.8 s; wall times idle to loaded were 11 to 14 s
+// and 6.4 to 7.7 s, dbtree on torus:1000x1000 (8e6, 3.4e7) 14.5 to 36 s and ring on a
+// 4096-node file at 64 bytes (1.3e5, 2.5e7) 4.5 s. Plus the extra work of some algorithms
+// (estimate_size).
 double plan_seconds(const PlanSize& p) {
   return 0.5e-6 * p.transfers + 0.2e-6 * (p.entries - p.transfers) + p.extra_seconds;
 }
