@@ -32,11 +32,15 @@ class TreeBuilder {
         link_step_(topo.links().size(), 0), in_tree_(n_, std::vector<bool>(n_, false)),
         size_(n_, 0), live_(n_), dead_(n_, 0), eligible_(n_), cursor_(n_),
         used_links_(topo.vertices(), 0), seen_(topo.vertices(), 0), via_(topo.vertices(), kNone),
-        exhausted_(topo.vertices(), 0) {
+        exhausted_(topo.vertices(), 0), terminal_(topo.vertices(), 0),
+        has_nodes_(topo.vertices(), false) {
     // Flat adjacency: the search below touches it for every node it looks at.
     adj_start_.push_back(0);
     for (uint32_t v = 0; v < topo.vertices(); ++v) {
-      for (uint32_t l : topo.out_links(v)) adj_.push_back({l, topo.links()[l].dst});
+      for (uint32_t l : topo.out_links(v)) {
+        adj_.push_back({l, topo.links()[l].dst});
+        if (topo.is_switch(v) && !topo.is_switch(topo.links()[l].dst)) has_nodes_[v] = true;
+      }
       adj_start_.push_back(static_cast<uint32_t>(adj_.size()));
     }
     for (uint32_t t = 0; t < n_; ++t) {
@@ -187,11 +191,22 @@ class TreeBuilder {
 
   // §III-C3: breadth-first from p through switches over free connections (node-to-switch,
   // switch-to-node, switch-to-switch) to the nearest node the tree lacks; every connection on
-  // the path is removed. A search that finds none leaves its switches exhausted for the tree
+  // the path is removed. Beyond p's own switch, a path goes on only through switches without
+  // nodes (a fat-tree's upper levels): a switch with nodes that the search enters from another
+  // switch offers its nodes and ends the path there, as in the paper's implementation, whose
+  // search descends into a switch with nodes only to look for a child. A node on a switch
+  // beyond it is reached by a relay through that switch's nodes, a tree edge each, which
+  // keeps the trees shallow and the links free: on a BiGraph, where every switch has nodes,
+  // passing through let each tree take two switch-to-switch links where one would do, and the
+  // halves' links ran out; the paper's 4x8 and 4x16 BiGraphs (bigraph:4x4 and bigraph:8x4)
+  // took 43 and 91 steps per phase, now 31 and 63, the one-link bound N - 1 (as Ring, §VI-A).
+  //
+  // A search that finds none leaves the switches it went through exhausted for the tree
   // until the step ends (links are only taken and the tree only grows), and later searches
   // pass them by: each switch is searched through once per tree and step, not once per
   // member (a 300-node network took 30 s). What a search finds is unchanged: anything
-  // reachable from an exhausted switch is an exhausted switch or a member.
+  // reachable from an exhausted switch is an exhausted switch or a member. A switch the search
+  // only looked into (terminal) is not exhausted: a later search may start there.
   bool find_indirect(uint32_t t, uint32_t p, uint32_t step, Edge& e) {
     ++search_;
     const uint64_t tree_step = (uint64_t{step} << 32) | t;
@@ -210,12 +225,16 @@ class TreeBuilder {
           e.child = v;
           return true;
         }
+        if (terminal_[u] == search_) continue;
         seen_[v] = search_;
         via_[v] = l;
+        if (topo_.is_switch(u) && has_nodes_[v]) terminal_[v] = search_;
         queue_.push_back(v);
       }
     }
-    for (size_t i = 1; i < queue_.size(); ++i) exhausted_[queue_[i]] = tree_step;
+    for (size_t i = 1; i < queue_.size(); ++i) {
+      if (terminal_[queue_[i]] != search_) exhausted_[queue_[i]] = tree_step;
+    }
     return false;
   }
 
@@ -252,6 +271,8 @@ class TreeBuilder {
   std::vector<uint32_t> via_;
   std::vector<uint32_t> queue_;
   std::vector<uint64_t> exhausted_;  // (step << 32 | tree) a search found no node beyond
+  std::vector<uint32_t> terminal_;  // search number: a switch with nodes entered from a switch
+  std::vector<bool> has_nodes_;     // switches with a link to a node
   uint32_t search_ = 0;
   struct Hop {
     uint32_t link, dst;
