@@ -89,7 +89,10 @@ Loaded load_tables(const AllReduceOptions& opt, const Topology& topo, TableSet i
   l.plan = build_plan(topo, opt.algorithm, po);
   require_valid(l.plan, topo);
   TableOptions to;
-  to.children_slots = 4;
+  // K = NI bandwidth / link bandwidth (DESIGN.md): on a torus or mesh the NI matches its
+  // router's 4 links; on a switch network a node's NI has its one link to a switch (§V: "each
+  // accelerator is connected with a NIC that connects to a port of the leaf switch").
+  to.children_slots = topo.direct() ? 4 : 1;
   l.set = compile_tables(l.plan, to);
   // The NI model reads any field width from the header: make the fields as wide as the
   // buffer needs (at least the usual 32 bits), as mtc plan --addr-bits/--size-bits would.

@@ -84,6 +84,7 @@ struct LinkUse {
 struct AllReduceResult {
   std::string topology, algorithm, flow_control, dtype;
   uint32_t nodes = 0, steps_per_phase = 0;
+  uint32_t children_slots = 0;  // the tables' K: NI port pairs per node
   uint64_t bytes = 0;
   uint64_t cycles = 0;          // start to the last node's last byte in memory
   double bandwidth_gbps = 0;    // bytes / time (GB/s)
@@ -105,7 +106,8 @@ struct AllReduceResult {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(StepSpan, step, first_cycle, last_cycle)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LinkUse, from, to, port, flits, utilisation)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AllReduceResult, topology, algorithm, flow_control, dtype,
-                                   nodes, steps_per_phase, bytes, cycles, bandwidth_gbps,
+                                   nodes, steps_per_phase, children_slots, bytes, cycles,
+                                   bandwidth_gbps,
                                    bound_cycles, bound_ratio, verified, error, flits, head_flits,
                                    head_overhead, steps, links, router_cycles, rtl_nodes)
 

@@ -118,6 +118,7 @@ AllReduceResult AllReduceSystem::result() const {
   r.dtype = dtype_name(set_.dtype);
   r.nodes = topo_.nodes();
   r.steps_per_phase = set_.steps_per_phase;
+  r.children_slots = set_.children_slots;
   r.bytes = set_.bytes;
   r.rtl_nodes = rtl_nodes_;
   for (const auto& ni : nis_) {

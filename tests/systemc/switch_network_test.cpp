@@ -197,6 +197,7 @@ TEST_P(SwitchAllReduce, SumsExactly) {
   o.ni.flow_control = fc;
   const AllReduceResult r = run_allreduce(o);
   EXPECT_TRUE(r.verified) << r.error;
+  EXPECT_EQ(r.children_slots, 1u);  // the NI has its node's one link: K = 1, no port idle
   EXPECT_GT(r.cycles, r.bound_cycles);
   // Every node has one link (d = 1): the bound is 2 (N - 1) M / (N b).
   const uint64_t n = r.nodes;
