@@ -35,7 +35,7 @@ AllReduceSystem::AllReduceSystem(sc_core::sc_module_name name, const Topology& t
     throw InputError(fmt::format("RTL nodes on {}: the RTL NI sends on a torus, mesh or ring "
                                  "only (it has no source routes for switches)", topo.spec()));
   }
-  if (net_.switched()) switch_paths_ = std::make_unique<SwitchPaths>(net_, plan);
+  if (net_.switched() && !topo.direct()) switch_paths_ = std::make_unique<SwitchPaths>(net_, plan);
   std::sort(rtl_nodes_.begin(), rtl_nodes_.end());
   rtl_nodes_.erase(std::unique(rtl_nodes_.begin(), rtl_nodes_.end()), rtl_nodes_.end());
   net_.set_watchdog(std::max<uint64_t>(opt.ni.watchdog_cycles,
@@ -75,7 +75,12 @@ std::unique_ptr<NiModel> AllReduceSystem::build_ni(uint32_t n, const AllReduceOp
   s.place.nodes = topo_.nodes();
   s.place.grid = net_.router(n).place();
   for (uint8_t p = 0; p < kPorts; ++p) s.place.neighbour[p] = net_.router(n).neighbour(p);
-  if (switch_paths_) {
+  s.place.direct = net_.switched() && topo_.direct();
+  if (s.place.direct) {
+    s.place.switch_route = [net = &net_, n](uint32_t dest, uint32_t, Op) {
+      return net->table_first_hop(n, dest);
+    };
+  } else if (switch_paths_) {
     s.place.switch_route = [paths = switch_paths_.get(), n](uint32_t dest, uint32_t flow, Op op) {
       return paths->route(n, dest, flow, op);
     };

@@ -161,7 +161,7 @@ void convert_trace(const MtsimArgs& a) {
 
 void add_plan_options(CLI::App& app, MtsimArgs& a) {
   a.topology_opt = add_topology_option(app, a.o.topology,
-                                       "(a file with switches; with --images: the image set's)")
+                                       "(with --images: the image set's)")
                        ->capture_default_str();
   a.plan_opts = {
       app.add_option("-a,--algorithm", a.o.algorithm, "multitree, ring, ring-bi, ring2d, dbtree or hdrm (BiGraph)")

@@ -109,6 +109,12 @@ uint32_t Network::table_route(uint32_t src, uint32_t dst) const {
                              fmt::format("the route from node {} to node {}", src, dst));
 }
 
+uint32_t Network::table_first_hop(uint32_t src, uint32_t dst) const {
+  if (!switch_routes_) throw std::logic_error("table_first_hop: not a switch network");
+  return encode_source_route({switch_routes_->port(src, dst)},
+                             fmt::format("the first hop from node {} to node {}", src, dst));
+}
+
 uint64_t Network::router_cycles() const {
   uint64_t n = 0;
   for (const auto& r : routers_) n += r->evaluations();

@@ -62,6 +62,9 @@ class Network : public sc_core::sc_module {
   // classes than there are VCs (the classes grow to fit: call before the simulation starts).
   uint32_t source_route(const std::vector<uint32_t>& links, const std::string& what);
   uint32_t table_route(uint32_t src, uint32_t dst) const;
+  // The Route field of the tables' first hop alone from node src toward node dst (on a direct
+  // network given as a file: a neighbour's link, or where a packet to dst leaves src).
+  uint32_t table_first_hop(uint32_t src, uint32_t dst) const;
   const NocConfig& config() const { return cfg_; }
   // Routers: one per node on a grid, one per vertex (nodes first) on a switch network.
   uint32_t routers() const;

@@ -70,11 +70,6 @@ std::array<uint8_t, 5> grid_step_ports(const GridPlace& place, uint32_t node,
 }
 
 PortLayout::PortLayout(const Topology& topo, uint32_t ni_ports) {
-  if (!is_grid(topo) && topo.direct()) {
-    throw InputError(fmt::format(
-        "network: topology {} is a file without switches; the router network models a torus, "
-        "mesh or ring, or a network of switches", topo.spec()));
-  }
   const uint32_t routers = is_grid(topo) ? topo.nodes() : topo.vertices();
   neighbours_.resize(routers);
   out_port_.assign(topo.links().size(), 0);

@@ -3,7 +3,8 @@
 //
 // Torus, mesh, ring: router r serves node r; ports y-, y+, x-, x+ (1..4) by grid geometry (in a
 // dimension of size 2 the single link is + toward the larger coordinate), NI ports 0, 5, 6, 7.
-// Switch networks (fat-tree, BiGraph, files with switches): a router per vertex. A node's
+// Switch networks (fat-tree, BiGraph, files with switches) and direct networks given as a
+// file: a router per vertex (a direct file's nodes forward, as a grid's do). A node's
 // router has its NI ports (0, 5, 6, 7) and its links, in neighbour order, on codes 1..4 (at
 // most 4 links); a switch's links take codes 0, 1, ... in neighbour order (parallel links of
 // a multiplicity-k link are k ports). Link l from a to b enters b by the port of the link from
@@ -31,9 +32,8 @@ std::array<uint8_t, 5> grid_step_ports(const GridPlace& place, uint32_t node,
 
 class PortLayout {
  public:
-  // Throws mt::InputError for a topology the router network cannot model (a file without
-  // switches, a node with more than 4 links, a switch with more ports than a router has, a
-  // link without a reverse link).
+  // Throws mt::InputError for a topology the router network cannot model (a node with more
+  // than 4 links, a switch with more ports than a router has, a link without a reverse link).
   PortLayout(const Topology& topo, uint32_t ni_ports);
 
   // Vertex across each port code of vertex v's router (RouterSpec::neighbour).

@@ -36,10 +36,79 @@ void distances_to(const Topology& topo, const std::vector<std::vector<uint32_t>>
   }
 }
 
+// Up*/down* (Schroeder et al., Autonet, 1991) on the breadth-first spanning tree from node 0:
+// a link is "up" when it leads to a smaller (tree level, id), "down" otherwise, and a route is
+// up links, then down links. No route turns from down to up, so the channels wait on each
+// other without a cycle: free of deadlock on one VC class, for every deterministic choice.
+// Per destination d, `down[v]` is the length of the shortest all-down route from v (down
+// links only go to larger (level, id), so none returns), `legal[v]` that of the shortest
+// up*/down* route. The table takes a down link whenever an all-down route exists (a packet
+// that came down stays on down links) and otherwise an up link along the shortest legal
+// route; among equal links, the (d mod count)-th in port order, as on switches. A neighbour's
+// route is its link: one of the two is down, or it is up and no all-down route exists.
+void build_up_down_routes(const Topology& topo, const PortLayout& layout, SwitchRoutes& routes) {
+  const std::vector<uint32_t> level = topo.distances_from(0);
+  auto up = [&](const Link& k) {
+    return std::make_pair(level[k.dst], k.dst) < std::make_pair(level[k.src], k.src);
+  };
+  const auto in = in_links(topo);
+  std::vector<uint32_t> down(topo.nodes()), legal(topo.nodes()), queue, next;
+  for (uint32_t d = 0; d < topo.nodes(); ++d) {
+    // All-down routes, backward from d over down links.
+    std::fill(down.begin(), down.end(), kFar);
+    down[d] = 0;
+    queue.assign(1, d);
+    for (size_t head = 0; head < queue.size(); ++head) {
+      for (uint32_t l : in[queue[head]]) {
+        const uint32_t v = topo.links()[l].src;
+        if (up(topo.links()[l]) || down[v] != kFar) continue;
+        down[v] = down[queue[head]] + 1;
+        queue.push_back(v);
+      }
+    }
+    // Legal routes: an all-down route, or an up link to a vertex with a legal route. Down
+    // distances are settled in queue order, so one pass in order of distance relaxes them all.
+    legal = down;
+    // (A legal route passes each vertex once on the way up and once down: < 2N links.)
+    std::vector<std::vector<uint32_t>> by_dist(2 * topo.nodes());
+    for (uint32_t v : queue) by_dist[down[v]].push_back(v);
+    for (uint32_t dist = 0; dist + 1 < by_dist.size(); ++dist) {
+      for (size_t i = 0; i < by_dist[dist].size(); ++i) {
+        const uint32_t w = by_dist[dist][i];
+        if (legal[w] != dist) continue;  // settled shorter already
+        for (uint32_t l : in[w]) {
+          const uint32_t v = topo.links()[l].src;
+          if (!up(topo.links()[l]) || legal[v] <= dist + 1) continue;
+          legal[v] = dist + 1;
+          by_dist[dist + 1].push_back(v);
+        }
+      }
+    }
+    for (uint32_t v = 0; v < topo.nodes(); ++v) {
+      if (v == d) continue;
+      const bool go_down = down[v] != kFar;
+      next.clear();
+      for (uint32_t l : topo.out_links(v)) {
+        const uint32_t w = topo.links()[l].dst;
+        if (go_down ? !up(topo.links()[l]) && down[w] + 1 == down[v]
+                    : up(topo.links()[l]) && legal[w] + 1 == legal[v]) {
+          next.push_back(l);
+        }
+      }
+      routes.set_port(v, d, layout.out_port(next.at(d % next.size())));
+    }
+  }
+  routes.set_nodes_forward(true);
+}
+
 }  // namespace
 
 SwitchRoutes build_switch_routes(const Topology& topo, const PortLayout& layout, uint32_t vcs) {
   SwitchRoutes routes(topo.nodes(), topo.vertices(), vcs);
+  if (topo.direct()) {
+    build_up_down_routes(topo, layout, routes);
+    return routes;
+  }
   const auto in = in_links(topo);
   std::vector<uint32_t> dist(topo.vertices()), queue, next;
   uint32_t longest = 0;  // links on the longest node-to-node route

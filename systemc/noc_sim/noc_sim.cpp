@@ -82,7 +82,7 @@ struct NocSimArgs {
 void add_traffic_options(CLI::App& app, NocSimArgs& a) {
   TrafficConfig& t = a.t;
   add_topology_option(app, t.topology,
-                      "(a file with switches; patterns see a switch network's nodes as one row)")
+                      "(patterns see a switch or file network's nodes as one row)")
       ->capture_default_str();
   app.add_option("-p,--pattern", a.pattern,
                  "uniform (random other node), transpose ((x,y)->(y,x), square only), bitcomp "

@@ -92,7 +92,8 @@ void Router::route_grid(InputVc& v, Flit& head, unsigned in_port, unsigned in_vc
 }
 
 // Switch networks (router/switch_routes.hpp): a node's router sends what its NI injects
-// toward the network and ejects what arrives over a link; a switch forwards. Messages follow
+// toward the network and ejects what arrives over a link; a switch forwards (and so does a
+// node of a direct network given as a file, ejecting what is its own). Messages follow
 // the route in their head (flit/source_route.hpp), one hop per router but the destination
 // node's; normal packets the routing table. The k-th switch-to-switch link takes class k.
 void Router::route_switched(InputVc& v, Flit& head, unsigned in_port, unsigned in_vc,
@@ -100,7 +101,9 @@ void Router::route_switched(InputVc& v, Flit& head, unsigned in_port, unsigned i
   const SwitchRoutes& routes = *switch_routes_;
   const bool message = is_subpacket(head.type);
   uint8_t port = kMaxRouterPorts;
-  if (!is_switch() && !injected) {
+  // A direct network's node forwards; a message has reached its node when no hop is left.
+  const bool arrived = message ? source_route_hop(head.route) == kNoHop : head.dest == node_;
+  if (!is_switch() && !injected && (!routes.nodes_forward() || arrived)) {
     if (!message && head.dest != node_) {
       fail(fmt::format("a packet for node {} reached node {}, which does not forward: {}",
                        head.dest, node_, head.str()));

@@ -1,6 +1,8 @@
-// Routing of a switch network (fat-tree, BiGraph, topology files with switches), as every
-// router of it reads it: the output port toward each node for normal packets, and the VC
-// classes that keep both normal packets and source-routed messages free of deadlock.
+// Routing of a switch network (fat-tree, BiGraph, topology files with switches), or of a direct
+// network given as a file, as every router of it reads it: the output port toward each node
+// for normal packets, and the VC classes that keep both normal packets and source-routed
+// messages free of deadlock. (A direct file network's tables are up*/down* routes, free of
+// deadlock with one class: network/switch_routing.hpp.)
 //
 // Normal packets go a shortest path, fixed per (router, destination): among the output links
 // one hop closer to the destination, the (dest mod count)-th in port order (on a fat-tree the
@@ -35,6 +37,10 @@ class SwitchRoutes {
   static constexpr uint8_t kNoPort = 0xff;
 
   uint32_t nodes() const { return nodes_; }
+  // A direct network given as a file: its nodes' routers forward (up*/down* tables, no VC
+  // classes needed: network/switch_routing.hpp).
+  bool nodes_forward() const { return nodes_forward_; }
+  void set_nodes_forward(bool f) { nodes_forward_ = f; }
   // The output port of vertex v's router toward node dest (kNoPort at dest itself).
   uint8_t port(uint32_t v, uint32_t dest) const {
     return next_[static_cast<size_t>(v) * nodes_ + dest];
@@ -65,6 +71,7 @@ class SwitchRoutes {
   uint32_t nodes_;
   uint32_t vcs_;
   uint32_t classes_ = 1;
+  bool nodes_forward_ = false;
   std::vector<uint8_t> next_;  // [vertex * nodes + dest]
 };
 
