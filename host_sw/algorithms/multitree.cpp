@@ -193,7 +193,7 @@ class TreeBuilder {
   // switch-to-node, switch-to-switch) to the nearest node the tree lacks; every connection on
   // the path is removed. Beyond p's own switch, a path goes on only through switches without
   // nodes (a fat-tree's upper levels): a switch with nodes that the search enters from another
-  // switch offers its nodes and ends the path there, as in the paper's implementation, whose
+  // switch offers its nodes and ends the path there, as in the authors' simulator, whose
   // search descends into a switch with nodes only to look for a child. A node on a switch
   // beyond it is reached by a relay through that switch's nodes, a tree edge each, which
   // keeps the trees shallow and the links free: on a BiGraph, where every switch has nodes,

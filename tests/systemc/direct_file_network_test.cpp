@@ -150,16 +150,7 @@ class DirectFileSaturation : public test::SimTest,
 
 TEST_P(DirectFileSaturation, DrainsWithNoFlitLost) {
   const auto [torus, wormhole] = GetParam();
-  test::Load load;
-  load.spec = torus ? torus_file() : irregular_file();
-  load.cfg = test::small_buffers(4, wormhole);
-  load.packets_per_cycle = 0.4;
-  load.min_len = 1;
-  load.max_len = 8;
-  load.inject_cycles = 3000;
-  load.drain_bound = 400000;
-  load.message_fraction = 0.3;
-  test::run_and_drain(load);
+  test::run_and_drain(test::table_routed_saturation(torus ? torus_file() : irregular_file(), wormhole));
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, DirectFileSaturation,

@@ -221,4 +221,19 @@ inline NocConfig small_buffers(uint32_t vcs, bool wormhole) {
   return cfg;
 }
 
+// Beyond saturation on a table-routed network (switches, or a direct file): packets of 1 to 8
+// flits and 30% source-routed messages, small buffers, 3000 cycles of injection.
+inline Load table_routed_saturation(const std::string& spec, bool wormhole) {
+  Load load;
+  load.spec = spec;
+  load.cfg = small_buffers(4, wormhole);
+  load.packets_per_cycle = 0.4;
+  load.min_len = 1;
+  load.max_len = 8;
+  load.inject_cycles = 3000;
+  load.drain_bound = 400000;
+  load.message_fraction = 0.3;
+  return load;
+}
+
 }  // namespace mt::noc::test

@@ -164,16 +164,7 @@ class SwitchSaturation : public test::SimTest,
 
 TEST_P(SwitchSaturation, DrainsWithNoFlitLost) {
   const auto [spec, wormhole] = GetParam();
-  test::Load load;
-  load.spec = spec;
-  load.cfg = test::small_buffers(4, wormhole);
-  load.packets_per_cycle = 0.4;
-  load.min_len = 1;
-  load.max_len = 8;
-  load.inject_cycles = 3000;
-  load.drain_bound = 400000;
-  load.message_fraction = 0.3;
-  test::run_and_drain(load);
+  test::run_and_drain(test::table_routed_saturation(spec, wormhole));
 }
 
 INSTANTIATE_TEST_SUITE_P(Networks, SwitchSaturation,
