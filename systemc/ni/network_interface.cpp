@@ -118,17 +118,25 @@ SendRoute NetworkInterface::route_to(const SendRequest& s) const {
   }
   const uint32_t k = noc_.ni_ports;
   SendRoute r;
-  if (place_.switch_route) {
-    // A switch network: a send leaves by the NI port of its first link (the node's one link
-    // on a fat-tree or BiGraph); a message follows the planner's switch path, a packet the
-    // network's routing. A direct file network: a message to a neighbour is one hop.
-    const uint32_t route = place_.switch_route(dest, s.flow, s.op);
-    const uint32_t first = source_route_hop(route);
+  if (place_.direct) {
+    // A direct network given as a file: as on a grid, a send leaves by the NI port of its
+    // first link, and a message to a neighbour is one source-routed hop.
+    const uint32_t first_hop = place_.switch_route(dest, s.flow, s.op);
+    const uint32_t first = source_route_hop(first_hop);
     r.port_index = (first - 1u) % k;
-    const bool neighbour = first < kPorts && place_.neighbour[first] == dest;
-    if (ni_.flow_control == FlowControl::kMessage && (!place_.direct || neighbour)) {
+    if (ni_.flow_control == FlowControl::kMessage && first < kPorts &&
+        place_.neighbour[first] == dest) {
       r.source_routed = true;
-      r.route = route;
+      r.route = first_hop;
+    }
+    return r;
+  }
+  if (place_.switch_route) {
+    // A switch network: every send leaves by the node's one link; a message follows the
+    // planner's switch path, a packet the network's routing.
+    if (ni_.flow_control == FlowControl::kMessage) {
+      r.source_routed = true;
+      r.route = place_.switch_route(dest, s.flow, s.op);
     }
     return r;
   }
