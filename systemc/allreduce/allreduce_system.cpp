@@ -35,7 +35,12 @@ AllReduceSystem::AllReduceSystem(sc_core::sc_module_name name, const Topology& t
     throw InputError(fmt::format("RTL nodes on {}: the RTL NI sends on a torus, mesh or ring "
                                  "only (it has no source routes for switches)", topo.spec()));
   }
-  if (net_.switched() && !topo.direct()) switch_paths_ = std::make_unique<SwitchPaths>(net_, plan);
+  // Packets follow the tables: the planner's switch paths are for messages only (a 4-level
+  // fat-tree's, 8 hops, do not fit a head's Route field).
+  if (net_.switched() && !topo.direct()) {
+    const bool messages = opt.ni.flow_control == FlowControl::kMessage;
+    switch_paths_ = std::make_unique<SwitchPaths>(net_, messages ? plan : nullptr);
+  }
   std::sort(rtl_nodes_.begin(), rtl_nodes_.end());
   rtl_nodes_.erase(std::unique(rtl_nodes_.begin(), rtl_nodes_.end()), rtl_nodes_.end());
   net_.set_watchdog(std::max<uint64_t>(opt.ni.watchdog_cycles,

@@ -94,11 +94,12 @@ uint64_t Network::flits_out(uint32_t router, uint8_t port) const {
 
 uint32_t Network::source_route(const std::vector<uint32_t>& links, const std::string& what) {
   if (!switch_routes_) throw std::logic_error("source_route: not a switch network");
-  if (!switch_routes_->allow_switch_hops(switch_hops(topo_, links))) {
+  const uint32_t turns = route_turns(topo_, *switch_routes_, links);
+  if (!switch_routes_->allow_classes(turns + 1)) {
     throw InputError(fmt::format(
-        "network {}: {} crosses {} switch-to-switch links, each a VC class of its own "
-        "(deadlock freedom); {} VCs are too few", topo_.spec(), what,
-        switch_hops(topo_, links), cfg_.vcs));
+        "network {}: {} turns from a down switch-to-switch link to an up one {} times, each "
+        "turn a VC class of its own (deadlock freedom); {} VCs are too few", topo_.spec(), what,
+        turns, cfg_.vcs));
   }
   return encode_source_route(path_ports(topo_, *layout_, links), what);
 }

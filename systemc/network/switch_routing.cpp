@@ -36,6 +36,52 @@ void distances_to(const Topology& topo, const std::vector<std::vector<uint32_t>>
   }
 }
 
+// Switches by (hops from the nearest node, id), as ranks (router/switch_routes.hpp); nodes
+// rank below every switch.
+std::vector<uint32_t> switch_order(const Topology& topo) {
+  std::vector<uint32_t> dist(topo.vertices(), kFar), queue;
+  for (uint32_t n = 0; n < topo.nodes(); ++n) {
+    dist[n] = 0;
+    queue.push_back(n);
+  }
+  for (size_t head = 0; head < queue.size(); ++head) {
+    for (uint32_t l : topo.out_links(queue[head])) {
+      const uint32_t v = topo.links()[l].dst;
+      if (dist[v] != kFar) continue;
+      dist[v] = dist[queue[head]] + 1;
+      queue.push_back(v);
+    }
+  }
+  std::vector<uint32_t> by_rank(topo.vertices());
+  for (uint32_t v = 0; v < topo.vertices(); ++v) by_rank[v] = v;
+  std::stable_sort(by_rank.begin(), by_rank.end(),
+                   [&](uint32_t a, uint32_t b) { return dist[a] < dist[b]; });
+  std::vector<uint32_t> order(topo.vertices());
+  for (uint32_t r = 0; r < by_rank.size(); ++r) order[by_rank[r]] = r;
+  return order;
+}
+
+// Down-to-up turns along a sequence of vertices.
+uint32_t turns_along(const SwitchRoutes& routes, const std::vector<uint32_t>& at) {
+  uint32_t turns = 0;
+  for (size_t i = 2; i < at.size(); ++i) {
+    const uint32_t a = at[i - 2], b = at[i - 1], c = at[i];
+    const bool switches = a >= routes.nodes() && b >= routes.nodes() && c >= routes.nodes();
+    turns += switches && !routes.up(a, b) && routes.up(b, c) ? 1 : 0;
+  }
+  return turns;
+}
+
+// Turns of the tables' route from node s to node d.
+uint32_t path_turns(const SwitchRoutes& routes, const PortLayout& layout, uint32_t s,
+                    uint32_t d) {
+  std::vector<uint32_t> at = {s};
+  while (at.back() != d && at.size() <= layout.routers()) {
+    at.push_back(layout.neighbours(at.back()).at(routes.port(at.back(), d)));
+  }
+  return turns_along(routes, at);
+}
+
 // Up*/down* (Schroeder et al., Autonet, 1991) on the breadth-first spanning tree from node 0:
 // a link is "up" when it leads to a smaller (tree level, id), "down" otherwise, and a route is
 // up links, then down links. No route turns from down to up, so the channels wait on each
@@ -109,14 +155,13 @@ SwitchRoutes build_switch_routes(const Topology& topo, const PortLayout& layout,
     build_up_down_routes(topo, layout, routes);
     return routes;
   }
+  routes.set_order(switch_order(topo));
   const auto in = in_links(topo);
   std::vector<uint32_t> dist(topo.vertices()), queue, next;
-  uint32_t longest = 0;  // links on the longest node-to-node route
   for (uint32_t d = 0; d < topo.nodes(); ++d) {
     distances_to(topo, in, d, dist, queue);
     for (uint32_t v = 0; v < topo.vertices(); ++v) {
       if (v == d || dist[v] == kFar) continue;
-      if (!topo.is_switch(v)) longest = std::max(longest, dist[v]);
       next.clear();
       for (uint32_t l : topo.out_links(v)) {
         const uint32_t u = topo.links()[l].dst;
@@ -125,12 +170,18 @@ SwitchRoutes build_switch_routes(const Topology& topo, const PortLayout& layout,
       routes.set_port(v, d, layout.out_port(next[d % next.size()]));
     }
   }
-  // A shortest route from a node through switches has two links that are not between switches.
-  const uint32_t classes = std::max<uint32_t>(1, longest >= 2 ? longest - 2 : 0);
-  if (!routes.allow_switch_hops(classes)) {
+  // A class for each down-to-up turn of the routes, and one to start in.
+  uint32_t turns = 0;
+  for (uint32_t s = 0; s < topo.nodes(); ++s) {
+    for (uint32_t d = 0; d < topo.nodes(); ++d) {
+      if (s != d) turns = std::max(turns, path_turns(routes, layout, s, d));
+    }
+  }
+  if (!routes.allow_classes(turns + 1)) {
     throw InputError(fmt::format(
-        "network {}: routes cross up to {} switch-to-switch links, each a VC class of its own "
-        "(deadlock freedom); {} VCs are too few", topo.spec(), classes, vcs));
+        "network {}: routes turn from a down switch-to-switch link to an up one up to {} "
+        "times, each turn a VC class of its own (deadlock freedom); {} VCs are too few",
+        topo.spec(), turns, vcs));
   }
   return routes;
 }
@@ -168,12 +219,14 @@ std::vector<uint8_t> table_path_ports(const Topology& topo, const SwitchRoutes& 
   return ports;
 }
 
-uint32_t switch_hops(const Topology& topo, const std::vector<uint32_t>& links) {
-  uint32_t n = 0;
+uint32_t route_turns(const Topology& topo, const SwitchRoutes& routes,
+                     const std::vector<uint32_t>& links) {
+  std::vector<uint32_t> at;
   for (uint32_t l : links) {
-    n += topo.is_switch(topo.links()[l].src) && topo.is_switch(topo.links()[l].dst) ? 1 : 0;
+    if (at.empty()) at.push_back(topo.links()[l].src);
+    at.push_back(topo.links()[l].dst);
   }
-  return n;
+  return turns_along(routes, at);
 }
 
 }  // namespace mt::noc

@@ -12,7 +12,8 @@
 namespace mt::noc {
 
 // Shortest-path tables toward every node, the up link chosen by the destination; VC classes
-// for the longest of them. Throws mt::InputError when those need more classes than `vcs`.
+// for the most down-to-up turns among them (router/switch_routes.hpp). Throws mt::InputError
+// when those need more classes than `vcs`.
 SwitchRoutes build_switch_routes(const Topology& topo, const PortLayout& layout, uint32_t vcs);
 
 // The output ports along a path of directed link ids from a node to a node (a host plan's
@@ -23,7 +24,8 @@ std::vector<uint8_t> path_ports(const Topology& topo, const PortLayout& layout,
 // The same ports along the tables' own path from node src to node dst.
 std::vector<uint8_t> table_path_ports(const Topology& topo, const SwitchRoutes& routes,
                                       const PortLayout& layout, uint32_t src, uint32_t dst);
-// Switch-to-switch links on a path of link ids.
-uint32_t switch_hops(const Topology& topo, const std::vector<uint32_t>& links);
+// Down-to-up turns (router/switch_routes.hpp) on a path of link ids.
+uint32_t route_turns(const Topology& topo, const SwitchRoutes& routes,
+                     const std::vector<uint32_t>& links);
 
 }  // namespace mt::noc

@@ -95,7 +95,8 @@ void Router::route_grid(InputVc& v, Flit& head, unsigned in_port, unsigned in_vc
 // toward the network and ejects what arrives over a link; a switch forwards (and so does a
 // node of a direct network given as a file, ejecting what is its own). Messages follow
 // the route in their head (flit/source_route.hpp), one hop per router but the destination
-// node's; normal packets the routing table. The k-th switch-to-switch link takes class k.
+// node's; normal packets the routing table. A route's k-th turn from a down switch-to-switch
+// link to an up one takes it to class k.
 void Router::route_switched(InputVc& v, Flit& head, unsigned in_port, unsigned in_vc,
                             bool injected) {
   const SwitchRoutes& routes = *switch_routes_;
@@ -132,10 +133,13 @@ void Router::route_switched(InputVc& v, Flit& head, unsigned in_port, unsigned i
   const uint32_t to = neighbour_[port];
   if (!is_switch() || to == node_ || to < routes.nodes()) return;  // any VC
   const uint32_t from = neighbour_[in_port];
-  const uint32_t cls = from >= routes.nodes() && from != node_ ? routes.class_of_vc(in_vc) + 1 : 0;
+  const bool from_switch = from >= routes.nodes() && from != node_;
+  const bool turn = from_switch && !routes.up(from, node_) && routes.up(node_, to);
+  const uint32_t cls = from_switch ? routes.class_of_vc(in_vc) + (turn ? 1 : 0) : 0;
   if (cls >= routes.classes()) {
-    fail(fmt::format("a route with more than {} switch-to-switch links (the VC classes "
-                     "SwitchRoutes was built with): {}", routes.classes(), head.str()));
+    fail(fmt::format("a route with more than {} down-to-up turns (the VC classes "
+                     "SwitchRoutes was built with, less one): {}", routes.classes() - 1,
+                     head.str()));
   }
   std::tie(v.vc_lo, v.vc_hi) = routes.class_vcs(cls);
 }

@@ -9,13 +9,17 @@
 // up link is chosen by the destination, "d-mod-k"; down links are unique). Built by
 // network/switch_routing.hpp.
 //
-// Deadlock freedom, by hop-indexed VC classes: the k-th switch-to-switch link of a route
-// (k = 0, 1, ...) is taken on a VC of class k; links from a node to a switch and from a switch
-// to a node take any VC. A channel of class k then waits only for channels of class k + 1 or
-// for an ejection link, so no cycle of waiting channels exists, whatever the routes (the
-// planner's source routes included), as long as no route has more switch-to-switch links than
-// there are classes. The classes split the VCs evenly, the last class keeping the remainder:
-// classes() <= vcs. (The torus's dateline classes play the same role on a grid.)
+// Deadlock freedom, by VC classes counted in turns: switches are ordered by (hops from the
+// nearest node, id), a switch-to-switch link is "up" toward the larger and "down" toward the
+// smaller, and a route's k-th turn from a down link to an up link moves it to VC class k
+// (class 0 from its first switch-to-switch link); links from a node to a switch and from a
+// switch to a node take any VC. Within a class a route goes up, then down (up*/down*), so its
+// channels cannot wait on each other in a cycle; across classes they wait only upward; so no
+// cycle exists, whatever the routes (the planner's source routes included), as long as no
+// route turns more often than there are classes less one. A fat-tree's shortest routes (up,
+// then down) need one class at any height; a BiGraph's lower-upper-lower routes turn once.
+// The classes split the VCs evenly, the last class keeping the remainder: classes() <= vcs.
+// (The torus's dateline classes play the same role on a grid.)
 #pragma once
 
 #include <cstdint>
@@ -49,9 +53,13 @@ class SwitchRoutes {
     next_[static_cast<size_t>(v) * nodes_ + dest] = p;
   }
 
+  // Switch order (see above): a link from switch a to switch b is up when order(b) > order(a).
+  void set_order(std::vector<uint32_t> order) { order_ = std::move(order); }
+  bool up(uint32_t a, uint32_t b) const { return order_[b] > order_[a]; }
+
   uint32_t classes() const { return classes_; }
-  // Raises the number of classes to `c` switch-to-switch links; false when more than vcs.
-  bool allow_switch_hops(uint32_t c) {
+  // Raises the number of classes to `c`; false when more than vcs.
+  bool allow_classes(uint32_t c) {
     if (c > vcs_) return false;
     if (c > classes_) classes_ = c;
     return true;
@@ -72,7 +80,8 @@ class SwitchRoutes {
   uint32_t vcs_;
   uint32_t classes_ = 1;
   bool nodes_forward_ = false;
-  std::vector<uint8_t> next_;  // [vertex * nodes + dest]
+  std::vector<uint8_t> next_;    // [vertex * nodes + dest]
+  std::vector<uint32_t> order_;  // per vertex
 };
 
 }  // namespace mt::noc

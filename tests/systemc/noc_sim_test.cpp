@@ -197,7 +197,6 @@ TEST_F(NocSim, BadInputExitsOneWithAMessageAndWritesNothing) {
       {"--topology torus:3x3 --pattern bitcomp --rate 0.1", "power-of-two"},
       {"--topology ring:1 --rate 0.1", "at least 2 nodes"},
       {"--topology cube:4 --rate 0.1", "cube:4"},
-      {"--topology fattree:2x4 --rate 0.1", "fattree:2x4"},
       {"--topology fattree:4x2 --pattern transpose --rate 0.1", "square"},
       {"--pattern hotspot --hotspot-node 64 --rate 0.1", "hotspot node 64"},
       {"--pattern hotspot --hotspot-fraction 2 --rate 0.1", "fraction 2"},

@@ -11,6 +11,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "sim_test_util.hpp"
 #include "support/run_command.hpp"
 
 namespace {
@@ -138,7 +139,7 @@ TEST(Hardening, OptionValuesAreNotWrappedOrGuessed) {
       {kQuickNoc + " --seed -1", "--seed -1: must not be negative"},
       {kQuickNoc.substr(0, kQuickNoc.size() - 5) + " -j 0", "-j 0"},
       {kQuickNoc + " --credit-latency 0", "--credit-latency 0"},
-      {kNocSim + " -t fattree:2x4 -r 0.1", "VCs are too few"},
+      {kNocSim + " -t " + mt::noc::test::zigzag_switch_file() + " -r 0.1", "VCs are too few"},
       {kMtsim + " -q -t ring:4 -b 8GiB", "8589934592-byte all-reduce on 4 nodes needs about"},
   };
   for (const Case& c : cases) {

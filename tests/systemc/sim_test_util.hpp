@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -184,6 +185,24 @@ inline Trace trace_of(const Harness& h) {
     }
   }
   return t;
+}
+
+// A switch network whose one route turns from a down link to an up one 4 times (5 VC
+// classes, more than 4 VCs give): a chain of ten switches, a node on each, whose ids
+// alternate 0, 5, 1, 6, ... along it, so that the chain goes up and down by turns
+// (router/switch_routes.hpp). Written to the test's temporary directory; returns "file:PATH".
+inline std::string zigzag_switch_file() {
+  const uint32_t chain[] = {0, 5, 1, 6, 2, 7, 3, 8, 4, 9};
+  std::string links;
+  for (uint32_t i = 0; i < 10; ++i) {
+    links += fmt::format(R"({}{{"a": "n{}", "b": "s{}"}})", i == 0 ? "" : ", ", i, chain[i]);
+    if (i > 0) links += fmt::format(R"(, {{"a": "s{}", "b": "s{}"}})", chain[i - 1], chain[i]);
+  }
+  const std::string path = ::testing::TempDir() + "/zigzag_switches.json";
+  std::ofstream(path) << fmt::format(
+      R"({{"nodes": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], "switches": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+          "links": [{}]}})", links);
+  return "file:" + path;
 }
 
 }  // namespace mt::noc::test

@@ -33,11 +33,15 @@ std::vector<uint32_t> walk(const Topology& t, const SwitchRoutes& r, const PortL
 }
 
 TEST(SwitchRouting, TablesTakeShortestPathsAndSpreadUpLinksByDestination) {
-  for (const char* spec : {"fattree:4x2", "bigraph:4x8", "fattree:2x3"}) {
+  // Classes: a fat-tree's shortest routes go up, then down (one class); a BiGraph's from a
+  // lower switch through an upper one to another lower one turn once (two).
+  for (const auto& [spec, classes] : {std::make_pair("fattree:4x2", 1u),
+                                      std::make_pair("bigraph:4x8", 2u),
+                                      std::make_pair("fattree:2x3", 1u),
+                                      std::make_pair("fattree:2x4", 1u)}) {
     const Topology t = parse_topology(spec);
     const PortLayout layout(t, 1);
     const SwitchRoutes routes = build_switch_routes(t, layout, 4);
-    uint32_t longest = 0;
     for (uint32_t s = 0; s < t.nodes(); ++s) {
       const std::vector<uint32_t> dist = t.distances_from(s);
       for (uint32_t d = 0; d < t.nodes(); ++d) {
@@ -46,10 +50,9 @@ TEST(SwitchRouting, TablesTakeShortestPathsAndSpreadUpLinksByDestination) {
         ASSERT_EQ(path.back(), d) << spec << " " << s << " -> " << d;
         EXPECT_EQ(path.size() - 1, dist[d]) << spec << " " << s << " -> " << d;
         for (size_t i = 1; i + 1 < path.size(); ++i) EXPECT_TRUE(t.is_switch(path[i]));
-        longest = std::max<uint32_t>(longest, static_cast<uint32_t>(path.size() - 1));
       }
     }
-    EXPECT_EQ(routes.classes(), longest - 2) << spec;  // switch-to-switch links of the longest
+    EXPECT_EQ(routes.classes(), classes) << spec;
   }
   // fattree:4x2: from leaf switch 16 the 12 nodes of the other leaves are reached through all
   // four top switches, three destinations each.
@@ -62,24 +65,24 @@ TEST(SwitchRouting, TablesTakeShortestPathsAndSpreadUpLinksByDestination) {
   for (const auto& [port, count] : up) EXPECT_EQ(count, 3) << "port " << int{port};
 }
 
-TEST(SwitchRouting, VcClassesSplitTheVcsByHopAndRefuseTooFew) {
+TEST(SwitchRouting, VcClassesSplitTheVcsAndRefuseTooFew) {
   SwitchRoutes r(4, 8, 4);
-  ASSERT_TRUE(r.allow_switch_hops(2));
+  ASSERT_TRUE(r.allow_classes(2));
   EXPECT_EQ(r.class_vcs(0), std::make_pair(uint8_t{0}, uint8_t{2}));
   EXPECT_EQ(r.class_vcs(1), std::make_pair(uint8_t{2}, uint8_t{4}));
   EXPECT_EQ(r.class_of_vc(3), 1u);
-  ASSERT_TRUE(r.allow_switch_hops(3));  // 4 VCs in 3 classes: the last keeps the remainder
+  ASSERT_TRUE(r.allow_classes(3));  // 4 VCs in 3 classes: the last keeps the remainder
   EXPECT_EQ(r.class_vcs(2), std::make_pair(uint8_t{2}, uint8_t{4}));
   EXPECT_EQ(r.class_of_vc(3), 2u);
-  EXPECT_FALSE(r.allow_switch_hops(5));
-  // fattree:2x4's longest route crosses 6 switch-to-switch links: more than 4 VCs.
+  EXPECT_FALSE(r.allow_classes(5));
+  // A BiGraph's two VCs give one class: its lower-upper-lower routes turn once, and need two.
   try {
-    const Topology t = make_fattree(2, 4);
-    build_switch_routes(t, PortLayout(t, 1), 4);
-    FAIL() << "fattree:2x4 needs 6 classes";
+    const Topology t = make_bigraph(2, 2);
+    build_switch_routes(t, PortLayout(t, 1), 1);
+    FAIL() << "bigraph:2x2 needs 2 classes";
   } catch (const InputError& e) {
-    EXPECT_THAT(e.what(), ::testing::HasSubstr("fattree:2x4"));
-    EXPECT_THAT(e.what(), ::testing::HasSubstr("6 switch-to-switch"));
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("bigraph:2x2"));
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("up to 1 times"));
   }
 }
 
@@ -208,6 +211,42 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Values("multitree", "ring", "ring-bi", "dbtree", "hdrm"),
                        ::testing::Values(DType::kInt32, DType::kFp32),
                        ::testing::Values(FlowControl::kMessage, FlowControl::kPacket)));
+
+// A 4-level fat-tree: its shortest routes need one VC class (TablesTakeShortestPaths...), so
+// packets run; its messages' switch paths take 8 hops, more than a head's Route field holds.
+class FourLevelFatTree : public test::SimTest,
+                         public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(FourLevelFatTree, PacketsSumExactly) {
+  AllReduceOptions o;
+  o.topology = "fattree:2x4";
+  o.algorithm = GetParam();
+  o.bytes = 16 * 1024;
+  o.ni.flow_control = FlowControl::kPacket;
+  const AllReduceResult r = run_allreduce(o);
+  EXPECT_TRUE(r.verified) << r.error;
+}
+
+INSTANTIATE_TEST_SUITE_P(Algorithms, FourLevelFatTree,
+                         ::testing::Values("multitree", "ring", "ring-bi", "dbtree"));
+
+TEST_F(SwitchSim, FourLevelFatTreeMessagesAreRefusedByTheRouteField) {
+  AllReduceOptions o;
+  o.topology = "fattree:2x4";
+  o.bytes = 16 * 1024;
+  try {
+    run_allreduce(o);
+    FAIL() << "8-hop messages were accepted";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("source route holds 6 hops"));
+  }
+}
+
+TEST_F(SwitchSim, FourLevelFatTreePacketSaturationDrains) {
+  test::Load load = test::table_routed_saturation("fattree:2x4", false);
+  load.message_fraction = 0;  // table routes of 8 hops: no Route field holds them
+  test::run_and_drain(load);
+}
 
 // A topology file with switches and links of multiplicity 2 (k parallel links, each a port of
 // its own): node 0 hangs on s0 by two links, s0 and s1 are joined by two.
