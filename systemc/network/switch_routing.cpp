@@ -72,10 +72,10 @@ uint32_t turns_along(const SwitchRoutes& routes, const std::vector<uint32_t>& at
   return turns;
 }
 
-// Turns of the tables' route from node s to node d.
+// Turns of the tables' route from node s to node d (`at`: storage for its vertices).
 uint32_t path_turns(const SwitchRoutes& routes, const PortLayout& layout, uint32_t s,
-                    uint32_t d) {
-  std::vector<uint32_t> at = {s};
+                    uint32_t d, std::vector<uint32_t>& at) {
+  at.assign(1, s);
   while (at.back() != d && at.size() <= layout.routers()) {
     at.push_back(layout.neighbours(at.back()).at(routes.port(at.back(), d)));
   }
@@ -174,7 +174,7 @@ SwitchRoutes build_switch_routes(const Topology& topo, const PortLayout& layout,
   uint32_t turns = 0;
   for (uint32_t s = 0; s < topo.nodes(); ++s) {
     for (uint32_t d = 0; d < topo.nodes(); ++d) {
-      if (s != d) turns = std::max(turns, path_turns(routes, layout, s, d));
+      if (s != d) turns = std::max(turns, path_turns(routes, layout, s, d, queue));
     }
   }
   if (!routes.allow_classes(turns + 1)) {
