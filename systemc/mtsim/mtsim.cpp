@@ -78,8 +78,8 @@ std::string summary(const AllReduceResult& r) {
                    peak);
   if (r.data == DataMode::kSampled) {
     s += fmt::format("  data            sampled: {} of {} elements per node stored and checked, "
-                     "{} held for data\n", r.checked_elements, r.bytes / 4,
-                     size_text(r.data_bytes));
+                     "{:.1f} KiB held for data\n", r.checked_elements, r.bytes / 4,
+                     static_cast<double>(r.data_bytes) / 1024.0);
   }
   if (!r.verified) return s + fmt::format("  verified        NO: {}\n", r.error);
   return s + (r.data == DataMode::kSampled
