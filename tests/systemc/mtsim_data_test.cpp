@@ -45,7 +45,9 @@ TEST(MtsimData, SampledRunsHaveTheCyclesTimelineAndLinksOfFullRuns) {
       "-t torus:4x4 -b 64KiB --compare ring,dbtree,multitree:packet",
       "-t mesh:3x3 -b 36KiB --dtype int32 --compare ring,dbtree,multitree:packet",
       "--images " + dir + "/set --flow-control packet",
-      "-t mesh:2x2 -b 4KiB --dtype int32 --rtl",  // co-simulation: the RTL NI reads the memory
+      // Co-simulation: the RTL NI reads and writes the memory through the same TLM socket.
+      "-t mesh:2x2 -b 4KiB --rtl",
+      "-t mesh:2x2 -b 4KiB --dtype int32 --flow-control packet --rtl-nodes 1",
   };
   for (const std::string& args : runs) {
     const nlohmann::json full = run_json(args, dir + "/full.json");
