@@ -46,6 +46,7 @@ class AllReduceSystem : public sc_core::sc_module {
  private:
   std::unique_ptr<NiModel> build_ni(uint32_t n, const AllReduceOptions& opt);
   void observe(NiModel& ni, bool record_issues);
+  // Node n's initial data into its memory, with opt.fault if it is at node n.
   void fill(uint32_t n, const AllReduceOptions& opt);
 
   const Topology& topo_;

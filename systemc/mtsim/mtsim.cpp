@@ -323,6 +323,21 @@ struct Finished {
   std::vector<nlohmann::json> docs;
 };
 
+// The keys of a --data sampled run; a default run's JSON stays as it was.
+void put_data_keys(const AllReduceResult& r, nlohmann::json& j) {
+  if (r.data == DataMode::kFull) return;
+  j["data"] = data_mode_name(r.data);
+  j["checked_elements"] = r.checked_elements;
+  j["data_bytes"] = r.data_bytes;
+}
+
+void get_data_keys(const nlohmann::json& j, AllReduceResult& r) {
+  if (!j.contains("data")) return;
+  r.data = parse_data_mode(j.at("data").get<std::string>());
+  r.checked_elements = j.at("checked_elements").get<uint64_t>();
+  r.data_bytes = j.at("data_bytes").get<uint64_t>();
+}
+
 Finished run_all(const std::vector<AllReduceOptions>& runs, unsigned jobs) {
   std::vector<std::function<std::string()>> work;
   for (const AllReduceOptions& r : runs) {
@@ -339,11 +354,7 @@ Finished run_all(const std::vector<AllReduceOptions>& runs, unsigned jobs) {
       }
       const AllReduceResult result = run_allreduce(run);
       nlohmann::json j = result;
-      if (result.data == DataMode::kSampled) {  // a default run's JSON stays as it was
-        j["data"] = data_mode_name(result.data);
-        j["checked_elements"] = result.checked_elements;
-        j["data_bytes"] = result.data_bytes;
-      }
+      put_data_keys(result, j);
       if (run.ni.forward) j["forward_peak_bytes"] = forward_peak;
       j["wall_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       return j.dump();
@@ -359,12 +370,7 @@ Finished run_all(const std::vector<AllReduceOptions>& runs, unsigned jobs) {
     if (!r.ok()) throw std::runtime_error(fmt::format("{}: {}", runs[i].algorithm, r.text));
     f.docs.push_back(nlohmann::json::parse(r.text));
     f.done.push_back(f.docs.back().get<AllReduceResult>());
-    const nlohmann::json& doc = f.docs.back();
-    if (doc.contains("data")) {
-      f.done.back().data = parse_data_mode(doc.at("data").get<std::string>());
-      f.done.back().checked_elements = doc.at("checked_elements").get<uint64_t>();
-      f.done.back().data_bytes = doc.at("data_bytes").get<uint64_t>();
-    }
+    get_data_keys(f.docs.back(), f.done.back());
   }
   return f;
 }
