@@ -262,6 +262,17 @@ void add_output_options(CLI::App& app, MtsimArgs& a) {
   app.add_flag("-q,--quiet", a.quiet, "no progress line on stderr");
 }
 
+// --inject-fault NODE:ELEMENT.
+AllReduceOptions::Fault parse_fault(const std::string& text) {
+  const size_t colon = text.find(':');
+  if (colon == std::string::npos) {
+    throw InputError(fmt::format("--inject-fault {}: give NODE:ELEMENT", text));
+  }
+  return {static_cast<uint32_t>(parse_unsigned(text.substr(0, colon), "--inject-fault node",
+                                               std::numeric_limits<uint32_t>::max())),
+          parse_unsigned(text.substr(colon + 1), "--inject-fault element")};
+}
+
 // Checks and completes the options; returns the runs (the main one first, then --compare).
 std::vector<AllReduceOptions> prepare_runs(MtsimArgs& a) {
   AllReduceOptions& o = a.o;
@@ -281,16 +292,7 @@ std::vector<AllReduceOptions> prepare_runs(MtsimArgs& a) {
   o.dtype = parse_dtype(a.dtype);
   o.seed = parse_unsigned(a.seed, "--seed");
   o.data = parse_data_mode(a.data);
-  if (!a.fault.empty()) {
-    const size_t colon = a.fault.find(':');
-    if (colon == std::string::npos) {
-      throw InputError(fmt::format("--inject-fault {}: give NODE:ELEMENT", a.fault));
-    }
-    o.fault = AllReduceOptions::Fault{
-        static_cast<uint32_t>(parse_unsigned(a.fault.substr(0, colon), "--inject-fault node",
-                                             std::numeric_limits<uint32_t>::max())),
-        parse_unsigned(a.fault.substr(colon + 1), "--inject-fault element")};
-  }
+  if (!a.fault.empty()) o.fault = parse_fault(a.fault);
   o.ni.flow_control = parse_flow_control(a.flow_control);
   o.trace_nodes = parse_nodes(a.trace_nodes, "--trace-nodes");
   if (a.rtl && !a.rtl_nodes.empty()) throw InputError("give --rtl or --rtl-nodes, not both");
