@@ -2,7 +2,7 @@
 // byte and checks every element. `sampled` stores and checks a fixed sample of 16-byte lines
 // (DataSample) and drops the rest, so a run's memory grows with the sample, not with
 // nodes x bytes: the paper's Fig. 10 point (torus:16x16, 96,000 KiB) needs 24 GiB of buffers
-// in full, 0.4 GiB sampled.
+// in full, 0.4 GiB sampled (README.md, mtsim).
 //
 // Why a sample checks the NI exactly where it looks: an element's sum depends only on the same
 // element at the other nodes (the NI adds element-wise, table entries move contiguous ranges),
@@ -32,8 +32,8 @@ const char* data_mode_name(DataMode mode);
 // flit's payload) at an offset from the buffer's first byte that is a multiple of 16. The
 // sample is:
 // - one line in every 1 KiB of the buffer, at a position within that KiB drawn from (seed,
-//   KiB index): 1/64 of the data, at every phase of packets (256 B) and bursts, so an error
-//   that spoils a range of 1 KiB or more is seen wherever the range lies;
+//   KiB index): 1/64 of the data, at every phase of packets (256 B) and bursts; a range of
+//   2 KiB or more holds a whole KiB and so a sampled line, wherever it lies;
 // - the first and the last line of the buffer;
 // - the first and the last line of every table entry's range at every node: the chunk
 //   boundaries of every step, where an off-by-one address, a wrong size or a wrong chunk
