@@ -30,20 +30,23 @@ uint32_t bit_width(uint64_t v) {
   return bits;
 }
 
-// Each node holds its buffer in the memory model, and GradientData holds the expected sum (8
-// bytes per 4-byte element): refuse up front what this machine cannot hold rather than dying
-// in the allocator.
-void check_fits_this_machine(uint32_t nodes, uint64_t bytes) {
+// Each node holds its buffer in the memory model (1/64 of it sampled, DataSample), and
+// GradientData holds the expected sum (8 bytes per 4-byte element stored): refuse up front
+// what this machine cannot hold rather than dying in the allocator.
+void check_fits_this_machine(uint32_t nodes, uint64_t bytes, DataMode data) {
   const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
   if (pages <= 0 || page <= 0) return;
   const uint64_t physical = static_cast<uint64_t>(pages) * static_cast<uint64_t>(page);
   const uint64_t copies = uint64_t{nodes} + 2;
-  if (bytes > physical / copies) {
+  const uint64_t stored =
+      data == DataMode::kFull ? bytes : bytes / (DataSample::kStrideBytes / DataSample::kLineBytes);
+  if (stored > physical / copies) {
     throw InputError(fmt::format(
-        "a {}-byte all-reduce on {} nodes needs about {:.1f} GiB of memory to simulate; this "
-        "machine has {:.1f} GiB", bytes, nodes,
-        static_cast<double>(bytes) * static_cast<double>(copies) / double(1ull << 30),
-        static_cast<double>(physical) / double(1ull << 30)));
+        "a {}-byte all-reduce on {} nodes needs about {:.1f} GiB of memory to simulate with "
+        "--data {}; this machine has {:.1f} GiB{}", bytes, nodes,
+        static_cast<double>(stored) * static_cast<double>(copies) / double(1ull << 30),
+        data_mode_name(data), static_cast<double>(physical) / double(1ull << 30),
+        data == DataMode::kFull ? " (--data sampled stores 1/64 of the data)" : ""));
   }
 }
 
@@ -142,7 +145,7 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
   const Topology topo = parse_topology(spec);
   if (topo.nodes() < 2) throw InputError("an all-reduce needs at least 2 nodes");
   if (!size) check_network_fits(topo.spec(), topo.vertices(), kNodeBytes);
-  check_fits_this_machine(topo.nodes(), opt.images.empty() ? opt.bytes : images.bytes);
+  check_fits_this_machine(topo.nodes(), opt.images.empty() ? opt.bytes : images.bytes, opt.data);
   if (!opt.trace.empty() && std::filesystem::path(opt.trace).extension() != ".vcd") {
     throw InputError(fmt::format("trace file {}: the name must end in .vcd", opt.trace));
   }

@@ -7,11 +7,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "allreduce/data_sample.hpp"
 #include "ni/accel_memory.hpp"
 #include "ni/ni_config.hpp"
 #include "ni/ni_model.hpp"
@@ -39,6 +41,14 @@ struct AllReduceOptions {
   MemoryConfig memory;          // base and bytes: set to the buffer's window
   ReductionConfig reduction;
   uint64_t seed = 1;            // data each node starts with
+  DataMode data = DataMode::kFull;  // what the memories store and the check covers
+  // Test hook (mtsim --inject-fault): adds 1 to `element` of node `node`'s initial data, so
+  // the run must end with a wrong sum there (mt::InputError if that element is not checked).
+  struct Fault {
+    uint32_t node = 0;
+    uint64_t element = 0;
+  };
+  std::optional<Fault> fault;
   // The NI model of `rtl_nodes` (every node with `rtl_all`): what `rtl_ni` builds (mtsim
   // --rtl: the Verilated RTL NI of cosim/); every other node has the SystemC NI.
   std::vector<uint32_t> rtl_nodes;
@@ -100,9 +110,15 @@ struct AllReduceResult {
   uint64_t router_cycles = 0;   // router pipeline evaluations (simulation effort)
   std::vector<uint32_t> rtl_nodes;  // nodes that ran the RTL NI
   std::vector<IssueRecord> issues;  // with AllReduceOptions::record_issues, in issue order
+  // What the memories stored and the check covered (mtsim's JSON has them with --data
+  // sampled only): elements checked per node, and the bytes held for data (every node's
+  // stored bytes and the expected sums).
+  DataMode data = DataMode::kFull;
+  uint64_t checked_elements = 0, data_bytes = 0;
 };
 
-// The JSON of mtsim --json (every field but `issues`).
+// The JSON of mtsim --json (every field but `issues`, `data`, `checked_elements` and
+// `data_bytes`).
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(StepSpan, step, first_cycle, last_cycle)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LinkUse, from, to, port, flits, utilisation)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AllReduceResult, topology, algorithm, flow_control, dtype,

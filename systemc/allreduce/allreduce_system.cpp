@@ -11,6 +11,15 @@
 #include "router/router.hpp"
 
 namespace mt::noc {
+namespace {
+
+std::shared_ptr<const std::vector<uint64_t>> sample_of(const TableSet& set,
+                                                       const AllReduceOptions& opt) {
+  if (opt.data == DataMode::kFull) return nullptr;
+  return std::make_shared<const std::vector<uint64_t>>(DataSample(set, opt.seed).lines());
+}
+
+}  // namespace
 
 AllReduceSystem::AllReduceSystem(sc_core::sc_module_name name, const Topology& topo,
                                  const TableSet& set, std::vector<std::vector<uint8_t>> images,
@@ -18,7 +27,12 @@ AllReduceSystem::AllReduceSystem(sc_core::sc_module_name name, const Topology& t
                                  const MemoryConfig& memory, const Plan* plan)
     : sc_module(name), topo_(topo), set_(set), images_(std::move(images)), noc_(noc),
       flow_control_(opt.ni.flow_control), rtl_nodes_(opt.rtl_nodes), net_("network", topo, noc),
-      data_(topo.nodes(), set.bytes, set.dtype, opt.seed) {
+      data_mode_(opt.data), sample_(sample_of(set, opt)),
+      data_(topo.nodes(), set.bytes, set.dtype, opt.seed, sample_) {
+  if (opt.fault && opt.fault->node >= topo.nodes()) {
+    throw InputError(fmt::format("--inject-fault: node {} does not exist ({} nodes)",
+                                 opt.fault->node, topo.nodes()));
+  }
   for (uint32_t n : opt.rtl_nodes) {
     if (n >= topo.nodes()) {
       throw InputError(fmt::format("RTL node {} does not exist ({} nodes)", n, topo.nodes()));
@@ -47,8 +61,9 @@ AllReduceSystem::AllReduceSystem(sc_core::sc_module_name name, const Topology& t
                                        4 * (noc.link_latency + noc.credit_latency)));
   std::vector<NiModel*> nis;
   for (uint32_t n = 0; n < topo.nodes(); ++n) {
-    memories_.push_back(std::make_unique<AccelMemory>(fmt::format("memory_{}", n).c_str(), memory));
-    data_.fill(n, memories_.back()->data());
+    memories_.push_back(
+        std::make_unique<AccelMemory>(fmt::format("memory_{}", n).c_str(), memory, sample_));
+    fill(n, opt);
     nis_.push_back(build_ni(n, opt));
     NiModel& ni = *nis_.back();
     ni.memory().bind(memories_.back()->port);
@@ -72,6 +87,15 @@ AllReduceSystem::AllReduceSystem(sc_core::sc_module_name name, const Topology& t
 
 AllReduceSystem::~AllReduceSystem() {
   if (trace_) sc_core::sc_close_vcd_trace_file(trace_);
+}
+
+void AllReduceSystem::fill(uint32_t n, const AllReduceOptions& opt) {
+  data_.fill(n, memories_[n]->data());
+  if (!opt.fault || opt.fault->node != n) return;
+  if (!data_.add_one(memories_[n]->data(), opt.fault->element)) {
+    throw InputError(fmt::format("--inject-fault: element {} is not checked with --data {}",
+                                 opt.fault->element, data_mode_name(data_mode_)));
+  }
 }
 
 std::unique_ptr<NiModel> AllReduceSystem::build_ni(uint32_t n, const AllReduceOptions& opt) {
@@ -144,6 +168,10 @@ AllReduceResult AllReduceSystem::result() const {
   r.head_overhead = r.flits ? static_cast<double>(r.head_flits) / static_cast<double>(r.flits) : 0;
   r.router_cycles = net_.router_cycles();
   r.issues = issues_;
+  r.data = data_mode_;
+  r.checked_elements = data_.checked_elements();
+  r.data_bytes = data_.sum_bytes();
+  for (const auto& m : memories_) r.data_bytes += m->size();
   for (const auto& [step, span] : spans_) r.steps.push_back(span);
   const std::vector<uint64_t> none(topo_.links().size(), 0);
   for (const LinkLoad& load : link_loads(net_, none, link_flits(net_), r.cycles)) {

@@ -46,6 +46,8 @@ class AllReduceSystem : public sc_core::sc_module {
  private:
   std::unique_ptr<NiModel> build_ni(uint32_t n, const AllReduceOptions& opt);
   void observe(NiModel& ni, bool record_issues);
+  // Node n's initial data into its memory, with opt.fault if it is at node n.
+  void fill(uint32_t n, const AllReduceOptions& opt);
 
   const Topology& topo_;
   TableSet set_;
@@ -55,6 +57,8 @@ class AllReduceSystem : public sc_core::sc_module {
   std::vector<uint32_t> rtl_nodes_;
   Network net_;
   std::unique_ptr<SwitchPaths> switch_paths_;  // switch networks only
+  DataMode data_mode_;
+  std::shared_ptr<const std::vector<uint64_t>> sample_;  // --data sampled only
   GradientData data_;
   std::vector<std::unique_ptr<AccelMemory>> memories_;
   std::vector<std::unique_ptr<NiModel>> nis_;

@@ -1,12 +1,18 @@
 #include "allreduce/gradient_data.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
+#include "ni/accel_memory.hpp"
+
 namespace mt::noc {
 namespace {
+
+constexpr uint64_t kPerLine = AccelMemory::kLineBytes / 4;  // elements in a sampled line
 
 uint64_t mix(uint64_t x) {  // splitmix64 finaliser: a fixed, portable hash
   x += 0x9E3779B97F4A7C15ull;
@@ -29,8 +35,26 @@ uint32_t float_bits(float f) {
 
 }  // namespace
 
-GradientData::GradientData(uint32_t nodes, uint64_t bytes, DType dtype, uint64_t seed)
-    : nodes_(nodes), dtype_(dtype), seed_(seed), sum_(bytes / 4, 0) {}
+GradientData::GradientData(uint32_t nodes, uint64_t bytes, DType dtype, uint64_t seed,
+                           std::shared_ptr<const std::vector<uint64_t>> sample)
+    : nodes_(nodes), dtype_(dtype), seed_(seed), elements_(bytes / 4), sample_(std::move(sample)),
+      sum_(sample_ ? kPerLine * sample_->size() : elements_, 0) {
+  for_each_checked([this](uint64_t, uint64_t) { ++checked_; });
+}
+
+template <typename F>
+void GradientData::for_each_checked(F f) const {
+  if (!sample_) {
+    for (uint64_t e = 0; e < elements_; ++e) f(e, e);
+    return;
+  }
+  for (size_t i = 0; i < sample_->size(); ++i) {
+    for (uint64_t j = 0; j < kPerLine; ++j) {
+      const uint64_t e = (*sample_)[i] / 4 + j;
+      if (e < elements_) f(kPerLine * i + j, e);
+    }
+  }
+}
 
 uint32_t GradientData::value(uint32_t node, uint64_t element) const {
   const uint64_t h = mix(seed_ ^ mix((uint64_t{node} << 40) ^ element));
@@ -41,34 +65,50 @@ uint32_t GradientData::value(uint32_t node, uint64_t element) const {
   return float_bits(static_cast<float>(v));
 }
 
-void GradientData::fill(uint32_t node, uint8_t* buffer) {
-  for (uint64_t e = 0; e < sum_.size(); ++e) {
+void GradientData::fill(uint32_t node, uint8_t* stored) {
+  for_each_checked([&](uint64_t k, uint64_t e) {
     const uint32_t v = value(node, e);
-    std::memcpy(buffer + 4 * e, &v, 4);
-    sum_[e] += dtype_ == DType::kInt32 ? int64_t{v} : static_cast<int64_t>(as_float(v));
-  }
+    std::memcpy(stored + 4 * k, &v, 4);
+    sum_[k] += dtype_ == DType::kInt32 ? int64_t{v} : static_cast<int64_t>(as_float(v));
+  });
   ++filled_;
-  // A tail shorter than an element is left as it is (plans split on element boundaries).
 }
 
-std::string GradientData::check(uint32_t node, const uint8_t* buffer) const {
+std::string GradientData::check(uint32_t node, const uint8_t* stored) const {
   if (filled_ != nodes_) {
     throw std::logic_error(fmt::format("GradientData::check after {} of {} fills", filled_, nodes_));
   }
-  for (uint64_t e = 0; e < sum_.size(); ++e) {
+  std::string error;
+  for_each_checked([&](uint64_t k, uint64_t e) {
+    if (!error.empty()) return;
     uint32_t got;
-    std::memcpy(&got, buffer + 4 * e, 4);
-    const uint32_t want = dtype_ == DType::kInt32 ? static_cast<uint32_t>(sum_[e])
-                                                  : float_bits(static_cast<float>(sum_[e]));
-    if (got == want) continue;
-    if (dtype_ == DType::kInt32) {
-      return fmt::format("node {}, element {} (byte {}): {} instead of {}", node, e, 4 * e,
-                         static_cast<int32_t>(got), static_cast<int32_t>(want));
-    }
-    return fmt::format("node {}, element {} (byte {}): {} instead of {}", node, e, 4 * e,
-                       as_float(got), as_float(want));
+    std::memcpy(&got, stored + 4 * k, 4);
+    const uint32_t want = dtype_ == DType::kInt32 ? static_cast<uint32_t>(sum_[k])
+                                                  : float_bits(static_cast<float>(sum_[k]));
+    if (got == want) return;
+    error = dtype_ == DType::kInt32
+                ? fmt::format("node {}, element {} (byte {}): {} instead of {}", node, e, 4 * e,
+                              static_cast<int32_t>(got), static_cast<int32_t>(want))
+                : fmt::format("node {}, element {} (byte {}): {} instead of {}", node, e, 4 * e,
+                              as_float(got), as_float(want));
+  });
+  return error;
+}
+
+bool GradientData::add_one(uint8_t* stored, uint64_t element) const {
+  if (element >= elements_) return false;
+  uint64_t k = element;
+  if (sample_) {
+    const uint64_t line = 4 * element - 4 * element % AccelMemory::kLineBytes;
+    const auto it = std::lower_bound(sample_->begin(), sample_->end(), line);
+    if (it == sample_->end() || *it != line) return false;
+    k = kPerLine * static_cast<uint64_t>(it - sample_->begin()) + element % kPerLine;
   }
-  return {};
+  uint32_t v;
+  std::memcpy(&v, stored + 4 * k, 4);
+  v = dtype_ == DType::kInt32 ? v + 1 : float_bits(as_float(v) + 1.0f);
+  std::memcpy(stored + 4 * k, &v, 4);
+  return true;
 }
 
 }  // namespace mt::noc

@@ -76,9 +76,18 @@ std::string summary(const AllReduceResult& r) {
                    100.0 * r.head_overhead);
   s += fmt::format("  links           mean utilisation {:.2f}, busiest {:.2f} flits/cycle\n", mean,
                    peak);
-  s += r.verified ? fmt::format("  verified        yes: all {} nodes hold the exact sum\n", r.nodes)
-                  : fmt::format("  verified        NO: {}\n", r.error);
-  return s;
+  if (r.data == DataMode::kSampled) {
+    s += fmt::format("  data            sampled: {} of {} elements per node stored and checked, "
+                     "{:.1f} KiB held for data\n", r.checked_elements, r.bytes / 4,
+                     static_cast<double>(r.data_bytes) / 1024.0);
+  }
+  if (!r.verified) return s + fmt::format("  verified        NO: {}\n", r.error);
+  return s + (r.data == DataMode::kSampled
+                  ? fmt::format("  verified        yes, on the sample: all {} nodes hold the "
+                                "exact sum in the {} checked elements\n", r.nodes,
+                                r.checked_elements)
+                  : fmt::format("  verified        yes: all {} nodes hold the exact sum\n",
+                                r.nodes));
 }
 
 std::string timeline(const AllReduceResult& r) {
@@ -104,7 +113,7 @@ std::string comparison(const std::vector<AllReduceResult>& runs) {
   for (const AllReduceResult& r : runs) {
     s += fmt::format("  {:<10} {:<8} {:>10} {:>10.2f} {:>8.1f}% {:>9}\n", r.algorithm,
                      r.flow_control, r.cycles, r.bandwidth_gbps, 100.0 * r.bound_ratio,
-                     r.verified ? "yes" : "NO");
+                     !r.verified ? "NO" : r.data == DataMode::kSampled ? "sample" : "yes");
   }
   const AllReduceResult& a = runs.front();
   for (size_t i = 1; i < runs.size(); ++i) {
@@ -121,7 +130,8 @@ std::string comparison(const std::vector<AllReduceResult>& runs) {
 struct MtsimArgs {
   AllReduceOptions o;
   std::string bytes = "1MiB", dtype = "fp32", flow_control = "message", config = "default";
-  std::string trace_nodes = "0", json_path, compare, seed = "1", rtl_nodes;
+  std::string trace_nodes = "0", json_path, compare, seed = "1", rtl_nodes, data = "full";
+  std::string fault;  // --inject-fault NODE:ELEMENT (a test hook)
   std::string trace;  // --trace as given; o.trace is the .vcd the simulation writes
   unsigned jobs = 0;
   bool quiet = false, show_timeline = false, show_links = false, no_verify = false, rtl = false;
@@ -188,6 +198,16 @@ void add_plan_options(CLI::App& app, MtsimArgs& a) {
                  "also run these algorithms (comma-separated; NAME:packet for packet-based flow "
                  "control) on the same network and size, side by side");
   app.add_option("--seed", a.seed, "seed of the data in every node's buffer")->capture_default_str();
+  app.add_option("--data", a.data,
+                 "full: every node's buffer is stored and every element checked; sampled: "
+                 "only a sample of 16-byte lines (one per KiB and the first and last line of "
+                 "the buffer and of every table entry's chunk) is stored, summed and checked, "
+                 "for runs too big for memory (same cycles; the output says it was sampled)")
+      ->capture_default_str();
+  // Not in --help: tests use it to see that a wrong sum is caught.
+  app.add_option("--inject-fault", a.fault,
+                 "test hook: NODE:ELEMENT adds 1 to that element of the node's initial data")
+      ->group("");
 }
 
 void add_model_options(CLI::App& app, MtsimArgs& a) {
@@ -242,6 +262,17 @@ void add_output_options(CLI::App& app, MtsimArgs& a) {
   app.add_flag("-q,--quiet", a.quiet, "no progress line on stderr");
 }
 
+// --inject-fault NODE:ELEMENT.
+AllReduceOptions::Fault parse_fault(const std::string& text) {
+  const size_t colon = text.find(':');
+  if (colon == std::string::npos) {
+    throw InputError(fmt::format("--inject-fault {}: give NODE:ELEMENT", text));
+  }
+  return {static_cast<uint32_t>(parse_unsigned(text.substr(0, colon), "--inject-fault node",
+                                               std::numeric_limits<uint32_t>::max())),
+          parse_unsigned(text.substr(colon + 1), "--inject-fault element")};
+}
+
 // Checks and completes the options; returns the runs (the main one first, then --compare).
 std::vector<AllReduceOptions> prepare_runs(MtsimArgs& a) {
   AllReduceOptions& o = a.o;
@@ -260,6 +291,8 @@ std::vector<AllReduceOptions> prepare_runs(MtsimArgs& a) {
   o.bytes = parse_size(a.bytes);
   o.dtype = parse_dtype(a.dtype);
   o.seed = parse_unsigned(a.seed, "--seed");
+  o.data = parse_data_mode(a.data);
+  if (!a.fault.empty()) o.fault = parse_fault(a.fault);
   o.ni.flow_control = parse_flow_control(a.flow_control);
   o.trace_nodes = parse_nodes(a.trace_nodes, "--trace-nodes");
   if (a.rtl && !a.rtl_nodes.empty()) throw InputError("give --rtl or --rtl-nodes, not both");
@@ -292,6 +325,21 @@ struct Finished {
   std::vector<nlohmann::json> docs;
 };
 
+// The keys of a --data sampled run; a default run's JSON stays as it was.
+void put_data_keys(const AllReduceResult& r, nlohmann::json& j) {
+  if (r.data == DataMode::kFull) return;
+  j["data"] = data_mode_name(r.data);
+  j["checked_elements"] = r.checked_elements;
+  j["data_bytes"] = r.data_bytes;
+}
+
+void get_data_keys(const nlohmann::json& j, AllReduceResult& r) {
+  if (!j.contains("data")) return;
+  r.data = parse_data_mode(j.at("data").get<std::string>());
+  r.checked_elements = j.at("checked_elements").get<uint64_t>();
+  r.data_bytes = j.at("data_bytes").get<uint64_t>();
+}
+
 Finished run_all(const std::vector<AllReduceOptions>& runs, unsigned jobs) {
   std::vector<std::function<std::string()>> work;
   for (const AllReduceOptions& r : runs) {
@@ -306,7 +354,9 @@ Finished run_all(const std::vector<AllReduceOptions>& runs, unsigned jobs) {
           };
         };
       }
-      nlohmann::json j = run_allreduce(run);
+      const AllReduceResult result = run_allreduce(run);
+      nlohmann::json j = result;
+      put_data_keys(result, j);
       if (run.ni.forward) j["forward_peak_bytes"] = forward_peak;
       j["wall_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       return j.dump();
@@ -322,6 +372,7 @@ Finished run_all(const std::vector<AllReduceOptions>& runs, unsigned jobs) {
     if (!r.ok()) throw std::runtime_error(fmt::format("{}: {}", runs[i].algorithm, r.text));
     f.docs.push_back(nlohmann::json::parse(r.text));
     f.done.push_back(f.docs.back().get<AllReduceResult>());
+    get_data_keys(f.docs.back(), f.done.back());
   }
   return f;
 }
@@ -329,12 +380,14 @@ Finished run_all(const std::vector<AllReduceOptions>& runs, unsigned jobs) {
 int run_mtsim(MtsimArgs& a, std::ostream& out, std::ostream& err) {
   const std::vector<AllReduceOptions> runs = prepare_runs(a);
   const AllReduceOptions& o = a.o;
+  // Said on the first line with --data sampled; a default run's output stays as it was.
+  const std::string data = o.data == DataMode::kSampled ? ", data sampled" : "";
   if (o.images.empty()) {
-    out << fmt::format("mtsim: {}, {}, {} {}, {}-based flow control, config {}\n", o.topology,
-                       o.algorithm, size_text(o.bytes), a.dtype, a.flow_control, a.config);
+    out << fmt::format("mtsim: {}, {}, {} {}, {}-based flow control, config {}{}\n", o.topology,
+                       o.algorithm, size_text(o.bytes), a.dtype, a.flow_control, a.config, data);
   } else {
-    out << fmt::format("mtsim: the tables in {}, {}-based flow control, config {}\n", o.images,
-                       a.flow_control, a.config);
+    out << fmt::format("mtsim: the tables in {}, {}-based flow control, config {}{}\n", o.images,
+                       a.flow_control, a.config, data);
   }
   finish_output(out);  // before the long part: a full disk is known now
   const Finished f = run_all(runs, a.jobs);
@@ -378,7 +431,8 @@ int mtsim_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
       "mtsim: one all-reduce on the cycle-accurate SystemC model of the MultiTree NI and its\n"
       "router mesh. Compiles the plan (or loads an image set), loads every NI's schedule table\n"
       "through its TLM configuration target, runs to completion and checks every node's buffer\n"
-      "against the exact sum. --rtl puts the Verilated RTL NI at every node instead.\n"
+      "against the exact sum (with --data sampled: on a stated sample of elements). --rtl puts\n"
+      "the Verilated RTL NI at every node instead.\n"
       "Exit codes: 0 verified, 1 bad input, 2 internal error, 3 the all-reduce failed (wrong sum\n"
       "or deadlock).",
       "mtsim"};

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -39,16 +40,35 @@ uint64_t period_of(const MemoryConfig& cfg) {
 
 }  // namespace
 
-AccelMemory::AccelMemory(sc_core::sc_module_name name, const MemoryConfig& cfg)
+AccelMemory::AccelMemory(sc_core::sc_module_name name, const MemoryConfig& cfg,
+                         std::shared_ptr<const std::vector<uint64_t>> sample)
     : sc_core::sc_module(name), port("port"), cfg_(cfg), period_(period_of(cfg)),
-      mem_(cfg.bytes, 0) {
+      sample_(std::move(sample)), mem_(sample_ ? sample_->size() * kLineBytes : cfg.bytes, 0) {
   port.register_b_transport(this, &AccelMemory::b_transport);
   port.register_transport_dbg(this, &AccelMemory::transport_dbg);
 }
 
 bool AccelMemory::inside(uint64_t addr, uint64_t len) const {
-  return addr >= cfg_.base && addr - cfg_.base < mem_.size() &&
-         len <= mem_.size() - (addr - cfg_.base);
+  return addr >= cfg_.base && addr - cfg_.base < cfg_.bytes &&
+         len <= cfg_.bytes - (addr - cfg_.base);
+}
+
+void AccelMemory::copy(uint64_t offset, uint8_t* buf, uint64_t len, bool write) {
+  if (!sample_) {
+    if (write) std::memcpy(mem_.data() + offset, buf, len);
+    else std::memcpy(buf, mem_.data() + offset, len);
+    return;
+  }
+  if (!write) std::memset(buf, 0, len);
+  const std::vector<uint64_t>& lines = *sample_;
+  auto it = std::lower_bound(lines.begin(), lines.end(), offset - offset % kLineBytes);
+  for (; it != lines.end() && *it < offset + len; ++it) {
+    const uint64_t from = std::max(*it, offset), to = std::min(*it + kLineBytes, offset + len);
+    uint8_t* stored = mem_.data() + static_cast<uint64_t>(it - lines.begin()) * kLineBytes +
+                      (from - *it);
+    if (write) std::memcpy(stored, buf + (from - offset), to - from);
+    else std::memcpy(buf + (from - offset), stored, to - from);
+  }
 }
 
 uint64_t AccelMemory::occupancy(uint64_t bytes) const {
@@ -92,14 +112,8 @@ void AccelMemory::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&
   const uint64_t complete = start + cfg_.latency + n;
   delay = sc_core::sc_time::from_value(complete * period_ - now);
 
-  uint8_t* at = mem_.data() + (addr - cfg_.base);
-  if (write) {
-    std::memcpy(at, trans.get_data_ptr(), len);
-    bytes_written_ += len;
-  } else {
-    std::memcpy(trans.get_data_ptr(), at, len);
-    bytes_read_ += len;
-  }
+  copy(addr - cfg_.base, trans.get_data_ptr(), len, write);
+  (write ? bytes_written_ : bytes_read_) += len;
   busy_cycles_ += n;
   trans.set_dmi_allowed(false);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -110,10 +124,9 @@ unsigned int AccelMemory::transport_dbg(tlm::tlm_generic_payload& trans) {
   const bool write = trans.is_write();
   if ((!write && !trans.is_read()) || !inside(addr, 1)) return 0;
   const uint64_t offset = addr - cfg_.base;
-  const uint64_t len = std::min<uint64_t>(trans.get_data_length(), mem_.size() - offset);
+  const uint64_t len = std::min<uint64_t>(trans.get_data_length(), cfg_.bytes - offset);
   if (len == 0) return 0;
-  if (write) std::memcpy(mem_.data() + offset, trans.get_data_ptr(), len);
-  else std::memcpy(trans.get_data_ptr(), mem_.data() + offset, len);
+  copy(offset, trans.get_data_ptr(), len, write);
   return static_cast<unsigned int>(len);
 }
 

@@ -24,9 +24,14 @@
 // transport_dbg copies without timing or statistics; as the TLM-2.0 standard allows, it ignores
 // streaming width and byte enables and copies the part of the range that lies in memory,
 // returning the number of bytes copied.
+// Sampled storage (mtsim --data sampled, allreduce/data_sample.hpp): given a list of 16-byte
+// lines, the memory stores only those lines. A read returns their bytes and zeros elsewhere; a
+// write stores the bytes that fall in them and drops the rest. Timing, statistics and errors
+// are those above: they depend on the address and length of an access, never on its data.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include <systemc>
@@ -51,16 +56,23 @@ struct MemoryConfig {
 
 class AccelMemory : public sc_core::sc_module {
  public:
-  // Validates `cfg` (mt::InputError) and allocates `cfg.bytes` zeroed bytes for the window.
-  AccelMemory(sc_core::sc_module_name name, const MemoryConfig& cfg);
+  static constexpr uint64_t kLineBytes = 16;  // a sampled line
+
+  // Validates `cfg` (mt::InputError) and allocates zeroed bytes for the window: all
+  // `cfg.bytes` of it, or with `sample` 16 bytes per sampled line. `sample` holds the lines'
+  // offsets from `cfg.base`, ascending, distinct, multiples of 16, inside the window.
+  AccelMemory(sc_core::sc_module_name name, const MemoryConfig& cfg,
+              std::shared_ptr<const std::vector<uint64_t>> sample = nullptr);
 
   tlm_utils::simple_target_socket<AccelMemory> port;
 
-  // Backdoor for the host: fills inputs and checks results, no timing or statistics. data()[i]
-  // is the byte at address base + i.
+  // Backdoor for the host: fills inputs and checks results, no timing or statistics. The
+  // bytes stored: data()[i] is the byte at address base + i, or with a sample the byte at
+  // base + sample[i / 16] + i % 16.
   uint8_t* data() { return mem_.data(); }
   const uint8_t* data() const { return mem_.data(); }
-  uint64_t size() const { return mem_.size(); }
+  uint64_t size() const { return mem_.size(); }  // bytes stored
+  bool sampled() const { return sample_ != nullptr; }
 
   const MemoryConfig& config() const { return cfg_; }
   uint64_t bytes_read() const { return bytes_read_; }
@@ -79,9 +91,13 @@ class AccelMemory : public sc_core::sc_module {
   uint64_t occupancy(uint64_t bytes) const;
   // True when [addr, addr + len) lies in the window (len >= 1); no overflow.
   bool inside(uint64_t addr, uint64_t len) const;
+  // Copies the window's bytes [offset, offset + len) to `buf` (read) or from it (write),
+  // through the sample if there is one.
+  void copy(uint64_t offset, uint8_t* buf, uint64_t len, bool write);
 
   MemoryConfig cfg_;
   uint64_t period_;  // sc_time units per cycle
+  std::shared_ptr<const std::vector<uint64_t>> sample_;  // null: every byte is stored
   std::vector<uint8_t> mem_;
   uint64_t free_ = 0;
   uint64_t bytes_read_ = 0, bytes_written_ = 0, busy_cycles_ = 0;

@@ -1,5 +1,7 @@
 // The data mtsim starts with and the exact-sum check it ends with.
+#include <algorithm>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -40,6 +42,37 @@ TEST(GradientData, AcceptsTheSumAndNamesTheFirstWrongElement) {
     sum[4 * 5] ^= 1;
     EXPECT_THAT(d.check(2, sum.data()), HasSubstr("node 2, element 5 (byte 20)"));
     EXPECT_THAT(d.check(2, bufs[2].data()), HasSubstr("element 0"));  // not yet reduced
+  }
+}
+
+// --data sampled: the sampled lines hold the same values as the whole buffer has there, and
+// only they are summed and checked.
+TEST(GradientData, ASampleHoldsTheBuffersValuesAtItsLines) {
+  const uint64_t bytes = 1000;  // 250 elements: the last line (992) has 2 of them
+  const std::vector<uint64_t> lines = {0, 496, 992};
+  for (DType t : {DType::kInt32, DType::kFp32}) {
+    GradientData full(3, bytes, t, 9), sampled(3, bytes, t, 9,
+                                               std::make_shared<const std::vector<uint64_t>>(lines));
+    EXPECT_EQ(full.checked_elements(), 250u);
+    EXPECT_EQ(sampled.checked_elements(), 10u);
+    EXPECT_EQ(sampled.sum_bytes(), 12 * sizeof(int64_t));  // 4 per line, not 250
+    const auto bufs = filled(full, 3, bytes);
+    const auto stored = filled(sampled, 3, 48);
+    for (size_t i = 0; i < lines.size(); ++i) {
+      const uint64_t n = std::min<uint64_t>(16, bytes - lines[i]);
+      for (uint32_t node = 0; node < 3; ++node) {
+        EXPECT_TRUE(std::equal(bufs[node].begin() + static_cast<long>(lines[i]),
+                               bufs[node].begin() + static_cast<long>(lines[i] + n),
+                               stored[node].begin() + static_cast<long>(16 * i)));
+      }
+    }
+    // Node 1's data is not the sum; a fault at element 125 (line 496) is named as such.
+    EXPECT_THAT(sampled.check(1, stored[1].data()), HasSubstr("node 1, element 0 (byte 0)"));
+    std::vector<uint8_t> one = stored[1];
+    EXPECT_TRUE(sampled.add_one(one.data(), 125));
+    EXPECT_NE(one, stored[1]);
+    EXPECT_FALSE(sampled.add_one(one.data(), 120));  // line 480: not in the sample
+    EXPECT_FALSE(sampled.add_one(one.data(), 250));  // past the buffer
   }
 }
 

@@ -7,22 +7,19 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "mtsim_test_util.hpp"
 #include "support/run_command.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using mt::test::kMtc;
+using mt::test::kMtsim;
 using mt::test::run_command;
 
-const std::string kMtsim = std::string(MT_BIN_DIR) + "/mtsim";
-const std::string kMtc = MTC_EXE;
-
 std::string temp_dir(const std::string& name) {
-  const fs::path p = fs::path(::testing::TempDir()) / ("mtsim_test_" + name);
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p.string();
+  return mt::test::fresh_dir("mtsim_test_", name);
 }
 
 TEST(Mtsim, HelpNamesTheFlagsAndExitCodes) {
@@ -30,7 +27,7 @@ TEST(Mtsim, HelpNamesTheFlagsAndExitCodes) {
   EXPECT_EQ(r.code, 0);
   for (const char* flag : {"--topology", "--algorithm", "--bytes", "--dtype", "--flow-control",
                            "--images", "--trace", "--trace-nodes", "--json", "--compare",
-                           "--config", "--dbtree-chunks"}) {
+                           "--config", "--dbtree-chunks", "--data"}) {
     EXPECT_THAT(r.out, HasSubstr(flag));
   }
   EXPECT_THAT(r.out, HasSubstr("Exit codes"));

@@ -5,6 +5,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include <gmock/gmock.h>
@@ -110,9 +111,10 @@ class NiAccelMemoryTest : public test::SimTest {
   std::unique_ptr<Initiator> dma;
   MemoryConfig cfg;
 
-  void build(const MemoryConfig& c) {
+  void build(const MemoryConfig& c,
+             std::shared_ptr<const std::vector<uint64_t>> sample = nullptr) {
     cfg = c;
-    mem = std::make_unique<AccelMemory>("memory", c);
+    mem = std::make_unique<AccelMemory>("memory", c, std::move(sample));
     dma = std::make_unique<Initiator>("dma", c.clock_ps);
     dma->socket.bind(mem->port);
   }
@@ -264,6 +266,43 @@ TEST_F(NiAccelMemoryTest, ReadsReturnWhatWritesStored) {
   EXPECT_EQ(mem->data()[16], 0);
   EXPECT_EQ(mem->data()[17 + 300], 0);
   EXPECT_EQ(mem->size(), 4096u);
+}
+
+// --data sampled: only the sampled 16-byte lines are stored; a read gives zeros elsewhere, a
+// write there is dropped, and the timing is the contract's, whatever the data.
+TEST_F(NiAccelMemoryTest, ASampledMemoryStoresOnlyItsLinesAndKeepsTheTiming) {
+  const std::vector<uint64_t> lines = {0, 48, 1024, 4080};
+  build(small_config(), std::make_shared<const std::vector<uint64_t>>(lines));
+  EXPECT_TRUE(mem->sampled());
+  EXPECT_EQ(mem->size(), 4 * AccelMemory::kLineBytes);  // the sample, not the 4096-byte window
+  const std::vector<uint8_t> a = pattern(4096, 5);
+  auto sampled = [&](uint64_t offset) {
+    return std::any_of(lines.begin(), lines.end(),
+                       [&](uint64_t l) { return offset >= l && offset < l + 16; });
+  };
+  run([&](Initiator& d) {
+    std::vector<uint8_t> src(a.begin() + 17, a.begin() + 17 + 1100);
+    const Result w = d.write(17, src.data(), 1100);  // covers lines 0, 48 and 1024 in part
+    EXPECT_EQ(w.done, done_at(0, 1100));
+    std::vector<uint8_t> got(4096, 0xee);
+    const Result r = d.read(0, got.data(), 4096);
+    EXPECT_EQ(r.done, done_at(occupancy(1100), 4096));  // waits for the write's channel time
+    for (uint64_t i = 0; i < 4096; ++i) {
+      const bool written = i >= 17 && i < 17 + 1100 && sampled(i);
+      ASSERT_EQ(got[i], written ? a[i] : 0) << "byte " << i;
+    }
+    std::vector<uint8_t> tail(a.end() - 8, a.end());
+    EXPECT_EQ(d.debug(tlm::TLM_WRITE_COMMAND, 4088, tail.data(), 8), 8u);
+    std::vector<uint8_t> back(24, 0xee);
+    EXPECT_EQ(d.debug(tlm::TLM_READ_COMMAND, 4072, back.data(), 24), 24u);
+    EXPECT_EQ(std::vector<uint8_t>(back.begin(), back.begin() + 16), std::vector<uint8_t>(16, 0));
+    EXPECT_EQ(std::vector<uint8_t>(back.begin() + 16, back.end()), tail);
+  });
+  // The backdoor holds the lines in order: line 48's bytes follow line 0's.
+  EXPECT_EQ(mem->data()[16], a[48]);
+  EXPECT_EQ(mem->data()[0], 0);  // byte 0 was not written
+  EXPECT_EQ(mem->bytes_written(), 1100u);
+  EXPECT_EQ(mem->bytes_read(), 4096u);
 }
 
 TEST_F(NiAccelMemoryTest, BackdoorFillsAreReadThroughThePort) {
