@@ -37,7 +37,7 @@ uint64_t Endpoint::cycle() const { return sc_core::sc_time_stamp().value() / per
 
 size_t Endpoint::queued_flits() const { return queue_.size(); }
 
-void Endpoint::send(std::vector<Flit> flits) {
+void Endpoint::send(const std::vector<Flit>& flits) {
   if (flits.empty()) return;
   // Check the flit types form whole or continued packets/messages before queueing anything.
   Open open = open_;

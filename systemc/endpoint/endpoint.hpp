@@ -28,7 +28,7 @@ class Endpoint : public sc_core::sc_module {
   // per cycle, from the next cycle on. Under virtual cut-through a packet's head waits for a VC
   // with room for the whole packet (a message: for each sub-packet). Throws mt::InputError if
   // the types do not continue whole packets/messages (a packet may span several calls).
-  void send(std::vector<Flit> flits);
+  void send(const std::vector<Flit>& flits);
   size_t queued_flits() const;
   // The flits queued at the start of cycle `now`: the same whether SystemC runs this endpoint
   // before or after its user within the cycle (at most one flit leaves per cycle), as a

@@ -282,8 +282,8 @@ void NetworkInterface::run_events(uint64_t now) {
         Burst& b = bursts_[ev.slot];
         channels_[b.port].inflight_flits -= b.flits.size();
         for (Flit& f : b.flits) f.injected = now;
-        ports_[b.port]->send(std::move(b.flits));
-        b.flits.clear();
+        ports_[b.port]->send(b.flits);
+        b.flits.clear();  // keeps its capacity for the slot's next burst
         free_bursts_.push_back(ev.slot);
         break;
       }
