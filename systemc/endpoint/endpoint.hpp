@@ -9,7 +9,7 @@
 
 #include <systemc>
 
-#include "link/flit_protocol.hpp"
+#include "link/flit_sockets.hpp"
 #include "noc/noc_config.hpp"
 #include "router/ring_buffer.hpp"
 

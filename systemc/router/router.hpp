@@ -53,11 +53,9 @@
 #include <vector>
 
 #include <systemc>
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "flit/flit.hpp"
-#include "link/flit_protocol.hpp"
+#include "link/flit_sockets.hpp"
 #include "noc/noc_config.hpp"
 #include "router/dor_route.hpp"
 #include "router/ring_buffer.hpp"
@@ -96,8 +94,8 @@ struct RouterSpec {
 
 class Router : public sc_core::sc_module {
  public:
-  using InSocket = tlm_utils::simple_target_socket_tagged<Router, kFlitBits, FlitProtocol>;
-  using OutSocket = tlm_utils::simple_initiator_socket_tagged<Router, kFlitBits, FlitProtocol>;
+  using InSocket = FlitTargetSocket<Router>;
+  using OutSocket = FlitInitiatorSocket<Router>;
   static constexpr uint32_t kNoNeighbour = noc::kNoNeighbour;
 
   // Sockets exist only for present ports. `shared` (and spec.switch_routes) outlive the router.
