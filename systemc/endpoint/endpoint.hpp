@@ -17,7 +17,15 @@ namespace mt::noc {
 
 class Endpoint : public sc_core::sc_module {
  public:
-  Endpoint(sc_core::sc_module_name name, uint32_t node, const NocConfig& cfg);
+  // With `driver`, the endpoint has no process of its own: it notifies *driver when it needs
+  // an evaluation, and the owner's process, sensitive to it, calls evaluate() of every
+  // endpoint that shares it, each time it runs (an evaluation in a cycle that needs none does
+  // nothing, and each recomputes its own next wake-up, so no request is lost). An NI drives
+  // its ports this way: one process activation per cycle instead of one per port.
+  Endpoint(sc_core::sc_module_name name, uint32_t node, const NocConfig& cfg,
+           sc_core::sc_event* driver = nullptr);
+  // The cycle's work: take usable credits, sink usable flits, inject one flit if it may.
+  void evaluate();
 
   // One local port pair of the node's router: port i's two sockets, any i.
   FlitInitiatorSocket<Endpoint> out;  // bind to Network::inject(node, i)
@@ -65,7 +73,6 @@ class Endpoint : public sc_core::sc_module {
   };
   enum class Open : uint8_t { kNone, kPacket, kMessage };  // what send() has left open
 
-  void evaluate();
   bool try_inject(uint64_t now);
   uint32_t head_need(const Flit& head) const;
   void wake_at(uint64_t cycle, uint64_t now);
@@ -87,7 +94,8 @@ class Endpoint : public sc_core::sc_module {
   uint32_t next_vc_ = 0;           // round-robin start for the next packet
   bool reserve_ = false;           // next flit starts a sub-packet (needs a reservation)
   Open open_ = Open::kNone;
-  sc_core::sc_event wake_;
+  sc_core::sc_event own_wake_;
+  sc_core::sc_event* wake_;  // own_wake_, or the owner's driver
   uint64_t next_wake_ = ~0ull;
   Flit credit_;
 };

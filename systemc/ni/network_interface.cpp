@@ -46,7 +46,8 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
   noc.validate();
   ni.validate();
   for (uint32_t i = 0; i < noc.ni_ports; ++i) {
-    ports_.push_back(std::make_unique<Endpoint>(fmt::format("port_{}", i).c_str(), place.node, noc));
+    ports_.push_back(std::make_unique<Endpoint>(fmt::format("port_{}", i).c_str(), place.node,
+                                                noc, &wake_));
     Endpoint& e = *ports_.back();
     e.on_receive = [this, i](const Flit& f, uint64_t cycle) {
       inbox_.push_back({f, i, cycle});
@@ -448,6 +449,9 @@ void NetworkInterface::control(uint64_t now) {
 }
 
 void NetworkInterface::evaluate() {
+  // The ports first: what they do in a cycle the NI sees from the next cycle on (arrivals),
+  // or counts as of the cycle's start (queued_flits_at, lines_at), so the order is free.
+  for (const auto& p : ports_) p->evaluate();
   const uint64_t now = now_cycle();
   next_wake_ = kNever;
   if (!started_) return;
