@@ -17,8 +17,10 @@
 //   cpu_s          the child's user + system time (steadier than wall on a loaded machine)
 // With MTSIM_BASELINE=<another mtsim binary> every iteration also runs that binary on the same
 // run, interleaved (the order alternates), checks that it simulated the same cycles and link
-// loads, and reports base_s (its median wall time), base_peak_MiB and speedup (the median of
-// baseline wall / this build's wall over the iterations; flit-hops/s scale by the same ratio).
+// loads, and reports base_s and base_cpu_s (its median wall and CPU time), base_peak_MiB,
+// speedup (the median of baseline wall / this build's wall over the iterations; flit-hops/s
+// scale by the same ratio) and cpu_speedup (the same of CPU time: on a loaded machine the
+// steadier of the two).
 //
 // The Fig. 10 point (torus:16x16, 96,000 KiB = 375 KiB x 256 nodes, MultiTree message-based)
 // runs only with MTSIM_BENCH_FIG10=1: with real data every node holds its 94 MiB buffer
@@ -114,7 +116,7 @@ std::string env_or(const char* name, const char* fallback) {
 
 void run(benchmark::State& state, const std::vector<std::string>& args,
          const std::string& baseline) {
-  std::vector<double> wall, cpu, base_wall, speedup;
+  std::vector<double> wall, cpu, base_wall, base_cpu, speedup, cpu_speedup;
   double peak = 0, base_peak = 0;
   Run last;
   for (auto _ : state) {
@@ -138,8 +140,10 @@ void run(benchmark::State& state, const std::vector<std::string>& args,
     peak = std::max(peak, last.peak_mib);
     if (baseline.empty()) continue;
     base_wall.push_back(base.wall_s);
+    base_cpu.push_back(base.cpu_s);
     base_peak = std::max(base_peak, base.peak_mib);
     speedup.push_back(base.wall_s / last.wall_s);
+    cpu_speedup.push_back(base.cpu_s / last.cpu_s);
   }
   const double w = median(wall);
   state.counters["sim_cycles"] = static_cast<double>(last.cycles);
@@ -149,6 +153,8 @@ void run(benchmark::State& state, const std::vector<std::string>& args,
   state.counters["cpu_s"] = median(cpu);
   if (baseline.empty()) return;
   state.counters["base_s"] = median(base_wall);
+  state.counters["base_cpu_s"] = median(base_cpu);
+  state.counters["cpu_speedup"] = median(cpu_speedup);
   state.counters["base_peak_MiB"] = base_peak;
   state.counters["speedup"] = median(speedup);
 }
