@@ -165,14 +165,9 @@ uint32_t NetworkInterface::new_block() {
 
 void NetworkInterface::eject(uint64_t now) {
   // A flit is decoded the cycle after it arrives (the ejection decoder's register stage), and
-  // the flits of one cycle in port order (the order of the RTL's memory requests), so the
-  // order in which SystemC runs the ports' processes within a cycle never matters.
-  size_t ready = 0;
-  while (ready < inbox_.size() && inbox_[ready].cycle < now) ++ready;
-  std::sort(inbox_.begin(), inbox_.begin() + static_cast<std::ptrdiff_t>(ready),
-            [](const Arrived& a, const Arrived& b) {
-              return a.cycle != b.cycle ? a.cycle < b.cycle : a.port < b.port;
-            });
+  // the flits of one cycle in port order (the order of the RTL's memory requests). The inbox
+  // is in that order already: the ports deliver a cycle's flits when evaluate() runs them,
+  // one after the other in port order.
   while (!inbox_.empty() && inbox_.front().cycle < now) {
     const Arrived a = inbox_.front();
     inbox_.pop_front();
@@ -282,7 +277,6 @@ void NetworkInterface::run_events(uint64_t now) {
       case EventKind::kBurstRead: {
         Burst& b = bursts_[ev.slot];
         channels_[b.port].inflight_flits -= b.flits.size();
-        for (Flit& f : b.flits) f.injected = now;
         ports_[b.port]->send(b.flits);
         b.flits.clear();  // keeps its capacity for the slot's next burst
         free_bursts_.push_back(ev.slot);
@@ -342,7 +336,8 @@ void NetworkInterface::fetch(uint64_t now) {
     uint64_t ready = 0;
     const bool forwarded = ni_.forward && fetch_forwarded(addr, len, now, ready);
     if (!forwarded) ready = dma.read(addr, scratch_.data(), len, now);
-    encoder.encode(job, ch.fetched, scratch_.data(), len, now, b.flits);
+    // The flits count as injected (offered to the network) when the read completes.
+    encoder.encode(job, ch.fetched, scratch_.data(), len, ready, b.flits);
     ch.inflight_flits += n;
     ch.fetched += len;
     schedule(ready, EventKind::kBurstRead, slot);

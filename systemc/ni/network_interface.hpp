@@ -43,6 +43,7 @@
 #include "ni/schedule_table.hpp"
 #include "ni/timestep_counter.hpp"
 #include "router/dor_route.hpp"
+#include "router/ring_buffer.hpp"
 
 namespace mt::noc {
 
@@ -187,7 +188,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   uint64_t period_;
   std::vector<std::unique_ptr<Endpoint>> ports_;
   std::vector<Channel> channels_;
-  std::deque<Arrived> inbox_;
+  RingBuffer<Arrived> inbox_;  // by cycle, then port
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> events_;
   uint64_t seq_ = 0;
   std::vector<Burst> bursts_;
