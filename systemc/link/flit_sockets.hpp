@@ -28,8 +28,15 @@ class FlitCallback {
   using Plain = tlm::tlm_sync_enum (Module::*)(Flit&, tlm::tlm_phase&, sc_core::sc_time&);
   using Tagged = tlm::tlm_sync_enum (Module::*)(int, Flit&, tlm::tlm_phase&, sc_core::sc_time&);
 
-  void set(Module* m, Plain f) { module_ = m, plain_ = f, tagged_ = nullptr; }
-  void set(Module* m, Tagged f, int tag) { module_ = m, tagged_ = f, tag_ = tag; }
+  void set(Module* m, Plain f) {
+    module_ = m;
+    plain_ = f;
+  }
+  void set(Module* m, Tagged f, int tag) {
+    module_ = m;
+    tagged_ = f;
+    tag_ = tag;
+  }
   tlm::tlm_sync_enum operator()(const char* socket, Flit& flit, tlm::tlm_phase& phase,
                                 sc_core::sc_time& delay) const {
     if (tagged_ != nullptr) return (module_->*tagged_)(tag_, flit, phase, delay);

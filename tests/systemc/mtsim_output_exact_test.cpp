@@ -11,35 +11,18 @@
 //   tests/scripts/mtsim_output_hashes.sh <that build>/bin/mtsim > tests/golden/mtsim_output_hashes.txt
 // and this test runs the same script with today's mtsim. A deliberate change of the model's
 // timing records the file anew, in the commit that changes it.
-#include <fstream>
-#include <sstream>
-
 #include <gtest/gtest.h>
 
-#include "support/run_command.hpp"
+#include "support/recorded_lines.hpp"
 
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
 TEST(MtsimOutputExact, EveryRunsJsonIsThatRecordedBeforeTheSpeedWork) {
-  std::ifstream in(std::string(MT_SOURCE_DIR) + "/tests/golden/mtsim_output_hashes.txt");
-  std::stringstream recorded;
-  recorded << in.rdbuf();
-  const std::vector<std::string> want = lines_of(recorded.str());
-  ASSERT_EQ(want.size(), 41u) << "3 networks x 6 runs x 2 sizes, and 5 option cases";
-  const auto r = mt::test::run_command(std::string(MT_SOURCE_DIR) +
-                                       "/tests/scripts/mtsim_output_hashes.sh " + MT_BIN_DIR +
-                                       "/mtsim");
-  ASSERT_EQ(r.code, 0) << r.out;
-  const std::vector<std::string> got = lines_of(r.out);
-  ASSERT_EQ(got.size(), want.size()) << r.out;
-  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(got[i], want[i]) << "line " << i + 1;
+  // 3 networks x 6 runs x 2 sizes, and 5 option cases.
+  mt::test::expect_recorded_lines(
+      std::string(MT_SOURCE_DIR) + "/tests/golden/mtsim_output_hashes.txt", 41,
+      std::string(MT_SOURCE_DIR) + "/tests/scripts/mtsim_output_hashes.sh " + MT_BIN_DIR +
+          "/mtsim");
 }
 
 }  // namespace
