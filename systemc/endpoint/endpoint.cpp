@@ -13,7 +13,8 @@ constexpr uint64_t kNever = ~0ull;
 
 }  // namespace
 
-Endpoint::Endpoint(sc_core::sc_module_name name, uint32_t node, const NocConfig& cfg)
+Endpoint::Endpoint(sc_core::sc_module_name name, uint32_t node, const NocConfig& cfg,
+                   sc_core::sc_event* driver)
     : sc_module(name),
       out("out"),
       in("in"),
@@ -24,12 +25,14 @@ Endpoint::Endpoint(sc_core::sc_module_name name, uint32_t node, const NocConfig&
       queue_(16),
       arrivals_(8),
       credits_in_(8),
-      credits_(cfg.vcs, cfg.vc_depth) {
+      credits_(cfg.vcs, cfg.vc_depth),
+      wake_(driver != nullptr ? driver : &own_wake_) {
   cfg.validate();
   out.register_nb_transport_bw(this, &Endpoint::receive_credit);
   in.register_nb_transport_fw(this, &Endpoint::receive_flit);
+  if (driver != nullptr) return;
   SC_METHOD(evaluate);
-  sensitive << wake_;
+  sensitive << own_wake_;
   dont_initialize();
 }
 
@@ -37,7 +40,7 @@ uint64_t Endpoint::cycle() const { return sc_core::sc_time_stamp().value() / per
 
 size_t Endpoint::queued_flits() const { return queue_.size(); }
 
-void Endpoint::send(std::vector<Flit> flits) {
+void Endpoint::send(const std::vector<Flit>& flits) {
   if (flits.empty()) return;
   // Check the flit types form whole or continued packets/messages before queueing anything.
   Open open = open_;
@@ -77,7 +80,7 @@ void Endpoint::send(std::vector<Flit> flits) {
 void Endpoint::wake_at(uint64_t at, uint64_t now) {
   if (at >= next_wake_) return;
   next_wake_ = at;
-  wake_.notify(sc_core::sc_time::from_value((at - now) * period_));
+  wake_->notify(sc_core::sc_time::from_value((at - now) * period_));
 }
 
 tlm::tlm_sync_enum Endpoint::receive_flit(Flit& flit, tlm::tlm_phase& phase,

@@ -9,7 +9,7 @@
 
 #include <systemc>
 
-#include "link/flit_protocol.hpp"
+#include "link/flit_sockets.hpp"
 #include "noc/noc_config.hpp"
 #include "router/ring_buffer.hpp"
 
@@ -17,7 +17,15 @@ namespace mt::noc {
 
 class Endpoint : public sc_core::sc_module {
  public:
-  Endpoint(sc_core::sc_module_name name, uint32_t node, const NocConfig& cfg);
+  // With `driver`, the endpoint has no process of its own: it notifies *driver when it needs
+  // an evaluation, and the owner's process, sensitive to it, calls evaluate() of every
+  // endpoint that shares it, each time it runs (an evaluation in a cycle that needs none does
+  // nothing, and each recomputes its own next wake-up, so no request is lost). An NI drives
+  // its ports this way: one process activation per cycle instead of one per port.
+  Endpoint(sc_core::sc_module_name name, uint32_t node, const NocConfig& cfg,
+           sc_core::sc_event* driver = nullptr);
+  // The cycle's work: take usable credits, sink usable flits, inject one flit if it may.
+  void evaluate();
 
   // One local port pair of the node's router: port i's two sockets, any i.
   FlitInitiatorSocket<Endpoint> out;  // bind to Network::inject(node, i)
@@ -28,7 +36,7 @@ class Endpoint : public sc_core::sc_module {
   // per cycle, from the next cycle on. Under virtual cut-through a packet's head waits for a VC
   // with room for the whole packet (a message: for each sub-packet). Throws mt::InputError if
   // the types do not continue whole packets/messages (a packet may span several calls).
-  void send(std::vector<Flit> flits);
+  void send(const std::vector<Flit>& flits);
   size_t queued_flits() const;
   // The flits queued at the start of cycle `now`: the same whether SystemC runs this endpoint
   // before or after its user within the cycle (at most one flit leaves per cycle), as a
@@ -65,7 +73,6 @@ class Endpoint : public sc_core::sc_module {
   };
   enum class Open : uint8_t { kNone, kPacket, kMessage };  // what send() has left open
 
-  void evaluate();
   bool try_inject(uint64_t now);
   uint32_t head_need(const Flit& head) const;
   void wake_at(uint64_t cycle, uint64_t now);
@@ -87,7 +94,8 @@ class Endpoint : public sc_core::sc_module {
   uint32_t next_vc_ = 0;           // round-robin start for the next packet
   bool reserve_ = false;           // next flit starts a sub-packet (needs a reservation)
   Open open_ = Open::kNone;
-  sc_core::sc_event wake_;
+  sc_core::sc_event own_wake_;
+  sc_core::sc_event* wake_;  // own_wake_, or the owner's driver
   uint64_t next_wake_ = ~0ull;
   Flit credit_;
 };

@@ -70,15 +70,16 @@ struct Flit {
   // router swaps them after route computation) and Tree Info = Tree ID.
   uint8_t next = 0;
   uint8_t eject = 0;
+  uint8_t op = 0;          // mt::Op of the message (0: not all-reduce data); see below
   uint32_t tree = 0;
   // Head flits, all-reduce messages on a switch network: the source route (the output port
   // at each router still ahead, flit/source_route.hpp) in place of Next and Eject, and Src.
   uint32_t route = 0;
   // Head flits of both kinds, all-reduce data (this model's use of the spare Packet Info
-  // bits, systemc/ni/README.md): which operation, the byte address of the payload that
-  // follows (a message's or a packet's), the bytes of the whole gradient message it belongs
-  // to, and a packet's own payload bytes (0 for a message).
-  uint8_t op = 0;          // mt::Op of the message (0: not all-reduce data)
+  // bits, systemc/ni/README.md): which operation (op, beside eject so that the flit has no
+  // padding), the byte address of the payload that follows (a message's or a packet's), the
+  // bytes of the whole gradient message it belongs to, and a packet's own payload bytes (0
+  // for a message).
   uint64_t addr = 0;
   uint64_t message_bytes = 0;
   uint64_t packet_bytes = 0;
@@ -105,6 +106,8 @@ struct Flit {
   bool operator==(const Flit& o) const;
   std::string str() const;
 };
+// Every buffer of the network holds flits, so their size is the simulator's memory traffic.
+static_assert(sizeof(Flit) == 88, "Flit has padding or grew: keep its fields packed");
 
 // The wire form of a flit (format/ni_formats.json): 128 data bits as four 32-bit words, word 0
 // holding bits 31..0, with the VC and Type beside them. A head flit's data bits are its

@@ -14,8 +14,6 @@
 #pragma once
 
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "flit/flit.hpp"
 
@@ -30,9 +28,6 @@ struct FlitProtocol {
 
 constexpr unsigned kFlitBits = 128;
 
-template <typename Module>
-using FlitInitiatorSocket = tlm_utils::simple_initiator_socket<Module, kFlitBits, FlitProtocol>;
-template <typename Module>
-using FlitTargetSocket = tlm_utils::simple_target_socket<Module, kFlitBits, FlitProtocol>;
+// The sockets: link/flit_sockets.hpp.
 
 }  // namespace mt::noc

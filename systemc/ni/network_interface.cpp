@@ -48,7 +48,8 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
   noc.validate();
   ni.validate();
   for (uint32_t i = 0; i < noc.ni_ports; ++i) {
-    ports_.push_back(std::make_unique<Endpoint>(fmt::format("port_{}", i).c_str(), place.node, noc));
+    ports_.push_back(std::make_unique<Endpoint>(fmt::format("port_{}", i).c_str(), place.node,
+                                                noc, &wake_));
     Endpoint& e = *ports_.back();
     e.on_receive = [this, i](const Flit& f, uint64_t cycle) {
       inbox_.push_back({f, i, cycle});
@@ -179,14 +180,9 @@ uint32_t NetworkInterface::new_block() {
 
 void NetworkInterface::eject(uint64_t now) {
   // A flit is decoded the cycle after it arrives (the ejection decoder's register stage), and
-  // the flits of one cycle in port order (the order of the RTL's memory requests), so the
-  // order in which SystemC runs the ports' processes within a cycle never matters.
-  size_t ready = 0;
-  while (ready < inbox_.size() && inbox_[ready].cycle < now) ++ready;
-  std::sort(inbox_.begin(), inbox_.begin() + static_cast<std::ptrdiff_t>(ready),
-            [](const Arrived& a, const Arrived& b) {
-              return a.cycle != b.cycle ? a.cycle < b.cycle : a.port < b.port;
-            });
+  // the flits of one cycle in port order (the order of the RTL's memory requests). The inbox
+  // is in that order already: the ports deliver a cycle's flits when evaluate() runs them,
+  // one after the other in port order.
   while (!inbox_.empty() && inbox_.front().cycle < now) {
     const Arrived a = inbox_.front();
     inbox_.pop_front();
@@ -296,9 +292,8 @@ void NetworkInterface::run_events(uint64_t now) {
       case EventKind::kBurstRead: {
         Burst& b = bursts_[ev.slot];
         channels_[b.port].inflight_flits -= b.flits.size();
-        for (Flit& f : b.flits) f.injected = now;
-        ports_[b.port]->send(std::move(b.flits));
-        b.flits.clear();
+        ports_[b.port]->send(b.flits);
+        b.flits.clear();  // keeps its capacity for the slot's next burst
         free_bursts_.push_back(ev.slot);
         break;
       }
@@ -356,7 +351,8 @@ void NetworkInterface::fetch(uint64_t now) {
     uint64_t ready = 0;
     const bool forwarded = ni_.forward && fetch_forwarded(addr, len, now, ready);
     if (!forwarded) ready = dma.read(addr, scratch_.data(), len, now);
-    encoder.encode(job, ch.fetched, scratch_.data(), len, now, b.flits);
+    // The flits count as injected (offered to the network) when the read completes.
+    encoder.encode(job, ch.fetched, scratch_.data(), len, ready, b.flits);
     ch.inflight_flits += n;
     ch.fetched += len;
     schedule(ready, EventKind::kBurstRead, slot);
@@ -463,6 +459,9 @@ void NetworkInterface::control(uint64_t now) {
 }
 
 void NetworkInterface::evaluate() {
+  // The ports first: what they do in a cycle the NI sees from the next cycle on (arrivals),
+  // or counts as of the cycle's start (queued_flits_at, lines_at), so the order is free.
+  for (const auto& p : ports_) p->evaluate();
   const uint64_t now = now_cycle();
   next_wake_ = kNever;
   if (!started_) return;

@@ -43,6 +43,7 @@
 #include "ni/schedule_table.hpp"
 #include "ni/timestep_counter.hpp"
 #include "router/dor_route.hpp"
+#include "router/ring_buffer.hpp"
 
 namespace mt::noc {
 
@@ -154,7 +155,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
     uint64_t cycle;
   };
 
-  void evaluate();
+  void evaluate();  // the ports' too: they share this process (Endpoint's driver)
   void eject(uint64_t now);
   void run_events(uint64_t now);
   void fetch(uint64_t now);
@@ -187,7 +188,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   uint64_t period_;
   std::vector<std::unique_ptr<Endpoint>> ports_;
   std::vector<Channel> channels_;
-  std::deque<Arrived> inbox_;
+  RingBuffer<Arrived> inbox_;  // by cycle, then port
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> events_;
   uint64_t seq_ = 0;
   std::vector<Burst> bursts_;
@@ -214,7 +215,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   size_t live_blocks_ = 0;  // received blocks not yet complete (block_slots)
   size_t peak_live_ = 0, peak_waiting_ = 0;
   size_t head_ = 0;  // index of the table's head entry
-  sc_core::sc_event wake_;
+  sc_core::sc_event wake_;  // the NI's and its ports' wake-ups
   uint64_t next_wake_ = ~0ull;
   // Traced copies (sc_trace samples variables).
   uint32_t trace_timestep_ = 0, trace_entry_ = 0, trace_op_ = 0, trace_flow_ = 0;

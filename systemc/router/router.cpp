@@ -49,7 +49,7 @@ Router::Router(sc_core::sc_module_name name, const RouterSpec& spec, const NocCo
   for (uint8_t p = 0; p < n_ports; ++p) {
     const bool local = is_local(p);
     link_delay_[p] = sc_core::sc_time::from_value(
-        period_ * (local ? cfg.local_latency : cfg.link_latency));
+        period_ * (cfg.st_delay + 1 + (local ? cfg.local_latency : cfg.link_latency)));
     credit_delay_[p] = sc_core::sc_time::from_value(
         period_ * (local ? cfg.local_latency : cfg.credit_latency));
     if (!has_port(p)) continue;
@@ -66,7 +66,7 @@ Router::Router(sc_core::sc_module_name name, const RouterSpec& spec, const NocCo
   va_out_ptr_.assign(ovcs_.size(), 0);
   sa_in_ptr_.assign(n_ports, 0);
   sa_out_ptr_.assign(n_ports, 0);
-  st_.resize(n_ports);
+  sends_.resize(n_ports);
   credits_in_.resize(n_ports);
   flits_out_.assign(n_ports, 0);
   credit_.type = FlitType::kHeadTail;
@@ -94,16 +94,23 @@ Router::OutSocket& Router::out(uint8_t p) {
   return *out_[p];
 }
 
+uint64_t Router::flits_out(uint8_t p) const {
+  if (p >= ports()) return 0;
+  const uint64_t now = now_cycle();
+  uint64_t unsent = 0;
+  for (size_t i = 0; i < sends_[p].size(); ++i) unsent += sends_[p].at(i) > now;
+  return flits_out_[p] - unsent;
+}
+
 uint64_t Router::flits_out_total() const {
   uint64_t n = 0;
-  for (uint64_t f : flits_out_) n += f;
+  for (uint8_t p = 0; p < ports(); ++p) n += flits_out(p);
   return n;
 }
 
 uint64_t Router::buffered_flits() const {
   uint64_t n = 0;
   for (const InputVc& v : ivcs_) n += v.fifo.size();
-  for (const auto& s : st_) n += s.size();
   return n;
 }
 
@@ -168,7 +175,6 @@ void Router::evaluate() {
   uint64_t next = kNever;
   bool progress = false;
 
-  send_traversals(now, next);
   take_credits(now, next);
   // RC for idle VCs whose front (a head) is usable and whose previous packet has left.
   for (VcMask m = nonempty_ & ~(vc_alloc_ | active_); m != 0; m &= m - 1) {
@@ -187,25 +193,6 @@ void Router::evaluate() {
   // until a stage delay ends or a flit or credit arrives, all of which are in `next`.
   if (progress || shared_->always_evaluate) next = now + 1;
   if (next != kNever) wake_at(next, now);
-}
-
-void Router::send_traversals(uint64_t now, uint64_t& next) {
-  for (uint32_t m = st_ports_; m != 0; m &= m - 1) {
-    const unsigned p = static_cast<unsigned>(__builtin_ctz(m));
-    RingBuffer<Traversal>& q = st_[p];
-    while (!q.empty() && q.front().send <= now) {
-      tlm::tlm_phase phase = tlm::BEGIN_REQ;
-      sc_core::sc_time delay = link_delay_[p];
-      (*out_[p])->nb_transport_fw(q.front().flit, phase, delay);
-      ++flits_out_[p];
-      q.pop_front();
-    }
-    if (q.empty()) {
-      st_ports_ &= ~(1u << p);
-    } else {
-      next = std::min(next, q.front().send);
-    }
-  }
 }
 
 void Router::take_credits(uint64_t now, uint64_t& next) {
@@ -267,12 +254,6 @@ std::string Router::state_report() const {
     if (ivcs_[i].fifo.empty() && ivcs_[i].state == VcState::kIdle) continue;
     s += vc_report(i);
     s += '\n';
-  }
-  for (uint8_t p = 0; p < ports(); ++p) {
-    if (!st_[p].empty()) {
-      s += fmt::format("router {} out {}: {} flit(s) in switch traversal\n", node_,
-                       port_label(p), st_[p].size());
-    }
   }
   return s;
 }

@@ -36,6 +36,12 @@
 // queued with the cycle they become usable and only read from then on, and everything sent in
 // cycle t is usable at t+1 or later, so the order in which SystemC runs routers within a cycle
 // never matters.
+//
+// Switch traversal is carried in the link's delay: a flit that wins SA in cycle g goes onto
+// its output link in cycle g+st+1 (the cycle above), and the router hands it to the receiver
+// already in cycle g with delay st+1+latency, so it is usable there in the same cycle as if
+// it had waited in a traversal buffer (nothing can overtake it: an output sends at most one
+// flit per cycle, in grant order). flits_out() still counts a flit from its send cycle.
 #pragma once
 
 #include <array>
@@ -47,11 +53,9 @@
 #include <vector>
 
 #include <systemc>
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "flit/flit.hpp"
-#include "link/flit_protocol.hpp"
+#include "link/flit_sockets.hpp"
 #include "noc/noc_config.hpp"
 #include "router/dor_route.hpp"
 #include "router/ring_buffer.hpp"
@@ -90,8 +94,8 @@ struct RouterSpec {
 
 class Router : public sc_core::sc_module {
  public:
-  using InSocket = tlm_utils::simple_target_socket_tagged<Router, kFlitBits, FlitProtocol>;
-  using OutSocket = tlm_utils::simple_initiator_socket_tagged<Router, kFlitBits, FlitProtocol>;
+  using InSocket = FlitTargetSocket<Router>;
+  using OutSocket = FlitInitiatorSocket<Router>;
   static constexpr uint32_t kNoNeighbour = noc::kNoNeighbour;
 
   // Sockets exist only for present ports. `shared` (and spec.switch_routes) outlive the router.
@@ -118,7 +122,7 @@ class Router : public sc_core::sc_module {
   OutSocket& out(uint8_t p);
 
   // Flits sent on port p's output link so far (0 for an absent port).
-  uint64_t flits_out(uint8_t p) const { return p < ports() ? flits_out_[p] : 0; }
+  uint64_t flits_out(uint8_t p) const;
   uint64_t flits_out_total() const;
   // Flits that arrived on port p's input on VC vc so far (shows the dateline classes).
   uint64_t flits_in(uint8_t p, uint8_t vc) const { return flits_in_.at((p << vc_shift_) | vc); }
@@ -130,11 +134,11 @@ class Router : public sc_core::sc_module {
   bool output_busy(uint8_t p, uint8_t vc) const { return ovcs_.at((p << vc_shift_) | vc).busy; }
   // Pipeline evaluations so far (router-cycles actually simulated).
   uint64_t evaluations() const { return evaluations_; }
-  // Largest number of flits any input VC has held. A flit counts from the cycle it is put on
-  // the link toward the buffer (its slot is reserved by the credit the sender spent), so this
-  // bounds the true occupancy from above; credit flow control keeps it <= vc_depth.
+  // Largest number of flits any input VC has held. A flit counts from the cycle it wins SA
+  // upstream (its slot is reserved by the credit the sender spent then), so this bounds the
+  // true occupancy from above; credit flow control keeps it <= vc_depth.
   uint32_t max_vc_occupancy() const { return max_occupancy_; }
-  // Flits in input buffers (or on the links into them) and in switch traversal.
+  // Flits in input buffers, or in switch traversal or on the links toward them.
   uint64_t buffered_flits() const;
   // One line per busy input VC: what it holds and what it waits for (deadlock reports).
   std::string state_report() const;
@@ -150,10 +154,6 @@ class Router : public sc_core::sc_module {
   struct CreditIn {
     uint8_t vc = 0;
     uint64_t usable = 0;
-  };
-  struct Traversal {
-    Flit flit;
-    uint64_t send = 0;  // cycle it goes onto the output link
   };
   enum class VcState : uint8_t { kIdle, kVcAlloc, kActive };
   struct InputVc {
@@ -180,7 +180,6 @@ class Router : public sc_core::sc_module {
   void allocate_vcs(uint64_t now, bool& progress, uint64_t& next);          // VA
   void allocate_switch(uint64_t now, bool& progress, uint64_t& next);       // SA
   void grant_switch(unsigned ivc_index, uint64_t now);
-  void send_traversals(uint64_t now, uint64_t& next);                       // ST -> link
   void take_credits(uint64_t now, uint64_t& next);
 
   // TLM callbacks, tagged with the port.
@@ -207,7 +206,7 @@ class Router : public sc_core::sc_module {
   unsigned vc_shift_;           // log2(vcs)
   uint32_t subpacket_need_;     // credits a sub-packet reserves (1 under wormhole)
   uint64_t period_;             // clock period in sc_time units
-  std::vector<sc_core::sc_time> link_delay_;    // flit latency of each output
+  std::vector<sc_core::sc_time> link_delay_;    // each output: switch traversal + latency
   std::vector<sc_core::sc_time> credit_delay_;  // credit latency of each input
 
   std::vector<std::unique_ptr<InSocket>> in_;
@@ -216,11 +215,12 @@ class Router : public sc_core::sc_module {
   // Every port code below ports() has VCs (unused codes, e.g. absent local ports, too).
   std::vector<InputVc> ivcs_;     // index port * vcs + vc
   std::vector<OutputVc> ovcs_;    // index port * vcs + vc
-  std::vector<RingBuffer<Traversal>> st_;
+  // Per output port: send cycles of the flits granted and not yet counted as sent.
+  std::vector<RingBuffer<uint64_t>> sends_;
   std::vector<RingBuffer<CreditIn>> credits_in_;
   // Bit masks over input VC indices, so a cycle touches only busy VCs.
   VcMask nonempty_ = 0, vc_alloc_ = 0, active_ = 0;
-  uint32_t st_ports_ = 0, credit_ports_ = 0;  // bit masks over ports
+  uint32_t credit_ports_ = 0;  // bit mask over ports
   uint32_t local_ports_ = 0;                  // bit mask of the NI ports
   // Round-robin pointers of the separable allocators.
   std::vector<uint8_t> va_in_ptr_;    // per input VC, over output VCs of its port
@@ -232,7 +232,7 @@ class Router : public sc_core::sc_module {
   uint64_t next_wake_ = kNever;  // cycle of the pending wake notification
   uint64_t evaluations_ = 0;
   uint32_t max_occupancy_ = 0;
-  std::vector<uint64_t> flits_out_;
+  std::vector<uint64_t> flits_out_;  // granted, per output port (sends_ not yet sent)
   std::vector<uint64_t> flits_in_;  // per input VC
   Flit credit_;  // scratch payload for credits
 };

@@ -242,19 +242,24 @@ void Router::allocate_switch(uint64_t now, bool& progress, uint64_t& next) {
 }
 
 // The flit leaves its input buffer: its credit goes upstream now, it enters switch traversal
-// and goes onto the output link st_delay + 1 cycles later.
+// and goes onto the output link st_delay + 1 cycles later, which the link's delay carries
+// (router.hpp).
 void Router::grant_switch(unsigned i, uint64_t now) {
   InputVc& v = ivcs_[i];
   const unsigned in_port = i >> vc_shift_;
   const unsigned out = v.out_port;
   OutputVc& ov = ovcs_[(out << vc_shift_) | v.out_vc];
-  const FlitType type = v.fifo.front().flit.type;
+  Flit& flit = v.fifo.front().flit;
+  const FlitType type = flit.type;
   --ov.credits;
-  Traversal& t = st_[out].push_slot();
-  t.flit = v.fifo.front().flit;
-  t.flit.vc = v.out_vc;
-  t.send = now + cfg_.st_delay + 1;
-  st_ports_ |= 1u << out;
+  flit.vc = v.out_vc;
+  tlm::tlm_phase fw_phase = tlm::BEGIN_REQ;
+  sc_core::sc_time fw_delay = link_delay_[out];
+  (*out_[out])->nb_transport_fw(flit, fw_phase, fw_delay);
+  ++flits_out_[out];
+  RingBuffer<uint64_t>& sends = sends_[out];
+  while (!sends.empty() && sends.front() <= now) sends.pop_front();
+  sends.push_back(now + cfg_.st_delay + 1);
   v.fifo.pop_front();
   if (v.fifo.empty()) nonempty_ &= ~vc_bit(i);
 

@@ -1,0 +1,28 @@
+// mtsim's results do not change when the way the model is simulated does (issue 15: the
+// simulator made faster without changing a single simulated cycle or summed bit).
+//
+// tests/golden/mtsim_output_hashes.txt holds the SHA-256 of mtsim's canonical --json, less
+// wall_seconds and router_cycles (they measure the host and the simulation effort, not the
+// model), for every algorithm on torus:4x4, mesh:3x3 and torus:8x8 at 4 KiB and 64 KiB and a
+// few options that change the NI's or the network's timing. What stays covers the contract:
+// cycles, the per-step timeline, every link's load, the flit counts and verified (every node
+// holds the exact sum). It was recorded with the mtsim built from main at e115b78, before any
+// change for speed:
+//   tests/scripts/mtsim_output_hashes.sh <that build>/bin/mtsim > tests/golden/mtsim_output_hashes.txt
+// and this test runs the same script with today's mtsim. A deliberate change of the model's
+// timing records the file anew, in the commit that changes it.
+#include <gtest/gtest.h>
+
+#include "support/recorded_lines.hpp"
+
+namespace {
+
+TEST(MtsimOutputExact, EveryRunsJsonIsThatRecordedBeforeTheSpeedWork) {
+  // 3 networks x 6 runs x 2 sizes, and 5 option cases.
+  mt::test::expect_recorded_lines(
+      std::string(MT_SOURCE_DIR) + "/tests/golden/mtsim_output_hashes.txt", 41,
+      std::string(MT_SOURCE_DIR) + "/tests/scripts/mtsim_output_hashes.sh " + MT_BIN_DIR +
+          "/mtsim");
+}
+
+}  // namespace
