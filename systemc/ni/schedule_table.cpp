@@ -1,5 +1,6 @@
 #include "ni/schedule_table.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -12,8 +13,7 @@
 namespace mt::noc {
 
 NiScheduleTable::NiScheduleTable(sc_core::sc_module_name name, uint32_t node, uint32_t nodes)
-    : sc_core::sc_module(name), config("config"), node_(node), nodes_(nodes),
-      window_(kImageWindow, 0) {
+    : sc_core::sc_module(name), config("config"), node_(node), nodes_(nodes) {
   config.register_b_transport(this, &NiScheduleTable::b_transport);
   config.register_transport_dbg(this, &NiScheduleTable::transport_dbg);
 }
@@ -48,6 +48,18 @@ unsigned int NiScheduleTable::transport_dbg(tlm::tlm_generic_payload& trans) {
   return trans.is_response_ok() ? trans.get_data_length() : 0;
 }
 
+void NiScheduleTable::window_access(uint64_t offset, uint8_t* data, uint32_t len, bool write) {
+  if (write) {
+    if (window_.size() < offset + len) window_.resize(offset + len, 0);
+    std::memcpy(window_.data() + offset, data, len);
+    return;
+  }
+  const uint64_t held =
+      offset < window_.size() ? std::min<uint64_t>(len, window_.size() - offset) : 0;
+  if (held != 0) std::memcpy(data, window_.data() + offset, held);
+  std::memset(data + held, 0, len - held);
+}
+
 void NiScheduleTable::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
   const uint64_t addr = trans.get_address();
   const uint32_t len = trans.get_data_length();
@@ -59,9 +71,7 @@ void NiScheduleTable::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_t
     return;
   }
   if (addr >= kImageBase && addr + len <= kImageBase + kImageWindow) {
-    uint8_t* at = window_.data() + (addr - kImageBase);
-    if (write) std::memcpy(at, data, len);
-    else std::memcpy(data, at, len);
+    window_access(addr - kImageBase, data, len, write);
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
@@ -75,6 +85,7 @@ void NiScheduleTable::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_t
       break;
     case kRegLoad:
       if (!write || value != 1) return;
+      if (window_.size() < length_) window_.resize(length_, 0);
       install({window_.begin(), window_.begin() + length_});
       break;
     case kRegStatus:

@@ -59,9 +59,13 @@ class NiScheduleTable : public sc_core::sc_module {
   unsigned int transport_dbg(tlm::tlm_generic_payload& trans);
   // Decodes `image`; installs it and returns true, or records the error and returns false.
   bool install(const std::vector<uint8_t>& image);
+  // Reads or writes [offset, offset + len) of the image window (inside it: the caller checks).
+  // The window reads as zeros where nothing was written; only the bytes up to the last one
+  // written are held, so an NI holds its image's bytes, not the whole 1 MiB window.
+  void window_access(uint64_t offset, uint8_t* data, uint32_t len, bool write);
 
   uint32_t node_, nodes_;
-  std::vector<uint8_t> window_;
+  std::vector<uint8_t> window_;  // the window's first bytes; the rest reads as zeros
   uint32_t length_ = 0;
   Status status_ = kStatusEmpty;
   std::string error_;

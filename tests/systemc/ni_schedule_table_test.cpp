@@ -120,6 +120,38 @@ TEST_F(NiScheduleTableTest, BadAccessesAreAddressErrors) {
             tlm::TLM_ADDRESS_ERROR_RESPONSE);
 }
 
+// The window behaves as 1 MiB of zeroed memory, whatever the model holds of it (only the bytes
+// up to the last one written): reads return what was written and zeros elsewhere, its last
+// bytes are usable, and LOAD with a LENGTH past the image written rejects it (the bytes past
+// it are the window's, not the image's).
+TEST_F(NiScheduleTableTest, TheWindowReadsBackWritesAndZerosElsewhere) {
+  const uint64_t base = NiScheduleTable::kImageBase, end = base + NiScheduleTable::kImageWindow;
+  EXPECT_EQ(host.read32(base + 64), 0u);
+  EXPECT_EQ(host.write32(base + 100, 0x11223344u), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(host.read32(base + 100), 0x11223344u);
+  std::vector<uint8_t> straddle(8, 0xff);  // 4 written bytes, then 4 never written
+  ASSERT_EQ(host.access(tlm::TLM_READ_COMMAND, base + 100, straddle.data(), 8),
+            tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(straddle, (std::vector<uint8_t>{0x44, 0x33, 0x22, 0x11, 0, 0, 0, 0}));
+  EXPECT_EQ(host.read32(end - 4), 0u);
+  EXPECT_EQ(host.write32(end - 4, 0xa5a5a5a5u), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(host.read32(end - 4), 0xa5a5a5a5u);
+  EXPECT_EQ(host.read32(base + 100), 0x11223344u);
+  EXPECT_EQ(host.read32(end - 8), 0u);
+
+  std::vector<uint8_t> image = encode_image(torus_tables(), 5);
+  image.resize(image.size() / 2);  // the host writes half the image, then names all of it
+  for (size_t at = 0; at < image.size(); at += 4) {
+    ASSERT_EQ(host.access(tlm::TLM_WRITE_COMMAND, base + at, image.data() + at,
+                          static_cast<uint32_t>(std::min<size_t>(4, image.size() - at))),
+              tlm::TLM_OK_RESPONSE);
+  }
+  ASSERT_EQ(host.write32(NiScheduleTable::kRegLength, static_cast<uint32_t>(2 * image.size())),
+            tlm::TLM_OK_RESPONSE);
+  ASSERT_EQ(host.write32(NiScheduleTable::kRegLoad, 1), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(table.status(), NiScheduleTable::kStatusError);
+}
+
 TEST_F(NiScheduleTableTest, LoadsTheSameBinFromAFile) {
   const std::filesystem::path dir =
       std::filesystem::path(::testing::TempDir()) / "ni_schedule_table_test";
