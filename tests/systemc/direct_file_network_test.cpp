@@ -18,9 +18,7 @@ namespace {
 using DirectFileSim = test::SimTest;
 
 std::string write_file(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "/" + name;
-  std::ofstream(path) << text;
-  return "file:" + path;
+  return "file:" + test::write_temp_file(name, text);
 }
 
 // Seven nodes, irregular: degrees 2 to 4, a cycle of four, a link of multiplicity 2.

@@ -13,7 +13,10 @@
 // which runs each case in a process of its own anyway.
 #pragma once
 
+#include <unistd.h>
+
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -187,6 +190,17 @@ inline Trace trace_of(const Harness& h) {
   return t;
 }
 
+// Writes `text` to `name` in the test temporary directory and returns its path. ctest runs
+// test cases in parallel processes that write the same files: each writes a file of its own
+// and renames it into place, so a reader sees a whole file, never one being written.
+inline std::string write_temp_file(const std::string& name, const std::string& text) {
+  const std::filesystem::path dir(::testing::TempDir());
+  const std::filesystem::path part = dir / fmt::format("{}.{}.part", name, ::getpid());
+  std::ofstream(part) << text;
+  std::filesystem::rename(part, dir / name);
+  return (dir / name).string();
+}
+
 // A switch network whose one route turns from a down link to an up one 4 times (5 VC
 // classes, more than 4 VCs give): a chain of ten switches, a node on each, whose ids
 // alternate 0, 5, 1, 6, ... along it, so that the chain goes up and down by turns
@@ -198,11 +212,9 @@ inline std::string zigzag_switch_file() {
     links += fmt::format(R"({}{{"a": "n{}", "b": "s{}"}})", i == 0 ? "" : ", ", i, chain[i]);
     if (i > 0) links += fmt::format(R"(, {{"a": "s{}", "b": "s{}"}})", chain[i - 1], chain[i]);
   }
-  const std::string path = ::testing::TempDir() + "/zigzag_switches.json";
-  std::ofstream(path) << fmt::format(
+  return "file:" + write_temp_file("zigzag_switches.json", fmt::format(
       R"({{"nodes": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], "switches": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-          "links": [{}]}})", links);
-  return "file:" + path;
+          "links": [{}]}})", links));
 }
 
 }  // namespace mt::noc::test

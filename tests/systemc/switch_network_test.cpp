@@ -251,13 +251,11 @@ TEST_F(SwitchSim, FourLevelFatTreePacketSaturationDrains) {
 // A topology file with switches and links of multiplicity 2 (k parallel links, each a port of
 // its own): node 0 hangs on s0 by two links, s0 and s1 are joined by two.
 std::string write_two_switch_file() {
-  const std::string path = ::testing::TempDir() + "/two_switches.json";
-  std::ofstream f(path);
-  f << R"({"nodes": [0, 1, 2, 3, 4, 5, 6, 7], "switches": [0, 1], "links": [
+  return test::write_temp_file("two_switches.json", R"({"nodes": [0, 1, 2, 3, 4, 5, 6, 7],
+    "switches": [0, 1], "links": [
     {"a": "n0", "b": "s0", "width": 2}, {"a": "n1", "b": "s0"}, {"a": "n2", "b": "s0"},
     {"a": "n3", "b": "s0"}, {"a": "n4", "b": "s1"}, {"a": "n5", "b": "s1"},
-    {"a": "n6", "b": "s1"}, {"a": "n7", "b": "s1"}, {"a": "s0", "b": "s1", "width": 2}]})";
-  return path;
+    {"a": "n6", "b": "s1"}, {"a": "n7", "b": "s1"}, {"a": "s0", "b": "s1", "width": 2}]})");
 }
 
 TEST_F(SwitchSim, FileWithParallelLinksGetsAPortPerLink) {
