@@ -115,7 +115,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Combine(::testing::Bool(),
                        ::testing::Values("multitree", "ring", "ring-bi", "dbtree"),
                        ::testing::Values(DType::kInt32, DType::kFp32),
-                       ::testing::Values(FlowControl::kMessage, FlowControl::kPacket)));
+                       ::testing::Values(FlowControl::kMessage, FlowControl::kPacket)),
+                         test::TupleParamName());
 
 uint64_t cycles(const std::string& topology, const std::string& algorithm, FlowControl fc) {
   test::fresh_simcontext();
@@ -152,7 +153,8 @@ TEST_P(DirectFileSaturation, DrainsWithNoFlitLost) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, DirectFileSaturation,
-                         ::testing::Combine(::testing::Bool(), ::testing::Bool()));
+                         ::testing::Combine(::testing::Bool(), ::testing::Bool()),
+                         test::TupleParamName());
 
 }  // namespace
 }  // namespace mt::noc

@@ -15,11 +15,13 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -29,6 +31,8 @@
 #include "endpoint/endpoint.hpp"
 #include "flit/flit.hpp"
 #include "network/network.hpp"
+#include "ni/ni_config.hpp"
+#include "plan/plan.hpp"
 #include "noc/noc_config.hpp"
 #include "topology/topology.hpp"
 #include "traffic/packet.hpp"
@@ -200,6 +204,25 @@ inline std::string write_temp_file(const std::string& name, const std::string& t
   std::filesystem::rename(part, dir / name);
   return (dir / name).string();
 }
+
+// A readable, stable name for a test case whose parameter is a tuple of strings, bools, element
+// types and flow controls ("fattree_4x2_multitree_int32_message"; gtest's default for a
+// tuple holding a const char* prints its address).
+inline std::string param_label(const char* s) { return s; }
+inline std::string param_label(bool b) { return b ? "true" : "false"; }
+inline std::string param_label(DType t) { return dtype_name(t); }
+inline std::string param_label(FlowControl f) { return flow_control_name(f); }
+struct TupleParamName {
+  template <typename... T>
+  std::string operator()(const ::testing::TestParamInfo<std::tuple<T...>>& info) const {
+    std::string name;
+    std::apply([&](const auto&... v) { ((name += "_" + param_label(v)), ...); }, info.param);
+    for (char& c : name) {
+      if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    }
+    return name.substr(1);
+  }
+};
 
 // A switch network whose one route turns from a down link to an up one 4 times (5 VC
 // classes, more than 4 VCs give): a chain of ten switches, a node on each, whose ids

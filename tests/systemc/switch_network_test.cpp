@@ -172,7 +172,8 @@ TEST_P(SwitchSaturation, DrainsWithNoFlitLost) {
 
 INSTANTIATE_TEST_SUITE_P(Networks, SwitchSaturation,
                          ::testing::Combine(::testing::Values("fattree:4x2", "bigraph:4x8"),
-                                            ::testing::Bool()));
+                                            ::testing::Bool()),
+                         test::TupleParamName());
 
 // Every algorithm the host plans on the network sums exactly, in both element types and both
 // flow-control modes.
@@ -203,14 +204,16 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Combine(::testing::Values("fattree:4x2"),
                        ::testing::Values("multitree", "ring", "ring-bi", "dbtree"),
                        ::testing::Values(DType::kInt32, DType::kFp32),
-                       ::testing::Values(FlowControl::kMessage, FlowControl::kPacket)));
+                       ::testing::Values(FlowControl::kMessage, FlowControl::kPacket)),
+                         test::TupleParamName());
 // hdrm is EFLOPS' algorithm for BiGraph; the host plans it there only.
 INSTANTIATE_TEST_SUITE_P(
     BiGraph, SwitchAllReduce,
     ::testing::Combine(::testing::Values("bigraph:4x8"),
                        ::testing::Values("multitree", "ring", "ring-bi", "dbtree", "hdrm"),
                        ::testing::Values(DType::kInt32, DType::kFp32),
-                       ::testing::Values(FlowControl::kMessage, FlowControl::kPacket)));
+                       ::testing::Values(FlowControl::kMessage, FlowControl::kPacket)),
+                         test::TupleParamName());
 
 // A 4-level fat-tree: its shortest routes need one VC class (TablesTakeShortestPaths...), so
 // packets run; its messages' switch paths take 8 hops, more than a head's Route field holds.
@@ -289,7 +292,8 @@ TEST_P(SwitchFileAllReduce, SumsExactly) {
 INSTANTIATE_TEST_SUITE_P(Algorithms, SwitchFileAllReduce,
                          ::testing::Combine(::testing::Values("multitree", "ring", "dbtree"),
                                             ::testing::Values(FlowControl::kMessage,
-                                                              FlowControl::kPacket)));
+                                                              FlowControl::kPacket)),
+                         test::TupleParamName());
 
 }  // namespace
 }  // namespace mt::noc
