@@ -21,8 +21,14 @@ for k in ("wall_seconds", "router_cycles"):
 sys.stdout.write(json.dumps(d, sort_keys=True, separators=(",", ":")))'
 differ=0
 check() {
+  # mtsim's standard error is shown only if the run fails (a sanitizer build's notes on
+  # SystemC's thread stacks are not part of the output; its errors stop the run).
   # shellcheck disable=SC2086
-  "$mtsim" -q $1 --json "$dir/run.json" > /dev/null
+  if ! "$mtsim" -q $1 --json "$dir/run.json" > /dev/null 2> "$dir/stderr"; then
+    cat "$dir/stderr" >&2
+    echo "mtsim failed: $1" >&2
+    exit 2
+  fi
   local line
   line="$(python3 -c "$canonical" "$dir/run.json" | sha256sum | cut -d' ' -f1) $1"
   if [ -z "$golden" ]; then
