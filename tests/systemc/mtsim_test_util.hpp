@@ -1,5 +1,5 @@
-// What the tests of the mtsim command share: where the built tools are, and a fresh
-// directory per test.
+// What the tests of the mtsim command and of its hardening share: where the built tools are,
+// and a fresh directory per test.
 #pragma once
 
 #include <filesystem>

@@ -11,6 +11,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "mtsim_test_util.hpp"
 #include "sim_test_util.hpp"
 #include "support/run_command.hpp"
 
@@ -19,18 +20,15 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::Not;
+using mt::test::kMtc;
+using mt::test::kMtsim;
 using mt::test::run_command;
 
-const std::string kMtsim = std::string(MT_BIN_DIR) + "/mtsim";
 const std::string kNocSim = std::string(MT_BIN_DIR) + "/noc-sim";
-const std::string kMtc = MTC_EXE;
 const std::string kQuickNoc = kNocSim + " -t ring:4 -r 0.05 --warmup 100 --measure 200 -j 1";
 
 std::string temp_dir(const std::string& name) {
-  const fs::path p = fs::path(::testing::TempDir()) / ("hardening_test_" + name);
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p.string();
+  return mt::test::fresh_dir("hardening_test_", name);
 }
 
 // Defect 1: --json on a FIFO (as on /dev/full) must not turn it into a regular file.
