@@ -105,6 +105,7 @@ std::unique_ptr<NiModel> AllReduceSystem::build_ni(uint32_t n, const AllReduceOp
   s.place.grid = net_.router(n).place();
   for (uint8_t p = 0; p < kPorts; ++p) s.place.neighbour[p] = net_.router(n).neighbour(p);
   s.place.direct = net_.switched() && topo_.direct();
+  s.place.hop_code = net_.router(n).hop_code();
   if (s.place.direct) {
     s.place.switch_route = [net = &net_, n](uint32_t dest, uint32_t, Op) {
       return net->table_first_hop(n, dest);

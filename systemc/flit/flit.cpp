@@ -65,8 +65,8 @@ uint64_t get(const FlitData& d, const format::BitField& f) {
 }
 
 static_assert(ff::kDataBits == 32 * std::tuple_size<FlitData>::value, "four words of data");
-static_assert(ff::kRouteHopBits * ff::kRouteHops <= ff::kHeadRouteLo.bits + ff::kHeadRouteHi.bits,
-              "a source route fits its two head fields");
+static_assert(ff::kRouteBits == ff::kHeadRouteLo.bits + ff::kHeadRouteHi.bits,
+              "a source route fills its two head fields");
 static_assert(ff::kPayloadBytes == sizeof(FlitData), "a payload fills the data bits");
 
 }  // namespace
@@ -82,8 +82,8 @@ WireFlit pack(const Flit& f, SubHeadLayout layout) {
   put(w.data, ff::kHeadOp, f.op);
   put(w.data, ff::kHeadTree, f.tree);
   if (is_subpacket(f.type) && layout == SubHeadLayout::kRouted) {
-    put(w.data, ff::kHeadRouteLo, f.route & 0xffffu);
-    put(w.data, ff::kHeadRouteHi, f.route >> 16);
+    put(w.data, ff::kHeadRouteLo, f.route & ((1u << ff::kHeadRouteLo.bits) - 1));
+    put(w.data, ff::kHeadRouteHi, f.route >> ff::kHeadRouteLo.bits);
     put(w.data, ff::kHeadSrc, f.src);
   } else if (is_subpacket(f.type)) {
     put(w.data, ff::kHeadNext, f.next);
@@ -110,7 +110,7 @@ Flit unpack(const WireFlit& w, SubHeadLayout layout) {
   f.tree = static_cast<uint32_t>(get(w.data, ff::kHeadTree));
   if (is_subpacket(w.type) && layout == SubHeadLayout::kRouted) {
     f.route = static_cast<uint32_t>(get(w.data, ff::kHeadRouteLo) |
-                                    get(w.data, ff::kHeadRouteHi) << 16);
+                                    get(w.data, ff::kHeadRouteHi) << ff::kHeadRouteLo.bits);
     f.src = static_cast<uint32_t>(get(w.data, ff::kHeadSrc));
   } else if (is_subpacket(w.type)) {
     f.next = static_cast<uint8_t>(get(w.data, ff::kHeadNext));

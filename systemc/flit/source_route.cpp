@@ -2,22 +2,44 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 #include "common/error.hpp"
 
 namespace mt::noc {
 
-uint32_t encode_source_route(const std::vector<uint8_t>& ports, const std::string& what) {
-  if (ports.size() > kRouteHops) {
-    throw InputError(fmt::format("{}: a route through {} routers; a head flit's source route "
-                                 "holds {} hops", what, ports.size(), kRouteHops));
+RouteHopCode::RouteHopCode(const std::vector<uint32_t>& neighbours, uint32_t self) {
+  constexpr uint32_t kAbsent = std::numeric_limits<uint32_t>::max();  // router.hpp kNoNeighbour
+  for (size_t p = 0; p < neighbours.size(); ++p) {
+    if (neighbours[p] != self && neighbours[p] != kAbsent) {
+      ports_.push_back(static_cast<uint8_t>(p));
+    }
+  }
+  while ((size_t{1} << bits_) < ports_.size()) ++bits_;
+}
+
+uint8_t RouteHopCode::link_of(uint8_t port) const {
+  for (size_t i = 0; i < ports_.size(); ++i) {
+    if (ports_[i] == port) return static_cast<uint8_t>(i);
+  }
+  return kNoLink;
+}
+
+uint32_t encode_source_route(const std::vector<RouteHop>& hops, const std::string& what) {
+  uint32_t bits = 0;
+  for (const RouteHop& h : hops) bits += h.code->bits();
+  if (bits > kRouteBits) {
+    throw InputError(fmt::format("{}: a route through {} routers needs {} bits; a head flit's "
+                                 "source route holds {}", what, hops.size(), bits, kRouteBits));
   }
   uint32_t route = 0;
-  for (size_t i = ports.size(); i-- > 0;) {
-    if (ports[i] > kRouteMaxPort) {
-      throw InputError(fmt::format("{}: output port {} of hop {}; a source route names ports "
-                                   "0..{}", what, ports[i], i, kRouteMaxPort));
+  for (size_t i = hops.size(); i-- > 0;) {
+    const uint8_t link = hops[i].code->link_of(hops[i].port);
+    if (link == RouteHopCode::kNoLink) {
+      throw std::logic_error(fmt::format("{}: hop {} leaves by port {}, not a link", what, i,
+                                         hops[i].port));
     }
-    route = route << kRouteHopBits | (ports[i] + 1u);
+    route = route << hops[i].code->bits() | link;
   }
   return route;
 }

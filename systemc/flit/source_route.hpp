@@ -1,10 +1,12 @@
 // Source routes of all-reduce messages on a switch network (format/README.md, "Source
 // routes"). The paper's Next field names the output port at the one router a message leaves
 // a grid node by; on a switch network a message crosses its node's router and one or more
-// switches, so the head carries the output port at each of them: hop i in bits
-// [5i + 4 : 5i] of the 30-bit Route field, as port + 1 (0: no hop left). Every router but the
-// destination node's reads hop 0 and shifts the field right by one hop; the destination
-// node's router ejects what arrives over its link.
+// switches, so the head carries the output link at each of them in the Route field
+// (format::flit::kRouteBits, 30 bits), first hop lowest. Each router names one of its own
+// links, in port-code order, in the fewest bits that can (RouteHopCode: ceil(log2(links)),
+// so 0 bits at a node with one link); it reads that many bits from the field's low end and
+// shifts them out. The destination node's router ejects what arrives over its link, so no
+// hop count or end marker is needed.
 #pragma once
 
 #include <cstdint>
@@ -16,21 +18,44 @@
 
 namespace mt::noc {
 
-constexpr uint32_t kRouteHopBits = format::flit::kRouteHopBits;
-constexpr uint32_t kRouteHops = format::flit::kRouteHops;
-constexpr uint32_t kRouteMaxPort = (1u << kRouteHopBits) - 2;  // the largest port a hop names
-constexpr uint32_t kNoHop = std::numeric_limits<uint32_t>::max();
+constexpr uint32_t kRouteBits = format::flit::kRouteBits;
 
-// The output port of the route's next hop, or kNoHop when none is left.
-constexpr uint32_t source_route_hop(uint32_t route) {
-  const uint32_t v = route & ((1u << kRouteHopBits) - 1);
-  return v == 0 ? kNoHop : v - 1;
-}
-// The route after its next hop.
-constexpr uint32_t source_route_rest(uint32_t route) { return route >> kRouteHopBits; }
+// How one router's hop is coded: its links and the bits that name one.
+class RouteHopCode {
+ public:
+  static constexpr uint8_t kNoLink = std::numeric_limits<uint8_t>::max();
 
-// The Route field of the output ports `ports`, first hop first. Throws mt::InputError naming
-// `what` when there are more than kRouteHops hops or a port above kRouteMaxPort.
-uint32_t encode_source_route(const std::vector<uint8_t>& ports, const std::string& what);
+  RouteHopCode() = default;
+  // The router of vertex `self` whose port codes lead to `neighbours` (RouterSpec::neighbour:
+  // self for a local port, kNoNeighbour for an absent one): its links are the other port
+  // codes, in order.
+  RouteHopCode(const std::vector<uint32_t>& neighbours, uint32_t self);
+
+  uint32_t bits() const { return bits_; }
+  uint32_t links() const { return static_cast<uint32_t>(ports_.size()); }
+  // The output port the route's next hop names at this router (kNoLink: none of its links).
+  uint8_t port(uint32_t route) const {
+    const uint32_t link = route & ((1u << bits_) - 1);
+    return link < ports_.size() ? ports_[link] : kNoLink;
+  }
+  // The route after this router's hop.
+  uint32_t rest(uint32_t route) const { return route >> bits_; }
+  // The link number of output port `port` (kNoLink when it is not a link).
+  uint8_t link_of(uint8_t port) const;
+
+ private:
+  std::vector<uint8_t> ports_;  // link number -> port code
+  uint32_t bits_ = 0;
+};
+
+// One hop of a route: the output port at a router, and that router's code.
+struct RouteHop {
+  uint8_t port;
+  const RouteHopCode* code;
+};
+
+// The Route field of `hops`, first hop first. Throws mt::InputError naming `what` when the
+// hops need more than kRouteBits bits, std::logic_error when a port is not a link.
+uint32_t encode_source_route(const std::vector<RouteHop>& hops, const std::string& what);
 
 }  // namespace mt::noc

@@ -101,19 +101,25 @@ uint32_t Network::source_route(const std::vector<uint32_t>& links, const std::st
         "turn a VC class of its own (deadlock freedom); {} VCs are too few", topo_.spec(), what,
         turns, cfg_.vcs));
   }
-  return encode_source_route(path_ports(topo_, *layout_, links), what);
+  return encode_route(path_hops(topo_, *layout_, links), what);
 }
 
 uint32_t Network::table_route(uint32_t src, uint32_t dst) const {
   if (!switch_routes_) throw std::logic_error("table_route: not a switch network");
-  return encode_source_route(table_path_ports(topo_, *switch_routes_, *layout_, src, dst),
-                             fmt::format("the route from node {} to node {}", src, dst));
+  return encode_route(table_path_hops(topo_, *switch_routes_, *layout_, src, dst),
+                      fmt::format("the route from node {} to node {}", src, dst));
 }
 
 uint32_t Network::table_first_hop(uint32_t src, uint32_t dst) const {
   if (!switch_routes_) throw std::logic_error("table_first_hop: not a switch network");
-  return encode_source_route({switch_routes_->port(src, dst)},
-                             fmt::format("the first hop from node {} to node {}", src, dst));
+  return encode_route({{src, switch_routes_->port(src, dst)}},
+                      fmt::format("the first hop from node {} to node {}", src, dst));
+}
+
+uint32_t Network::encode_route(const std::vector<PathHop>& path, const std::string& what) const {
+  std::vector<RouteHop> hops;
+  for (const PathHop& h : path) hops.push_back({h.port, &routers_.at(h.vertex)->hop_code()});
+  return encode_source_route(hops, what);
 }
 
 uint64_t Network::router_cycles() const {

@@ -16,6 +16,7 @@
 #include "link/flit_protocol.hpp"
 #include "noc/noc_config.hpp"
 #include "network/port_layout.hpp"
+#include "network/switch_routing.hpp"
 #include "router/router.hpp"
 #include "router/switch_routes.hpp"
 #include "topology/topology.hpp"
@@ -103,6 +104,8 @@ class Network : public sc_core::sc_module {
   uint8_t local_port_code(const char* what, uint32_t node, uint32_t port_index) const;
   void watchdog_check();
   uint64_t flits_moved() const;
+  // The Route field of a path (flit/source_route.hpp), each hop in its router's code.
+  uint32_t encode_route(const std::vector<PathHop>& path, const std::string& what) const;
 
   Topology topo_;
   NocConfig cfg_;

@@ -186,9 +186,9 @@ SwitchRoutes build_switch_routes(const Topology& topo, const PortLayout& layout,
   return routes;
 }
 
-std::vector<uint8_t> path_ports(const Topology& topo, const PortLayout& layout,
-                                const std::vector<uint32_t>& links) {
-  std::vector<uint8_t> ports;
+std::vector<PathHop> path_hops(const Topology& topo, const PortLayout& layout,
+                               const std::vector<uint32_t>& links) {
+  std::vector<PathHop> hops;
   for (size_t i = 0; i < links.size(); ++i) {
     const Link& l = topo.links().at(links[i]);
     const bool joined = i == 0 ? !topo.is_switch(l.src)
@@ -198,25 +198,25 @@ std::vector<uint8_t> path_ports(const Topology& topo, const PortLayout& layout,
                                    "path from a node through switches", topo.spec(), links[i],
                                    l.src, l.dst));
     }
-    ports.push_back(layout.out_port(links[i]));
+    hops.push_back({l.src, layout.out_port(links[i])});
   }
   if (links.empty() || topo.is_switch(topo.links()[links.back()].dst)) {
     throw InputError(fmt::format("network {}: a route that does not end at a node",
                                  topo.spec()));
   }
-  return ports;
+  return hops;
 }
 
-std::vector<uint8_t> table_path_ports(const Topology& topo, const SwitchRoutes& routes,
-                                      const PortLayout& layout, uint32_t src, uint32_t dst) {
-  std::vector<uint8_t> ports;
+std::vector<PathHop> table_path_hops(const Topology& topo, const SwitchRoutes& routes,
+                                     const PortLayout& layout, uint32_t src, uint32_t dst) {
+  std::vector<PathHop> hops;
   uint32_t v = src;
-  while (v != dst && ports.size() <= topo.vertices()) {
+  while (v != dst && hops.size() <= topo.vertices()) {
     const uint8_t p = routes.port(v, dst);
-    ports.push_back(p);
+    hops.push_back({v, p});
     v = layout.neighbours(v).at(p);
   }
-  return ports;
+  return hops;
 }
 
 uint32_t route_turns(const Topology& topo, const SwitchRoutes& routes,

@@ -16,14 +16,19 @@ namespace mt::noc {
 // when those need more classes than `vcs`.
 SwitchRoutes build_switch_routes(const Topology& topo, const PortLayout& layout, uint32_t vcs);
 
-// The output ports along a path of directed link ids from a node to a node (a host plan's
-// route): one per router the message leaves, the first at the source node's router. Throws
+// A router a path leaves and the output port it leaves by.
+struct PathHop {
+  uint32_t vertex;
+  uint8_t port;
+};
+// The hops along a path of directed link ids from a node to a node (a host plan's route):
+// one per router the message leaves, the first at the source node's router. Throws
 // mt::InputError when the links do not form such a path.
-std::vector<uint8_t> path_ports(const Topology& topo, const PortLayout& layout,
-                                const std::vector<uint32_t>& links);
-// The same ports along the tables' own path from node src to node dst.
-std::vector<uint8_t> table_path_ports(const Topology& topo, const SwitchRoutes& routes,
-                                      const PortLayout& layout, uint32_t src, uint32_t dst);
+std::vector<PathHop> path_hops(const Topology& topo, const PortLayout& layout,
+                               const std::vector<uint32_t>& links);
+// The same hops along the tables' own path from node src to node dst.
+std::vector<PathHop> table_path_hops(const Topology& topo, const SwitchRoutes& routes,
+                                     const PortLayout& layout, uint32_t src, uint32_t dst);
 // Down-to-up turns (router/switch_routes.hpp) on a path of link ids.
 uint32_t route_turns(const Topology& topo, const SwitchRoutes& routes,
                      const std::vector<uint32_t>& links);

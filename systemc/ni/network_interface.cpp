@@ -123,7 +123,7 @@ SendRoute NetworkInterface::route_to(const SendRequest& s) const {
     // A direct network given as a file: as on a grid, a send leaves by the NI port of its
     // first link, and a message to a neighbour is one source-routed hop.
     const uint32_t first_hop = place_.switch_route(dest, s.flow, s.op);
-    const uint32_t first = source_route_hop(first_hop);
+    const uint32_t first = place_.hop_code.port(first_hop);
     r.port_index = (first - 1u) % k;
     if (ni_.flow_control == FlowControl::kMessage && first < kPorts &&
         place_.neighbour[first] == dest) {

@@ -18,6 +18,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "flit/source_route.hpp"
 #include "link/flit_protocol.hpp"
 #include "ni/ni_config.hpp"
 #include "ni/reduction_unit.hpp"
@@ -38,6 +39,7 @@ struct NiPlace {
   // that transfer. Every send leaves by NI port 0, the node's one link; a message's sender is
   // its head's Src.
   std::function<uint32_t(uint32_t dest, uint32_t flow, Op op)> switch_route;
+  RouteHopCode hop_code;  // how the Route field names this node's router's links
   // A direct network given as a file (routed by tables, like a switch network): switch_route
   // is the tables' first hop alone; as on a grid, a message to a neighbour is one hop and
   // any other send is normal packets, and a send leaves by the NI port of its first link.

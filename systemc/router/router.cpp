@@ -16,6 +16,7 @@ Router::Router(sc_core::sc_module_name name, const RouterSpec& spec, const NocCo
       place_(spec.place),
       switch_routes_(spec.switch_routes),
       neighbour_(spec.neighbour),
+      hop_code_(spec.neighbour, spec.vertex),
       step_port_(spec.step_port),
       cfg_(cfg),
       shared_(shared),

@@ -55,6 +55,7 @@
 #include <systemc>
 
 #include "flit/flit.hpp"
+#include "flit/source_route.hpp"
 #include "link/flit_sockets.hpp"
 #include "noc/noc_config.hpp"
 #include "router/dor_route.hpp"
@@ -107,6 +108,8 @@ class Router : public sc_core::sc_module {
   uint32_t node() const { return node_; }
   // Port codes in use are below ports().
   uint8_t ports() const { return static_cast<uint8_t>(neighbour_.size()); }
+  // How a source route names this router's links (flit/source_route.hpp).
+  const RouteHopCode& hop_code() const { return hop_code_; }
   bool has_port(uint8_t p) const { return p < ports() && neighbour_[p] != kNoNeighbour; }
   // Whether port p is an NI (injection/ejection) port.
   bool is_local(uint8_t p) const { return has_port(p) && neighbour_[p] == node_; }
@@ -198,6 +201,7 @@ class Router : public sc_core::sc_module {
   GridPlace place_;
   const SwitchRoutes* switch_routes_;  // null on a grid
   std::vector<uint32_t> neighbour_;  // per port code; this vertex for the local ports
+  RouteHopCode hop_code_;
   std::array<uint8_t, 5> step_port_;  // Step -> direction port (kMaxRouterPorts: none)
   std::vector<uint8_t> eject_port_;  // input port -> local port of a packet's exit
   NocConfig cfg_;

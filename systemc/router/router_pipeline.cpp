@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 
-#include "flit/source_route.hpp"
 #include "router/arbiter.hpp"
 #include "router/router.hpp"
 
@@ -94,16 +93,16 @@ void Router::route_grid(InputVc& v, Flit& head, unsigned in_port, unsigned in_vc
 // Switch networks (router/switch_routes.hpp): a node's router sends what its NI injects
 // toward the network and ejects what arrives over a link; a switch forwards (and so does a
 // node of a direct network given as a file, ejecting what is its own). Messages follow
-// the route in their head (flit/source_route.hpp), one hop per router but the destination
-// node's; normal packets the routing table. A route's k-th turn from a down switch-to-switch
-// link to an up one takes it to class k.
+// the route in their head (flit/source_route.hpp), one hop per router they leave; no message
+// passes through a node (on a direct network a message goes to a neighbour), so a node's
+// router ejects every message arriving over a link. Normal packets follow the routing table.
+// A route's k-th turn from a down switch-to-switch link to an up one takes it to class k.
 void Router::route_switched(InputVc& v, Flit& head, unsigned in_port, unsigned in_vc,
                             bool injected) {
   const SwitchRoutes& routes = *switch_routes_;
   const bool message = is_subpacket(head.type);
   uint8_t port = kMaxRouterPorts;
-  // A direct network's node forwards; a message has reached its node when no hop is left.
-  const bool arrived = message ? source_route_hop(head.route) == kNoHop : head.dest == node_;
+  const bool arrived = message || head.dest == node_;
   if (!is_switch() && !injected && (!routes.nodes_forward() || arrived)) {
     if (!message && head.dest != node_) {
       fail(fmt::format("a packet for node {} reached node {}, which does not forward: {}",
@@ -111,14 +110,13 @@ void Router::route_switched(InputVc& v, Flit& head, unsigned in_port, unsigned i
     }
     port = eject_port_[in_port];
   } else if (message) {
-    const uint32_t hop = source_route_hop(head.route);
-    if (hop == kNoHop || !has_port(static_cast<uint8_t>(hop)) || is_local(static_cast<uint8_t>(hop))) {
-      fail(fmt::format("message's source route names no link out of this router (hop {}): {}",
-                       hop == kNoHop ? std::string("none left") : std::to_string(hop),
+    port = hop_code_.port(head.route);
+    if (port == RouteHopCode::kNoLink) {
+      fail(fmt::format("message's source route names link {} of this router's {}: {}",
+                       head.route & ((1u << hop_code_.bits()) - 1), hop_code_.links(),
                        head.str()));
     }
-    port = static_cast<uint8_t>(hop);
-    head.route = source_route_rest(head.route);
+    head.route = hop_code_.rest(head.route);
   } else {
     if (head.dest >= routes.nodes()) {
       fail(fmt::format("destination {} is not a node: {}", head.dest, head.str()));

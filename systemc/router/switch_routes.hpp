@@ -29,9 +29,9 @@
 
 namespace mt::noc {
 
-// Port codes a router may have: the switch allocator keeps 32-bit masks over ports, a source
-// route names a port in 5 bits, and with 4 VCs the VC masks (vc_mask.hpp) hold 128.
-constexpr uint32_t kMaxRouterPorts = 31;
+// Port codes a router may have: the switch allocator keeps 32-bit masks over ports, and with
+// 4 VCs the VC masks (vc_mask.hpp) hold 128. (A port code >= kMaxRouterPorts means "none".)
+constexpr uint32_t kMaxRouterPorts = 32;
 
 class SwitchRoutes {
  public:

@@ -40,8 +40,7 @@ TEST(Format, HeadFieldsOfEachKindAreDisjointAndFitTheFlit) {
   check(flit::kNormalHeadFields);
   check(flit::kSubHeadFields);
   check(flit::kRoutedSubHeadFields);
-  EXPECT_LE(flit::kRouteHops * flit::kRouteHopBits,
-            by_name["route_lo"].bits + by_name["route_hi"].bits);
+  EXPECT_EQ(flit::kRouteBits, by_name["route_lo"].bits + by_name["route_hi"].bits);
   EXPECT_GE(by_name["next"].bits, flit::kPortBits);
   EXPECT_GE(by_name["eject"].bits, flit::kPortBits);
   EXPECT_EQ(by_name["op"].bits, image::kOpBits);

@@ -119,7 +119,8 @@ TEST(Mtsim, BadInputIsAClearErrorWithoutJson) {
       {"--bytes 0", "greater than zero"},
       {"--bytes 1023", "4-byte elements"},
       {"-t torus:0x4", "torus"},
-      {"-t fattree:2x4", "fattree:2x4"},  // 6 switch-to-switch links: more than 4 VCs
+      // A MultiTree path through 14 routers: more bits than the head's Route field holds.
+      {"-t fattree:3x5", "source route holds 30"},
       {"-a nosuch", "nosuch"},
       {"--flow-control circuit", "circuit"},
       {"--dtype fp64", "fp64"},

@@ -284,7 +284,7 @@ TEST_F(NiAllReduce, BrokenTableDeadlocksAndTheWatchdogNamesIt) {
 TEST_F(NiAllReduce, BadInputIsRejected) {
   EXPECT_THROW(run_allreduce(options("torus:4x4", "multitree", 0)), InputError);
   EXPECT_THROW(run_allreduce(options("torus:4x4", "multitree", 1022)), InputError);
-  EXPECT_THROW(run_allreduce(options("fattree:2x4", "multitree", 4096)), InputError);
+  EXPECT_THROW(run_allreduce(options("fattree:3x5", "multitree", 4096)), InputError);
   EXPECT_THROW(run_allreduce(options("torus:4x4", "nosuch", 4096)), InputError);
   AllReduceOptions o = options("torus:4x4", "multitree", 4096);
   o.images = ::testing::TempDir() + "/no_such_image_set";

@@ -78,13 +78,27 @@ class RandomTraffic : public sc_core::sc_module {
     source(n).send(std::move(msg));
   }
 
-  // A switch network: to a random node, source routed along the network's table route.
+  // A switch network: to a random node, source routed along the network's table route. A
+  // direct network given as a file: to a random neighbour, one hop (no message passes
+  // through a node: its router ejects every message arriving over a link).
   void send_routed_message(uint32_t n) {
-    uint32_t dest = static_cast<uint32_t>(rng_() % (h_.nodes() - 1));
-    if (dest >= n) ++dest;
+    uint32_t dest = 0, route = 0;
+    if (h_.net.topology().direct()) {
+      const Router& r = h_.net.router(n);
+      std::vector<uint8_t> ports;
+      for (uint8_t p = 1; p < kPorts; ++p) {
+        if (r.has_port(p)) ports.push_back(p);
+      }
+      const uint8_t port = ports[rng_() % ports.size()];
+      dest = r.neighbour(port);
+      route = encode_source_route({{port, &r.hop_code()}}, "a message to a neighbour");
+    } else {
+      dest = static_cast<uint32_t>(rng_() % (h_.nodes() - 1));
+      if (dest >= n) ++dest;
+      route = h_.net.table_route(n, dest);
+    }
     const uint32_t subpackets = 1 + static_cast<uint32_t>(rng_() % 3);
     std::vector<Flit> msg = make_message(next_id_++, 0, subpackets, subpacket_flits_, n);
-    const uint32_t route = h_.net.table_route(n, dest);
     for (Flit& f : msg) {
       f.src = n;
       f.dest = dest;  // not used for routing; lets the scoreboard check delivery

@@ -86,20 +86,39 @@ TEST(SwitchRouting, VcClassesSplitTheVcsAndRefuseTooFew) {
   }
 }
 
-TEST(SourceRoute, EncodesPortsFirstHopFirstAndRefusesWhatDoesNotFit) {
-  const uint32_t r = encode_source_route({1, 4, 0, 30}, "test");
-  EXPECT_EQ(source_route_hop(r), 1u);
-  EXPECT_EQ(source_route_hop(source_route_rest(r)), 4u);
-  EXPECT_EQ(source_route_hop(source_route_rest(source_route_rest(r))), 0u);
-  uint32_t rest = r;
-  for (int i = 0; i < 4; ++i) rest = source_route_rest(rest);
-  EXPECT_EQ(source_route_hop(rest), kNoHop);
-  EXPECT_THROW(encode_source_route(std::vector<uint8_t>(kRouteHops + 1, 0), "x"), InputError);
-  EXPECT_THROW(encode_source_route({31}, "x"), InputError);
-  // On the wire: Route and Src of a routed sub-head survive pack/unpack.
+// A router names one of its links in ceil(log2(links)) bits: none with one link.
+TEST(SourceRoute, AHopIsAsWideAsItsRoutersLinksNeed) {
+  constexpr uint32_t kNo = kNoNeighbour;
+  // Node 3's router: NI ports (itself) at 0 and 5, links at 1 and 2, none at 3 and 4.
+  const RouteHopCode node({3, 10, 11, kNo, kNo, 3}, 3);
+  EXPECT_EQ(node.links(), 2u);
+  EXPECT_EQ(node.bits(), 1u);
+  EXPECT_EQ(node.port(0), 1u);
+  EXPECT_EQ(node.port(1), 2u);
+  EXPECT_EQ(RouteHopCode({3, 10, kNo, kNo, kNo}, 3).bits(), 0u);
+  const RouteHopCode six({0, 1, 2, 3, 4, 5}, 9);
+  EXPECT_EQ(six.bits(), 3u);
+  EXPECT_EQ(six.port(5), 5u);
+  EXPECT_EQ(six.port(6), RouteHopCode::kNoLink);
+  EXPECT_EQ(six.rest(0b101110), 0b101u);
+  EXPECT_EQ(RouteHopCode(std::vector<uint32_t>(32, 0), 99).bits(), 5u);
+}
+
+TEST(SourceRoute, EncodesHopsFirstHopLowestAndRefusesWhatDoesNotFit) {
+  const RouteHopCode node({7, 40}, 7), sw8(std::vector<uint32_t>(8, 0), 40);
+  const uint32_t r = encode_source_route({{1, &node}, {4, &sw8}, {7, &sw8}}, "test");
+  EXPECT_EQ(node.port(r), 1u);
+  EXPECT_EQ(sw8.port(node.rest(r)), 4u);
+  EXPECT_EQ(sw8.port(sw8.rest(node.rest(r))), 7u);
+  EXPECT_EQ(sw8.rest(sw8.rest(node.rest(r))), 0u) << "every hop consumed";
+  EXPECT_NO_THROW(encode_source_route(std::vector<RouteHop>(10, {7, &sw8}), "x"));
+  EXPECT_THROW(encode_source_route(std::vector<RouteHop>(11, {7, &sw8}), "x"), InputError);
+  EXPECT_THROW(encode_source_route({{0, &node}}, "x"), std::logic_error) << "port 0 is no link";
+  // On the wire: Route and Src of a routed sub-head survive pack/unpack, all 30 bits.
   Flit f;
   f.type = FlitType::kSubHead;
-  f.route = encode_source_route({1, 2, 3, 4, 5, 6}, "x");
+  f.route = encode_source_route(std::vector<RouteHop>(10, {7, &sw8}), "x");
+  ASSERT_EQ(f.route, (1u << kRouteBits) - 1);
   f.src = 1234;
   f.tree = 7;
   const Flit g = unpack(pack(f, SubHeadLayout::kRouted), SubHeadLayout::kRouted);
@@ -153,9 +172,10 @@ INSTANTIATE_TEST_SUITE_P(
 
 // A message whose source route names a port the switch lacks stops with an error naming it.
 TEST_F(SwitchSim, BadSourceRouteIsAnError) {
-  Harness h("fattree:4x2", NocConfig{});
+  Harness h("fattree:3x2", NocConfig{});
   std::vector<Flit> msg = test::make_message(1, 0, 1, 4, 0);
-  for (Flit& f : msg) f.route = encode_source_route({1, 20}, "test");  // leaf switches have 8
+  // Node 0's one link takes no bits; its leaf switch reads 3 bits, link 7 of its 6.
+  for (Flit& f : msg) f.route = 7;
   h.eps[0]->send(msg);
   EXPECT_THROW(h.run(2000), std::exception);
 }
@@ -215,40 +235,50 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Values(FlowControl::kMessage, FlowControl::kPacket)),
                          test::TupleParamName());
 
-// A 4-level fat-tree: its shortest routes need one VC class (TablesTakeShortestPaths...), so
-// packets run; its messages' switch paths take 8 hops, more than a head's Route field holds.
-class FourLevelFatTree : public test::SimTest,
-                         public ::testing::WithParamInterface<const char*> {};
+// A 4-level fat-tree: its shortest routes need one VC class (TablesTakeShortestPaths...), and
+// its messages' switch paths take 8 hops of 2 bits (4-port switches), which the Route field
+// holds: every algorithm sums exactly with both flow controls.
+class FourLevelFatTree
+    : public test::SimTest,
+      public ::testing::WithParamInterface<std::tuple<const char*, FlowControl>> {};
 
-TEST_P(FourLevelFatTree, PacketsSumExactly) {
+TEST_P(FourLevelFatTree, SumsExactly) {
+  const auto [algorithm, fc] = GetParam();
   AllReduceOptions o;
   o.topology = "fattree:2x4";
-  o.algorithm = GetParam();
+  o.algorithm = algorithm;
   o.bytes = 16 * 1024;
-  o.ni.flow_control = FlowControl::kPacket;
+  o.ni.flow_control = fc;
   const AllReduceResult r = run_allreduce(o);
   EXPECT_TRUE(r.verified) << r.error;
 }
 
-INSTANTIATE_TEST_SUITE_P(Algorithms, FourLevelFatTree,
-                         ::testing::Values("multitree", "ring", "ring-bi", "dbtree"));
+INSTANTIATE_TEST_SUITE_P(
+    Algorithms, FourLevelFatTree,
+    ::testing::Combine(::testing::Values("multitree", "ring", "ring-bi", "dbtree"),
+                       ::testing::Values(FlowControl::kMessage, FlowControl::kPacket)),
+    test::TupleParamName());
 
-TEST_F(SwitchSim, FourLevelFatTreeMessagesAreRefusedByTheRouteField) {
-  AllReduceOptions o;
-  o.topology = "fattree:2x4";
-  o.bytes = 16 * 1024;
-  try {
-    run_allreduce(o);
-    FAIL() << "8-hop messages were accepted";
-  } catch (const InputError& e) {
-    EXPECT_THAT(e.what(), ::testing::HasSubstr("source route holds 6 hops"));
-  }
+TEST_F(SwitchSim, FourLevelFatTreeSaturationDrains) {
+  test::run_and_drain(test::table_routed_saturation("fattree:2x4", false));
 }
 
-TEST_F(SwitchSim, FourLevelFatTreePacketSaturationDrains) {
-  test::Load load = test::table_routed_saturation("fattree:2x4", false);
-  load.message_fraction = 0;  // table routes of 8 hops: no Route field holds them
-  test::run_and_drain(load);
+// A 5-level fat-tree of 6-port switches: MultiTree's switch paths cross up to 13 switches of
+// 3 bits each (2 at the top), more than the Route field's 30 bits, so its messages are
+// refused, naming the transfer and the limit; packets follow the tables and run.
+TEST_F(SwitchSim, RoutesLongerThanTheRouteFieldAreRefused) {
+  AllReduceOptions o;
+  o.topology = "fattree:3x5";
+  o.bytes = 4 * 1024;
+  try {
+    run_allreduce(o);
+    FAIL() << "routes of more than 30 bits were accepted";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("a route through"));
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("a head flit's source route holds 30"));
+  }
+  o.ni.flow_control = FlowControl::kPacket;  // packets follow the tables: no Route field
+  EXPECT_TRUE(run_allreduce(o).verified);
 }
 
 // A topology file with switches and links of multiplicity 2 (k parallel links, each a port of
