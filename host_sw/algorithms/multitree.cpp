@@ -63,7 +63,7 @@ class TreeBuilder {
       if (deadline.passed()) {
         throw InputError(fmt::format(
             "topology {}: building the {} MultiTree trees took more than the {:g} s limit "
-            "(step {}, {} of them complete; mtc --time-limit sets it)",
+            "(step {}, {} of them complete; mtc and mtsim --time-limit set it)",
             topo_.spec(), n_, deadline.seconds(), step, complete));
       }
       std::vector<uint32_t> order = tree_order();

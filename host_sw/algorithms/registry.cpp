@@ -187,7 +187,7 @@ void check_time(const std::string& spec, const TopologySize& size, const std::st
   throw InputError(fmt::format(
       "topology {}: a {} plan on {} nodes has about {:.2g} transfers and {:.2g} table entries "
       "({:.0f} steps per phase): about {:.0f} s to plan, verify and compile on this machine, "
-      "more than the {:g} s limit (mtc --time-limit sets it)", spec, algorithm, size.nodes,
+      "more than the {:g} s limit (mtc and mtsim --time-limit set it)", spec, algorithm, size.nodes,
       p.transfers, p.entries, p.steps_per_phase, seconds, limit));
 }
 

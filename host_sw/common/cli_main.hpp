@@ -3,6 +3,7 @@
 // once it has reached standard output: a write error there (a full disk, /dev/full) is exit 1.
 #pragma once
 
+#include <cmath>
 #include <exception>
 #include <functional>
 #include <ostream>
@@ -22,6 +23,29 @@ inline CLI::Option* add_topology_option(CLI::App& app, std::string& spec,
   return app.add_option("-t,--topology", spec,
                         "torus:WxH, mesh:WxH, ring:N, fattree:MxL, bigraph:SxK or file:PATH.json" +
                             (more.empty() ? std::string() : " " + more));
+}
+
+// The --time-limit option of the tools that plan (mtc plan, mtsim): PlanOptions::max_plan_seconds,
+// a finite number of seconds, 0 or more (0: no limit).
+inline CLI::Option* add_time_limit_option(CLI::App& app, double& seconds) {
+  auto seconds_or_zero = [](const std::string& text) -> std::string {
+    double v = 0;
+    size_t used = 0;
+    try {
+      v = std::stod(text, &used);
+    } catch (const std::exception&) {
+    }
+    if (used != text.size() || used == 0 || !std::isfinite(v) || v < 0) {
+      return "\"" + text + "\" is not a number of seconds (0 or more; 0: no limit)";
+    }
+    return {};
+  };
+  return app
+      .add_option("--time-limit", seconds,
+                  "seconds: a plan estimated to take longer to plan, verify and compile is "
+                  "refused before it is built (0: no limit)")
+      ->check(seconds_or_zero)
+      ->capture_default_str();
 }
 
 // Parses the command line. Returns -1 to go on, or the exit code: 0 after --help (if the help

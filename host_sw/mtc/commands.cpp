@@ -34,20 +34,6 @@ struct PlanArgs {
   double time_limit = PlanOptions{}.max_plan_seconds;
 };
 
-// A time in seconds: a finite number, 0 or more.
-std::string seconds_or_zero(const std::string& text) {
-  double v = 0;
-  size_t used = 0;
-  try {
-    v = std::stod(text, &used);
-  } catch (const std::exception&) {
-  }
-  if (used != text.size() || used == 0 || !std::isfinite(v) || v < 0) {
-    return fmt::format("\"{}\" is not a number of seconds (0 or more; 0: no limit)", text);
-  }
-  return {};
-}
-
 void add_plan_args(CLI::App* cmd, PlanArgs& a) {
   add_topology_option(*cmd, a.topology)->required();
   cmd->add_option("-a,--algorithm", a.algorithm,
@@ -62,11 +48,7 @@ void add_plan_args(CLI::App* cmd, PlanArgs& a) {
                   "dbtree: chunks per tree, pipelined through both trees (0: the default, "
                   "sqrt((levels - 1) * bytes per tree / 16 KiB))")
       ->capture_default_str();
-  cmd->add_option("--time-limit", a.time_limit,
-                  "seconds: a plan estimated to take longer to plan, verify and compile is "
-                  "refused before it is built (0: no limit)")
-      ->check(seconds_or_zero)
-      ->capture_default_str();
+  add_time_limit_option(*cmd, a.time_limit);
 }
 
 PlanOptions plan_options(const PlanArgs& a) {

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "allreduce/data_sample.hpp"
+#include "plan/plan.hpp"
 #include "ni/accel_memory.hpp"
 #include "ni/ni_config.hpp"
 #include "ni/ni_model.hpp"
@@ -33,6 +34,7 @@ struct AllReduceOptions {
   DType dtype = DType::kFp32;
   bool prioritize_height = false;
   uint32_t dbtree_chunks = 0;           // PlanOptions::chunks (0: dbtree's default)
+  double max_plan_seconds = PlanOptions{}.max_plan_seconds;  // 0: no limit
   // Load the tables from this image set (mtc plan --out) instead of compiling the plan;
   // its manifest then fixes algorithm, bytes and dtype.
   std::string images;

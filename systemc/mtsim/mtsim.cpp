@@ -189,6 +189,7 @@ void add_plan_options(CLI::App& app, MtsimArgs& a) {
       ->capture_default_str();
   app.add_flag("--prioritize-height", a.o.prioritize_height,
                "MultiTree: trees with the larger remaining height take their turn first");
+  add_time_limit_option(app, a.o.max_plan_seconds);
   app.add_option("--images", a.o.images,
                  "load the tables from this image set (mtc plan --out) instead of compiling");
   app.add_flag("--no-verify", a.no_verify,

@@ -29,6 +29,15 @@ Network::Network(sc_core::sc_module_name name, const Topology& topo, const NocCo
   cfg.validate();
   shared_.watchdog_event = &watchdog_event_;
   layout_ = std::make_unique<PortLayout>(topo, cfg.ni_ports);
+  for (uint32_t v = 0; v < layout_->routers(); ++v) {
+    const size_t ports = layout_->neighbours(v).size();
+    if (ports > max_router_ports(cfg.vcs)) {
+      throw InputError(fmt::format(
+          "network {}: switch {} has {} ports; a router with {} VCs has at most {} (its VC "
+          "masks hold {} VCs), with 2 VCs {}", topo.spec(), v, ports, cfg.vcs,
+          max_router_ports(cfg.vcs), kVcMaskBits, max_router_ports(2)));
+    }
+  }
   if (!is_grid(topo)) {
     switch_routes_ = std::make_unique<SwitchRoutes>(build_switch_routes(topo, *layout_, cfg.vcs));
   }

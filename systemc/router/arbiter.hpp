@@ -9,8 +9,8 @@
 
 namespace mt::noc {
 
-// Masks are VcMask (the VC allocator arbitrates over all of a router's input VCs) or 32-bit
-// (the switch allocator, over ports or the VCs of one port).
+// Masks are VcMask (the VC allocator arbitrates over all of a router's input VCs), PortMask
+// (the switch allocator's output stage, over input ports) or 32-bit (over one port's VCs).
 
 // The first requester in `mask` (non-zero) at or after bit `ptr`, wrapping around.
 template <typename Mask>

@@ -21,19 +21,19 @@ Router::Router(sc_core::sc_module_name name, const RouterSpec& spec, const NocCo
       cfg_(cfg),
       shared_(shared),
       vcs_(cfg.vcs),
-      vc_shift_(cfg.vcs == 4 ? 2u : 1u),
+      vc_shift_(vc_shift(cfg.vcs)),
       subpacket_need_(cfg.wormhole ? 1u : cfg.subpacket_flits),
       period_(sc_core::sc_time(static_cast<double>(cfg.clock_ps), sc_core::SC_PS).value()) {
   cfg_.validate();
-  if (neighbour_.size() > kMaxRouterPorts) {
-    fail(fmt::format("{} port codes, more than the {} a router supports", neighbour_.size(),
-                     kMaxRouterPorts));
+  if (neighbour_.size() > max_router_ports(cfg.vcs)) {
+    fail(fmt::format("{} port codes, more than the {} a router with {} VCs supports",
+                     neighbour_.size(), max_router_ports(cfg.vcs), cfg.vcs));
   }
   const uint8_t n_ports = ports();
   uint32_t first_local = kMaxRouterPorts;
   for (uint8_t p = 0; p < n_ports; ++p) {
     if (is_local(p)) {
-      local_ports_ |= 1u << p;
+      local_ports_ |= port_bit(p);
       first_local = std::min<uint32_t>(first_local, p);
     }
   }
@@ -164,7 +164,7 @@ tlm::tlm_sync_enum Router::receive_credit(int port, Flit& credit, tlm::tlm_phase
   CreditIn& c = credits_in_[static_cast<size_t>(port)].push_slot();
   c.vc = credit.vc;
   c.usable = now + delay.value() / period_;
-  credit_ports_ |= 1u << port;
+  credit_ports_ |= port_bit(static_cast<unsigned>(port));
   wake_at(c.usable, now);
   return tlm::TLM_ACCEPTED;
 }
@@ -197,15 +197,15 @@ void Router::evaluate() {
 }
 
 void Router::take_credits(uint64_t now, uint64_t& next) {
-  for (uint32_t m = credit_ports_; m != 0; m &= m - 1) {
-    const unsigned p = static_cast<unsigned>(__builtin_ctz(m));
+  for (PortMask m = credit_ports_; m != 0; m &= m - 1) {
+    const unsigned p = lowest_bit(m);
     RingBuffer<CreditIn>& q = credits_in_[p];
     while (!q.empty() && q.front().usable <= now) {
       ++ovcs_[(p << vc_shift_) | q.front().vc].credits;
       q.pop_front();
     }
     if (q.empty()) {
-      credit_ports_ &= ~(1u << p);
+      credit_ports_ &= ~port_bit(p);
     } else {
       next = std::min(next, q.front().usable);
     }

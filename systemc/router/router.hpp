@@ -224,8 +224,8 @@ class Router : public sc_core::sc_module {
   std::vector<RingBuffer<CreditIn>> credits_in_;
   // Bit masks over input VC indices, so a cycle touches only busy VCs.
   VcMask nonempty_ = 0, vc_alloc_ = 0, active_ = 0;
-  uint32_t credit_ports_ = 0;  // bit mask over ports
-  uint32_t local_ports_ = 0;                  // bit mask of the NI ports
+  PortMask credit_ports_ = 0;  // ports with credits in flight
+  PortMask local_ports_ = 0;   // the NI ports
   // Round-robin pointers of the separable allocators.
   std::vector<uint8_t> va_in_ptr_;    // per input VC, over output VCs of its port
   std::vector<uint8_t> va_out_ptr_;   // per output VC, over input VC indices

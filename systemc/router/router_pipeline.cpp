@@ -146,7 +146,7 @@ void Router::allocate_vcs(uint64_t now, bool& progress, uint64_t& next) {
   if (vc_alloc_ == 0) return;
   // Stage 1: every requesting input VC picks one free output VC it may take (round robin).
   // Per output VC (vcs <= 4): requesting input VCs; only entries in `requested` are set.
-  std::array<VcMask, kMaxRouterPorts * 4> requests;
+  std::array<VcMask, kVcMaskBits> requests;
   VcMask requested = 0;  // output VCs with a request
   for (VcMask m = vc_alloc_; m != 0; m &= m - 1) {
     const unsigned i = lowest_bit(m);
@@ -192,7 +192,7 @@ void Router::allocate_switch(uint64_t now, bool& progress, uint64_t& next) {
   // Stage 1: every input port picks one of its VCs that has a flit ready and the credits it
   // needs downstream.
   std::array<uint32_t, kMaxRouterPorts> candidates;  // per input port: its eligible VCs
-  uint32_t inputs = 0;
+  PortMask inputs = 0;
   for (VcMask m = active_ & nonempty_; m != 0; m &= m - 1) {
     const unsigned i = lowest_bit(m);
     const InputVc& v = ivcs_[i];
@@ -206,28 +206,28 @@ void Router::allocate_switch(uint64_t now, bool& progress, uint64_t& next) {
     const unsigned port = i >> vc_shift_;
     if ((inputs >> port & 1u) == 0) candidates[port] = 0;
     candidates[port] |= 1u << (i & (vcs_ - 1));
-    inputs |= 1u << port;
+    inputs |= port_bit(port);
   }
   if (inputs == 0) return;
   const bool use_priority = static_cast<bool>(shared_->priority);
   // Only entries of ports in `inputs` / `outputs` are set.
-  std::array<uint32_t, kMaxRouterPorts> requests;  // per output port: requesting input ports
+  std::array<PortMask, kMaxRouterPorts> requests;  // per output port: requesting input ports
   std::array<uint8_t, kMaxRouterPorts> chosen;     // per input port: its chosen input VC index
-  uint32_t outputs = 0;
-  for (uint32_t m = inputs; m != 0; m &= m - 1) {
-    const unsigned port = static_cast<unsigned>(__builtin_ctz(m));
+  PortMask outputs = 0;
+  for (PortMask m = inputs; m != 0; m &= m - 1) {
+    const unsigned port = lowest_bit(m);
     const unsigned base = port << vc_shift_;
     const unsigned vc = arbitrate(candidates[port], sa_in_ptr_[port], use_priority,
                                   [this, base](unsigned k) { return ivcs_[base | k].priority; });
     chosen[port] = static_cast<uint8_t>(base | vc);
     const unsigned out = ivcs_[base | vc].out_port;
     if ((outputs >> out & 1u) == 0) requests[out] = 0;
-    requests[out] |= 1u << port;
-    outputs |= 1u << out;
+    requests[out] |= port_bit(port);
+    outputs |= port_bit(out);
   }
   // Stage 2: every requested output port grants one input port.
-  for (uint32_t m = outputs; m != 0; m &= m - 1) {
-    const unsigned out = static_cast<unsigned>(__builtin_ctz(m));
+  for (PortMask m = outputs; m != 0; m &= m - 1) {
+    const unsigned out = lowest_bit(m);
     const unsigned port = arbitrate(requests[out], sa_out_ptr_[out], use_priority,
                                     [this, &chosen](unsigned k) {
                                       return ivcs_[chosen[k]].priority;

@@ -27,11 +27,15 @@
 #include <utility>
 #include <vector>
 
+#include "router/vc_mask.hpp"
+
 namespace mt::noc {
 
-// Port codes a router may have: the switch allocator keeps 32-bit masks over ports, and with
-// 4 VCs the VC masks (vc_mask.hpp) hold 128. (A port code >= kMaxRouterPorts means "none".)
-constexpr uint32_t kMaxRouterPorts = 32;
+// Port codes a router may have: the allocators' port masks hold 64 (vc_mask.hpp). Their VC
+// masks hold 128 VCs, so with `vcs` VCs a router has at most max_router_ports(vcs): 32 with 4
+// VCs, 64 with 2. (A port code >= kMaxRouterPorts means "none".)
+constexpr uint32_t kMaxRouterPorts = kPortMaskBits;
+constexpr uint32_t max_router_ports(uint32_t vcs) { return kVcMaskBits >> vc_shift(vcs); }
 
 class SwitchRoutes {
  public:

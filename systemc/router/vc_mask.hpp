@@ -1,5 +1,5 @@
-// Bit masks over a router's input or output VCs (index port code * vcs + vc). A switch of
-// radix up to kMaxRouterPorts with 4 VCs has 128 of them, so the masks are 128 bits wide.
+// Bit masks over a router's input or output VCs (index port code << vc_shift | vc, 128 bits:
+// 32 port codes with 4 VCs, 64 with 2) and over its ports (64 bits).
 #pragma once
 
 #include <cstdint>
@@ -9,6 +9,13 @@ namespace mt::noc {
 __extension__ typedef unsigned __int128 VcMask;  // GCC/Clang extension; -Wpedantic accepts it so
 
 constexpr unsigned kVcMaskBits = 128;
+
+using PortMask = uint64_t;
+constexpr unsigned kPortMaskBits = 64;
+constexpr PortMask port_bit(unsigned p) { return PortMask{1} << p; }
+
+// log2 of the VC-index stride per port: VCs are 2 or 4 (NocConfig::validate).
+constexpr unsigned vc_shift(unsigned vcs) { return vcs > 2 ? 2u : 1u; }
 
 constexpr VcMask vc_bit(unsigned i) { return VcMask{1} << i; }
 

@@ -193,7 +193,7 @@ TEST(Hardening, PlanTimeLimitIsAnOption) {
   EXPECT_EQ(run_command(plan + " > /dev/null").code, 0);
   const auto low = run_command(plan + " --time-limit 0.05");
   EXPECT_EQ(low.code, 1) << low.out;
-  EXPECT_THAT(low.out, HasSubstr("more than the 0.05 s limit (mtc --time-limit sets it)"));
+  EXPECT_THAT(low.out, HasSubstr("more than the 0.05 s limit (mtc and mtsim --time-limit set it)"));
   mt::PlanOptions po;
   po.bytes = 4096;
   const mt::TopologySize size = *mt::topology_size("torus:256x256");
@@ -222,7 +222,7 @@ TEST(Hardening, MultiTreeStopsBuildingAtTheTimeLimit) {
   } catch (const mt::InputError& e) {
     EXPECT_THAT(e.what(), HasSubstr("topology torus:48x48: building the 2304 MultiTree trees took "
                                     "more than the 0.05 s limit"));
-    EXPECT_THAT(e.what(), HasSubstr("mtc --time-limit sets it"));
+    EXPECT_THAT(e.what(), HasSubstr("mtc and mtsim --time-limit set it"));
   }
   po.max_plan_seconds = 0;
   EXPECT_EQ(mt::build_multitree(mt::parse_topology("torus:8x8"), po).steps_per_phase, 17u);

@@ -281,6 +281,24 @@ TEST_F(SwitchSim, RoutesLongerThanTheRouteFieldAreRefused) {
   EXPECT_TRUE(run_allreduce(o).verified);
 }
 
+// A switch of more than 32 ports: the VC allocator's 128-bit masks hold 4 VCs of 32 ports or 2
+// VCs of 64, so it runs with 2 VCs and is refused with 4, naming the switch.
+TEST_F(SwitchSim, SwitchesOfMoreThan32PortsRunWithTwoVcs) {
+  AllReduceOptions o;
+  o.topology = "bigraph:1x33";  // two switches of 33 nodes and the link between them
+  o.bytes = 4 * 1024;
+  try {
+    run_allreduce(o);
+    FAIL() << "34-port switches were accepted with 4 VCs";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("switch 66 has 34 ports"));
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("with 2 VCs 64"));
+  }
+  o.noc.vcs = 2;  // (the refused run stopped before elaboration; this one may elaborate)
+  const AllReduceResult r = run_allreduce(o);
+  EXPECT_TRUE(r.verified) << r.error;
+}
+
 // A topology file with switches and links of multiplicity 2 (k parallel links, each a port of
 // its own): node 0 hangs on s0 by two links, s0 and s1 are joined by two.
 std::string write_two_switch_file() {
