@@ -352,7 +352,7 @@ void NetworkInterface::fetch(uint64_t now) {
     const bool forwarded = ni_.forward && fetch_forwarded(addr, len, now, ready);
     if (!forwarded) ready = dma.read(addr, scratch_.data(), len, now);
     // The flits count as injected (offered to the network) when the read completes.
-    encoder.encode(job, ch.fetched, scratch_.data(), len, ready, b.flits);
+    encoder.encode(job, ch.fetched, scratch_.data(), len, b.flits);
     ch.inflight_flits += n;
     ch.fetched += len;
     schedule(ready, EventKind::kBurstRead, slot);
