@@ -219,7 +219,7 @@ void RtlNetworkInterface::cycle() {
         "NI {} (RTL): error_o in cycle {}, error_cause_o 0x{:02x} (rtl/network_interface.sv "
         "Err*)", node_, now, static_cast<uint32_t>(rtl_->error_cause_o)));
   }
-  inject(now);
+  inject();
   return_credits();
   request_memory(now);
   const uint32_t head = rtl_->head_o;
@@ -279,7 +279,7 @@ void RtlNetworkInterface::drive(uint64_t now) {
   }
 }
 
-void RtlNetworkInterface::inject(uint64_t now) {
+void RtlNetworkInterface::inject() {
   for (uint32_t p = 0; p < ports_; ++p) {
     if (!get(rtl_->tx_valid_o, p, 1)) continue;
     noc::WireFlit w;
@@ -292,7 +292,6 @@ void RtlNetworkInterface::inject(uint64_t now) {
       f.length = static_cast<uint32_t>(1 + (bytes + noc::kFlitPayloadBytes - 1) / noc::kFlitPayloadBytes);
       ++heads_;
     }
-    f.injected = now;
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
     sc_core::sc_time delay = local_delay_;
     (*out_[p])->nb_transport_fw(f, phase, delay);

@@ -87,7 +87,7 @@ class RtlNetworkInterface : public sc_core::sc_module, public noc::NiModel {
   void strap(const noc::NiSetup& s);
   void cycle();
   void drive(uint64_t now);
-  void inject(uint64_t now);
+  void inject();
   void return_credits();
   void request_memory(uint64_t now);
   void observe(uint64_t now);

@@ -98,7 +98,7 @@ std::vector<std::vector<noc::Flit>> units_of(bool message, uint32_t from_port, u
   std::vector<uint8_t> data(bytes);
   for (uint8_t& b : data) b = static_cast<uint8_t>(rng());
   std::vector<noc::Flit> flits;
-  enc.encode(job, 0, data.data(), bytes, 0, flits);
+  enc.encode(job, 0, data.data(), bytes, flits);
   std::vector<std::vector<noc::Flit>> units;
   for (const noc::Flit& f : flits) {
     if (noc::is_head(f.type)) units.emplace_back();

@@ -97,7 +97,7 @@ class EndpointLockstep : public noc::test::SimTest {
       if (next < bursts.size() && queued < kLines && rng() % 3 != 0) {
         const Burst& b = bursts[next++];
         std::vector<noc::Flit> fl;
-        enc.encode(b.job, b.offset, b.data.data() + b.offset, b.len, c, fl);
+        enc.encode(b.job, b.offset, b.data.data() + b.offset, b.len, fl);
         ep.send(fl);
         line_flits.push_back(fl.size());
         ++queued;

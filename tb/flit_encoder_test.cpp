@@ -32,7 +32,7 @@ class FlitEncoderTest : public ::testing::Test {
     for (uint64_t off = 0; off < bytes || (off == 0 && bytes == 0); off += kBurst) {
       const uint64_t len = std::min<uint64_t>(kBurst, bytes - off);
       std::vector<noc::Flit> want;
-      golden.encode(job, off, data.data() + off, len, 0, want);
+      golden.encode(job, off, data.data() + off, len, want);
       drive(job, node, off, len, data, rng);
       m_.index_i = 0;
       m_.eval();

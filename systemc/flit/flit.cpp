@@ -29,7 +29,7 @@ bool Flit::operator==(const Flit& o) const {
   return type == o.type && vc == o.vc && dest == o.dest && src == o.src && next == o.next &&
          eject == o.eject && route == o.route && tree == o.tree && op == o.op && addr == o.addr &&
          message_bytes == o.message_bytes && packet_bytes == o.packet_bytes && data == o.data && packet == o.packet &&
-         index == o.index && length == o.length && injected == o.injected;
+         index == o.index && length == o.length;
 }
 
 std::string Flit::str() const {
@@ -40,15 +40,17 @@ std::string Flit::str() const {
   return s;
 }
 
+void throw_head_field_too_wide(const format::BitField& f, uint64_t v) {
+  throw std::invalid_argument(fmt::format("flit head field {} = {} does not fit its {} bits",
+                                          f.name, v, f.bits));
+}
+
 namespace {
 
 namespace ff = format::flit;
 
 void put(FlitData& d, const format::BitField& f, uint64_t v) {
-  if (f.bits < 64 && (v >> f.bits) != 0) {
-    throw std::invalid_argument(fmt::format("flit head field {} = {} does not fit its {} bits",
-                                            f.name, v, f.bits));
-  }
+  if (f.bits < 64 && (v >> f.bits) != 0) throw_head_field_too_wide(f, v);
   for (uint32_t i = 0; i < f.bits; ++i) {
     const uint32_t b = f.lsb + i;
     if ((v >> i) & 1u) d[b / 32] |= 1u << (b % 32);
@@ -107,18 +109,18 @@ Flit unpack(const WireFlit& w, SubHeadLayout layout) {
     return f;
   }
   f.op = static_cast<uint8_t>(get(w.data, ff::kHeadOp));
-  f.tree = static_cast<uint32_t>(get(w.data, ff::kHeadTree));
+  f.tree = static_cast<uint16_t>(get(w.data, ff::kHeadTree));
   if (is_subpacket(w.type) && layout == SubHeadLayout::kRouted) {
     f.route = static_cast<uint32_t>(get(w.data, ff::kHeadRouteLo) |
                                     get(w.data, ff::kHeadRouteHi) << ff::kHeadRouteLo.bits);
-    f.src = static_cast<uint32_t>(get(w.data, ff::kHeadSrc));
+    f.src = static_cast<uint16_t>(get(w.data, ff::kHeadSrc));
   } else if (is_subpacket(w.type)) {
-    f.next = static_cast<uint8_t>(get(w.data, ff::kHeadNext));
-    f.eject = static_cast<uint8_t>(get(w.data, ff::kHeadEject));
+    f.set_next(static_cast<uint32_t>(get(w.data, ff::kHeadNext)));
+    f.set_eject(static_cast<uint32_t>(get(w.data, ff::kHeadEject)));
   } else {
-    f.dest = static_cast<uint32_t>(get(w.data, ff::kHeadDest));
-    f.src = static_cast<uint32_t>(get(w.data, ff::kHeadSrc));
-    f.packet_bytes = get(w.data, ff::kHeadPacketBytes);
+    f.dest = static_cast<uint16_t>(get(w.data, ff::kHeadDest));
+    f.src = static_cast<uint16_t>(get(w.data, ff::kHeadSrc));
+    f.packet_bytes = static_cast<uint16_t>(get(w.data, ff::kHeadPacketBytes));
   }
   f.addr = get(w.data, ff::kHeadAddr);
   f.message_bytes = get(w.data, ff::kHeadMessageBytes);

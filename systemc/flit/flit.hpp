@@ -60,37 +60,55 @@ constexpr uint32_t local_index(uint8_t p) { return p == kPortLocal ? 0u : p - 4u
 // "local", "y-", "y+", "x-", "x+", "local1", "local2", "local3"; "?" for other codes.
 const char* port_name(uint8_t p);
 
+[[noreturn]] void throw_head_field_too_wide(const format::BitField& f, uint64_t v);
+// A head field's value in the width the wire gives it (format/ni_formats.json). Throws
+// std::invalid_argument naming the field when the value does not fit: the NI cannot send it.
+template <typename T>
+T head_field(uint64_t v, const format::BitField& f);
+
+// The model keeps a flit's fields unpacked, each in the smallest C++ type that holds its wire
+// width, so that a flit is one 64-byte cache line: every buffer of the network holds flits,
+// and their bytes are what the simulator moves (a flit passes some six FIFOs).
 struct Flit {
   FlitType type = FlitType::kHeadTail;
   uint8_t vc = 0;          // virtual channel on the link it travels (2 bits on the wire)
-  // Head flits, normal packets: Route Info = Dest, Src (dimension-order routing).
-  uint32_t dest = 0;
-  uint32_t src = 0;
   // Head flits, all-reduce messages: Route Info = Next, Eject (source routing; the source
-  // router swaps them after route computation) and Tree Info = Tree ID.
-  uint8_t next = 0;
-  uint8_t eject = 0;
+  // router swaps them after route computation) and Tree Info = Tree ID. Port codes are 3 bits
+  // (bit-fields: zeroed by the constructor).
+  uint8_t next : format::flit::kPortBits;
+  uint8_t eject : format::flit::kPortBits;
   uint8_t op = 0;          // mt::Op of the message (0: not all-reduce data); see below
-  uint32_t tree = 0;
+  uint16_t tree = 0;
+  // Head flits, normal packets: Route Info = Dest, Src (dimension-order routing).
+  uint16_t dest = 0;
+  uint16_t src = 0;
+  // Head flits of both kinds, all-reduce data (this model's use of the spare Packet Info
+  // bits, systemc/ni/README.md): which operation (op), a packet's own payload bytes (0 for a
+  // message; 14 bits on the wire, which pack() checks), the byte address of the payload that
+  // follows (a message's or a packet's) and the bytes of the whole gradient message it
+  // belongs to. addr and message_bytes are 32 bits on the wire, but the model runs an image's
+  // wider fields too (IMAGE_FORMAT.md addr_bits and size_bits), so it keeps 64.
+  uint16_t packet_bytes = 0;
   // Head flits, all-reduce messages on a switch network: the source route (the output port
   // at each router still ahead, flit/source_route.hpp) in place of Next and Eject, and Src.
   uint32_t route = 0;
-  // Head flits of both kinds, all-reduce data (this model's use of the spare Packet Info
-  // bits, systemc/ni/README.md): which operation (op, beside eject so that the flit has no
-  // padding), the byte address of the payload that follows (a message's or a packet's), the
-  // bytes of the whole gradient message it belongs to, and a packet's own payload bytes (0
-  // for a message).
   uint64_t addr = 0;
   uint64_t message_bytes = 0;
-  uint64_t packet_bytes = 0;
   // Body/tail payload: 16 bytes on the wire minus the 8 header bits; the model carries the
   // data words the NI puts in.
   std::array<uint32_t, 4> data{};
-  // Bookkeeping, not on the wire: for statistics, scoreboards and traces.
+  // Bookkeeping, not on the wire: for statistics, scoreboards and traces (the cycle a packet
+  // was offered is its PacketLog record's, not carried by every flit).
   uint64_t packet = 0;     // unique id of the packet or message
   uint32_t index = 0;      // flit number within it
   uint32_t length = 0;     // flits in the packet (0: unknown, e.g. an open-ended message)
-  uint64_t injected = 0;   // cycle the head flit was offered to the network
+
+  Flit() : next(0), eject(0) {}
+  // Next and Eject from a port code (throws if it needs more than their 3 bits).
+  void set_next(uint32_t port) { next = head_field<uint8_t>(port, format::flit::kHeadNext) & 0x7u; }
+  void set_eject(uint32_t port) {
+    eject = head_field<uint8_t>(port, format::flit::kHeadEject) & 0x7u;
+  }
 
   // tlm_utils::simple_target_socket always compiles its b_transport -> nb_transport adapter,
   // which calls the generic payload's memory-manager API. Flits never take that path (no
@@ -106,8 +124,23 @@ struct Flit {
   bool operator==(const Flit& o) const;
   std::string str() const;
 };
-// Every buffer of the network holds flits, so their size is the simulator's memory traffic.
-static_assert(sizeof(Flit) == 88, "Flit has padding or grew: keep its fields packed");
+// Every buffer of the network holds flits, so their size is the simulator's memory traffic:
+// 64 bytes, one cache line (was 88: 32-bit tree, dest and src, 64-bit packet_bytes, a 64-bit
+// offered cycle).
+static_assert(sizeof(Flit) == 64, "Flit has padding or grew: keep its fields packed");
+static_assert(format::flit::kHeadTree.bits <= 16 && format::flit::kHeadDest.bits <= 16 &&
+                  format::flit::kHeadSrc.bits <= 16 && format::flit::kHeadPacketBytes.bits <= 16 &&
+                  format::flit::kHeadOp.bits <= 8 &&
+                  format::flit::kHeadNext.bits == format::flit::kPortBits &&
+                  format::flit::kHeadEject.bits == format::flit::kPortBits &&
+                  format::flit::kHeadRouteLo.bits + format::flit::kHeadRouteHi.bits <= 32,
+              "Flit's field types hold the wire widths of format/ni_formats.json");
+
+template <typename T>
+T head_field(uint64_t v, const format::BitField& f) {
+  if (f.bits < 64 && (v >> f.bits) != 0) throw_head_field_too_wide(f, v);
+  return static_cast<T>(v);
+}
 
 // The wire form of a flit (format/ni_formats.json): 128 data bits as four 32-bit words, word 0
 // holding bits 31..0, with the VC and Type beside them. A head flit's data bits are its

@@ -40,22 +40,23 @@ uint64_t FlitEncoder::flits(const SendJob& job, uint64_t offset, uint64_t len) c
 }
 
 void FlitEncoder::encode(const SendJob& job, uint64_t offset, const uint8_t* data, uint64_t len,
-                         uint64_t now, std::vector<Flit>& out) const {
+                         std::vector<Flit>& out) const {
   const SendRequest& r = job.request;
   const uint64_t total = payload_flits(r.bytes);
   const uint64_t first = offset / kFlitPayloadBytes;
   const uint64_t last = offset + len >= r.bytes ? total : ceil_div(offset + len, kFlitPayloadBytes);
   const uint64_t per_packet = packet_payload_ / kFlitPayloadBytes;
 
+  // Head fields in their wire widths (a value that does not fit throws, naming the field).
+  namespace ff = format::flit;
   Flit proto;
-  proto.src = node_;
-  proto.dest = r.dest;
-  proto.tree = r.flow;
-  proto.op = static_cast<uint8_t>(r.op);
+  proto.src = head_field<uint16_t>(node_, ff::kHeadSrc);
+  proto.dest = head_field<uint16_t>(r.dest, ff::kHeadDest);
+  proto.tree = head_field<uint16_t>(r.flow, ff::kHeadTree);
+  proto.op = head_field<uint8_t>(static_cast<uint8_t>(r.op), ff::kHeadOp);
   proto.message_bytes = r.bytes;
-  proto.injected = now;
-  proto.next = job.route.next;
-  proto.eject = job.route.eject;
+  proto.set_next(job.route.next);
+  proto.set_eject(job.route.eject);
   proto.route = job.route.route;
 
   for (uint64_t j = first; j < last; ++j) {
@@ -84,7 +85,9 @@ void FlitEncoder::encode(const SendJob& job, uint64_t offset, const uint8_t* dat
       if (k == 0) {
         Flit head = f;
         head.type = FlitType::kHead;
-        head.packet_bytes = std::min<uint64_t>(packet_payload_, r.bytes - p * packet_payload_);
+        head.packet_bytes = head_field<uint16_t>(
+            std::min<uint64_t>(packet_payload_, r.bytes - p * packet_payload_),
+            ff::kHeadPacketBytes);
         head.addr = r.addr + p * packet_payload_;
         head.index = 0;
         out.push_back(head);

@@ -51,7 +51,7 @@ class FlitEncoder : public sc_core::sc_module {
   // and of the packet payload where packets are used; `len` is too unless the range reaches
   // the end of the send (a zero-byte send is one empty payload flit: offset 0, len 0).
   void encode(const SendJob& job, uint64_t offset, const uint8_t* data, uint64_t len,
-              uint64_t now, std::vector<Flit>& out) const;
+              std::vector<Flit>& out) const;
 
  private:
   uint32_t node_;

@@ -291,9 +291,10 @@ void NetworkInterface::run_events(uint64_t now) {
     switch (ev.kind) {
       case EventKind::kBurstRead: {
         Burst& b = bursts_[ev.slot];
-        channels_[b.port].inflight_flits -= b.flits.size();
-        ports_[b.port]->send(b.flits);
-        b.flits.clear();  // keeps its capacity for the slot's next burst
+        burst_flits_.clear();
+        encoder.encode(b.job, b.offset, b.data.data(), b.data.size(), burst_flits_);
+        channels_[b.port].inflight_flits -= burst_flits_.size();
+        ports_[b.port]->send(burst_flits_);
         free_bursts_.push_back(ev.slot);
         break;
       }
@@ -352,7 +353,9 @@ void NetworkInterface::fetch(uint64_t now) {
     const bool forwarded = ni_.forward && fetch_forwarded(addr, len, now, ready);
     if (!forwarded) ready = dma.read(addr, scratch_.data(), len, now);
     // The flits count as injected (offered to the network) when the read completes.
-    encoder.encode(job, ch.fetched, scratch_.data(), len, ready, b.flits);
+    b.job = job;
+    b.offset = ch.fetched;
+    b.data.swap(scratch_);  // both keep their capacity for the next burst
     ch.inflight_flits += n;
     ch.fetched += len;
     schedule(ready, EventKind::kBurstRead, slot);

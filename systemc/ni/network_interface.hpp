@@ -127,9 +127,14 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
       return cycle != o.cycle ? cycle > o.cycle : seq > o.seq;
     }
   };
-  struct Burst {  // a DMA read of a send, waiting for the memory
+  // A DMA read of a send, waiting for the memory: the bytes read, encoded into flits when
+  // the read completes (a quarter of the flits' bytes to hold meanwhile; encoding is a pure
+  // function of the send and the bytes, so when it runs changes nothing).
+  struct Burst {
     uint32_t port = 0;
-    std::vector<Flit> flits;
+    SendJob job;
+    uint64_t offset = 0;        // of the bytes in the send
+    std::vector<uint8_t> data;
   };
   struct Block {  // received data on its way into memory
     Op op = Op::kNop;
@@ -205,6 +210,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   Decoded decoded_;
   ReceivedBlock received_;
   std::vector<uint8_t> scratch_;
+  std::vector<Flit> burst_flits_;  // a completed burst's flits on their way to its port
   ForwardBuffer forward_;
   // NiConfig::forward_prefix_bytes: the bytes of the table's sends of reduced data the NI
   // holds, as [addr, addr + bytes).

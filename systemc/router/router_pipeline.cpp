@@ -54,13 +54,14 @@ void Router::route_grid(InputVc& v, Flit& head, unsigned in_port, unsigned in_vc
     if (injected) {
       if (!has_port(port)) {
         fail(fmt::format("message asks for port {} ({}), which this router lacks: {}",
-                         head.next, port_name(port), head.str()));
+                         port, port_name(port), head.str()));
       }
-      std::swap(head.next, head.eject);
+      head.next = head.eject;
+      head.set_eject(port);
     } else if (!is_local(port)) {
       fail(fmt::format("message from {} asks to be ejected on port {} ({}), which is not one of "
                        "this router's {} local port(s): {}",
-                       port_name(static_cast<uint8_t>(in_port)), head.next, port_name(port),
+                       port_name(static_cast<uint8_t>(in_port)), port, port_name(port),
                        cfg_.ni_ports, head.str()));
     }
     v.out_port = port;

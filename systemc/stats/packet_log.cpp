@@ -94,7 +94,7 @@ void PacketLog::arrive(const Flit& flit, uint32_t node, uint64_t cycle) {
                       cycle, flit.packet, flit.index, r->flits_arrived));
   }
   if (flit.data != payload(flit.packet, flit.index) || flit.src != r->src ||
-      flit.length != r->length || flit.injected != r->created) {
+      flit.length != r->length) {
     error(fmt::format("node {} cycle {}: corrupted flit {}", node, cycle, flit.str()));
   }
   if (r->head_sent == PacketRecord::kNever || cycle <= r->head_sent) {

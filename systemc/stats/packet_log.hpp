@@ -22,7 +22,7 @@ struct PacketRecord {
   uint32_t dest = 0;
   uint32_t length = 0;
   uint32_t flits_arrived = 0;
-  uint64_t created = 0;         // cycle the packet was offered (Flit::injected)
+  uint64_t created = 0;         // cycle the packet was offered
   uint64_t head_sent = kNever;  // cycle the source endpoint sent its head flit
   uint64_t arrived = kNever;    // cycle its tail was usable at the destination
 };

@@ -9,9 +9,8 @@
 namespace mt::noc {
 
 // kHeadTail alone, else kHead, kBody..., kTail. Every flit carries src, dest, the packet id,
-// its index, the length, the offered cycle and PacketLog::payload(id, index) as data, which
-// the destination checks.
-std::vector<Flit> make_packet(uint64_t id, uint32_t src, uint32_t dest, uint32_t length,
-                              uint64_t offered);
+// its index, the length and PacketLog::payload(id, index) as data, which the destination
+// checks (the offered cycle is in the packet's PacketLog record).
+std::vector<Flit> make_packet(uint64_t id, uint32_t src, uint32_t dest, uint32_t length);
 
 }  // namespace mt::noc

@@ -41,7 +41,7 @@ void TrafficSource::generate() {
   if (next_start_ <= now && now < cfg_.stop_cycle) {
     const uint32_t dest = destination(cfg_.pattern, node_, cfg_.width, cfg_.height, rng_);
     const uint64_t id = log_.create(node_, dest, cfg_.packet_flits, now);
-    backlog_.push_back({id, dest, now});
+    backlog_.push_back({id, dest});
     ++offered_;
     const uint64_t g = injection_.gap(rng_);
     next_start_ = g == BernoulliInjection::kNever ? g : now + g;
@@ -53,7 +53,7 @@ void TrafficSource::generate() {
   while (!backlog_.empty() && endpoint_.queued_flits() < keep) {
     const Waiting w = backlog_.front();
     backlog_.pop_front();
-    endpoint_.send(make_packet(w.id, node_, w.dest, cfg_.packet_flits, w.offered));
+    endpoint_.send(make_packet(w.id, node_, w.dest, cfg_.packet_flits));
   }
   if (!backlog_.empty()) {
     next_trigger(period_);  // poll until the endpoint has room

@@ -45,7 +45,6 @@ class TrafficSource : public sc_core::sc_module {
   struct Waiting {
     uint64_t id;
     uint32_t dest;
-    uint64_t offered;
   };
 
   Endpoint& endpoint_;

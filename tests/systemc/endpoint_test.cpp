@@ -10,7 +10,6 @@ namespace mt::noc {
 namespace {
 
 using test::make_message;
-using test::make_packet;
 using EndpointSim = test::SimTest;
 
 // Stands in for a router's local port: records every injected flit with the cycle it becomes

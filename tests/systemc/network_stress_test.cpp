@@ -12,7 +12,6 @@ namespace {
 
 using test::Harness;
 using test::Load;
-using test::make_packet;
 using test::RandomTraffic;
 using test::run_and_drain;
 using test::small_buffers;

@@ -14,7 +14,6 @@ namespace {
 
 using test::Harness;
 using test::make_message;
-using test::make_packet;
 using NetworkSim = test::SimTest;
 
 struct Pair {

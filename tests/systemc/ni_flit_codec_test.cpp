@@ -35,7 +35,11 @@ class NiFlitCodec : public test::SimTest {
   // What the receiving router hands its NI: Next and Eject swapped at the source router.
   static std::vector<Flit> as_received(std::vector<Flit> flits) {
     for (Flit& f : flits) {
-      if (is_subpacket(f.type)) std::swap(f.next, f.eject);
+      if (is_subpacket(f.type)) {
+        const uint8_t next = f.next;
+        f.next = f.eject;
+        f.set_eject(next);
+      }
     }
     return flits;
   }
@@ -46,7 +50,7 @@ TEST_F(NiFlitCodec, MessageHasOneHeadAndSubTailsEverySubPacket) {
   const auto data = bytes(1000, 1);
   const SendJob j = job(1000, true);
   std::vector<Flit> flits;
-  enc.encode(j, 0, data.data(), data.size(), 7, flits);
+  enc.encode(j, 0, data.data(), data.size(), flits);
   const size_t n = 1 + (1000 + 15) / 16;  // head + 63 payload flits
   ASSERT_EQ(flits.size(), n);
   EXPECT_EQ(enc.flits(j), n);
@@ -76,7 +80,7 @@ TEST_F(NiFlitCodec, PacketsHaveAHeadEvery256Bytes) {
   const auto data = bytes(1000, 3);
   const SendJob j = job(1000, false);
   std::vector<Flit> flits;
-  enc.encode(j, 0, data.data(), data.size(), 0, flits);
+  enc.encode(j, 0, data.data(), data.size(), flits);
   ASSERT_EQ(flits.size(), 4u + 63u);  // 4 packets: 256, 256, 256 and 232 bytes
   EXPECT_EQ(enc.flits(j), flits.size());
   size_t heads = 0;
@@ -101,11 +105,11 @@ TEST_F(NiFlitCodec, BurstsEncodeLikeOneCallAndCountRight) {
   for (bool message : {true, false}) {
     const SendJob j = job(5000, message);
     std::vector<Flit> whole, parts;
-    enc.encode(j, 0, data.data(), data.size(), 0, whole);
+    enc.encode(j, 0, data.data(), data.size(), whole);
     for (uint64_t at = 0; at < 5000; at += 256) {
       const uint64_t len = std::min<uint64_t>(256, 5000 - at);
       const size_t before = parts.size();
-      enc.encode(j, at, data.data() + at, len, 0, parts);
+      enc.encode(j, at, data.data() + at, len, parts);
       EXPECT_EQ(parts.size() - before, enc.flits(j, at, len)) << "burst at " << at;
     }
     EXPECT_EQ(parts, whole) << (message ? "message" : "packet");
@@ -130,8 +134,8 @@ TEST_F(NiFlitCodec, EjectionRecoversDataSenderAndMessageEnd) {
   jb.request.op = Op::kGather;
   jb.request.flow = 2;
   jb.request.addr = 0x9000;
-  enc.encode(ja, 0, a.data(), a.size(), 0, fa);
-  enc.encode(jb, 0, b.data(), b.size(), 0, fb);
+  enc.encode(ja, 0, a.data(), a.size(), fa);
+  enc.encode(jb, 0, b.data(), b.size(), fb);
   fa = as_received(fa);
   fb = as_received(fb);
   for (Flit& f : fa) f.vc = 0;
@@ -168,7 +172,7 @@ TEST_F(NiFlitCodec, PacketsCompleteTheirMessageInAnyOrder) {
   EjectionDecoder dec("ejection", 10, nb, noc);
   const auto a = bytes(1000, 5);
   std::vector<Flit> flits;
-  enc.encode(job(1000, false), 0, a.data(), a.size(), 0, flits);
+  enc.encode(job(1000, false), 0, a.data(), a.size(), flits);
   // Deliver the last packet (232 bytes, 16 flits) first, then the others.
   std::vector<Flit> order(flits.end() - 16, flits.end());
   order.insert(order.end(), flits.begin(), flits.end() - 16);

@@ -17,7 +17,6 @@ namespace {
 
 using test::Harness;
 using test::make_message;
-using test::make_packet;
 using ::testing::HasSubstr;
 using LocalPortsSim = test::SimTest;
 
@@ -31,7 +30,7 @@ NocConfig with_ports(uint32_t k) {
 std::vector<Flit> message_to(uint64_t id, uint8_t next, uint8_t eject, uint32_t subpackets,
                              uint32_t sp) {
   std::vector<Flit> m = make_message(id, next, subpackets, sp);
-  for (Flit& f : m) f.eject = eject;
+  for (Flit& f : m) f.set_eject(eject);
   return m;
 }
 

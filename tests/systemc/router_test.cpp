@@ -15,7 +15,6 @@ namespace mt::noc {
 namespace {
 
 using test::Harness;
-using test::make_packet;
 using RouterSim = test::SimTest;
 
 GridPlace place(uint32_t x, uint32_t y, uint32_t w, uint32_t h, bool wraps) {

@@ -52,12 +52,6 @@ class SimTest : public ::testing::Test {
   SimTest() { fresh_simcontext(); }
 };
 
-// A normal packet of n flits (Head, Body..., Tail, or HeadTail when n == 1): the traffic
-// generator's own builder, offered at cycle 0.
-inline std::vector<Flit> make_packet(uint64_t id, uint32_t src, uint32_t dest, uint32_t n) {
-  return mt::noc::make_packet(id, src, dest, n, 0);
-}
-
 // An all-reduce message (at least 2 flits) of `subpackets` sub-packets of `sp` flits each, sent out of the source
 // router's port `next` (paper §IV-B): one SubHead; sub-packets end with SubTail, the last with
 // SubMessageTail; later sub-packets start with a SubBody. `eject` is the ejection port at the
@@ -73,9 +67,9 @@ inline std::vector<Flit> make_message(uint64_t id, uint8_t next, uint32_t subpac
              : i + 1 == n      ? FlitType::kSubMessageTail
              : last_of_sub     ? FlitType::kSubTail
                                : FlitType::kSubBody;
-    f.next = next;
+    f.set_next(next);
     f.eject = kPortLocal;
-    f.tree = tree;
+    f.tree = head_field<uint16_t>(tree, format::flit::kHeadTree);
     f.packet = id;
     f.index = i;
     f.length = n;

@@ -59,8 +59,8 @@ TEST(Percentile, SummaryOfUnsortedSamples) {
 
 // Delivers a packet's flits to `node` in `cycle`, cycle + 1, ...
 void deliver(PacketLog& log, uint64_t id, uint32_t src, uint32_t dest, uint32_t len,
-             uint64_t offered, uint32_t node, uint64_t cycle) {
-  for (const Flit& f : make_packet(id, src, dest, len, offered)) log.arrive(f, node, cycle++);
+             uint32_t node, uint64_t cycle) {
+  for (const Flit& f : make_packet(id, src, dest, len)) log.arrive(f, node, cycle++);
 }
 
 TEST(PacketLog, WindowCountersAndDrain) {
@@ -80,16 +80,16 @@ TEST(PacketLog, WindowCountersAndDrain) {
   log.head_sent(b, 11);
   log.head_sent(c, 20);
   EXPECT_EQ(log.waiting_at_sources(), 1u);
-  deliver(log, a, 1, 2, 3, 5, 2, 9);  // ejected cycles 9, 10, 11: two in the window
+  deliver(log, a, 1, 2, 3, 2, 9);  // ejected cycles 9, 10, 11: two in the window
   EXPECT_EQ(log.flits_ejected_in_window(), 2u);
   EXPECT_EQ(log.flits_in_system(), 9u);
   EXPECT_EQ(log.record(a).arrived, 11u);
   int drained = 0;
   log.close_window([&] { ++drained; });
-  deliver(log, b, 1, 3, 3, 10, 3, 30);
+  deliver(log, b, 1, 3, 3, 3, 30);
   EXPECT_EQ(drained, 0);
   EXPECT_FALSE(log.drained());
-  deliver(log, c, 2, 0, 3, 19, 0, 40);
+  deliver(log, c, 2, 0, 3, 0, 40);
   EXPECT_EQ(drained, 1);
   EXPECT_TRUE(log.drained());
   EXPECT_EQ(log.measured_arrived(), 2u);
@@ -102,7 +102,7 @@ TEST(PacketLog, CatchesMisroutedReorderedAndCorruptedFlits) {
   PacketLog log(4, 0, 100);
   const uint64_t a = log.create(0, 1, 2, 0);
   log.head_sent(a, 1);
-  std::vector<Flit> f = make_packet(a, 0, 1, 2, 0);
+  std::vector<Flit> f = make_packet(a, 0, 1, 2);
   log.arrive(f[1], 1, 5);  // tail before head
   EXPECT_GE(log.error_count(), 1u);
   EXPECT_THAT(log.errors().front(), HasSubstr("flit 1"));
@@ -110,19 +110,19 @@ TEST(PacketLog, CatchesMisroutedReorderedAndCorruptedFlits) {
   PacketLog log2(4, 0, 100);
   const uint64_t b = log2.create(0, 1, 1, 0);
   log2.head_sent(b, 1);
-  log2.arrive(make_packet(b, 0, 1, 1, 0)[0], 2, 5);  // wrong node
+  log2.arrive(make_packet(b, 0, 1, 1)[0], 2, 5);  // wrong node
   EXPECT_THAT(log2.errors().front(), HasSubstr("arrived here"));
 
   PacketLog log3(4, 0, 100);
   const uint64_t c = log3.create(0, 1, 1, 0);
   log3.head_sent(c, 1);
-  Flit bad = make_packet(c, 0, 1, 1, 0)[0];
+  Flit bad = make_packet(c, 0, 1, 1)[0];
   bad.data[2] ^= 1;
   log3.arrive(bad, 1, 5);
   EXPECT_THAT(log3.errors().front(), HasSubstr("corrupted"));
 
   PacketLog log4(4, 0, 100);
-  Flit stray = make_packet(99, 0, 1, 1, 0)[0];
+  Flit stray = make_packet(99, 0, 1, 1)[0];
   log4.arrive(stray, 1, 5);
   EXPECT_THAT(log4.errors().front(), HasSubstr("unknown packet"));
 }

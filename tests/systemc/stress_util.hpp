@@ -71,9 +71,10 @@ class RandomTraffic : public sc_core::sc_module {
     const uint32_t k = h_.net.config().ni_ports;
     const uint8_t eject = local_port(k == 1 ? 0 : static_cast<uint32_t>(rng_() % k));
     for (Flit& f : msg) {
-      f.src = n;
-      f.dest = r.neighbour(port);  // not used for routing; lets the scoreboard check delivery
-      f.eject = eject;
+      f.src = head_field<uint16_t>(n, format::flit::kHeadSrc);
+      // Not used for routing; lets the scoreboard check delivery.
+      f.dest = head_field<uint16_t>(r.neighbour(port), format::flit::kHeadDest);
+      f.set_eject(eject);
     }
     source(n).send(std::move(msg));
   }
@@ -100,8 +101,9 @@ class RandomTraffic : public sc_core::sc_module {
     const uint32_t subpackets = 1 + static_cast<uint32_t>(rng_() % 3);
     std::vector<Flit> msg = make_message(next_id_++, 0, subpackets, subpacket_flits_, n);
     for (Flit& f : msg) {
-      f.src = n;
-      f.dest = dest;  // not used for routing; lets the scoreboard check delivery
+      f.src = head_field<uint16_t>(n, format::flit::kHeadSrc);
+      // Not used for routing; lets the scoreboard check delivery.
+      f.dest = head_field<uint16_t>(dest, format::flit::kHeadDest);
       f.route = route;
     }
     source(n).send(std::move(msg));

@@ -19,7 +19,6 @@ namespace mt::noc {
 namespace {
 
 using test::Harness;
-using test::make_packet;
 using SwitchSim = test::SimTest;
 
 // Walks the routing tables from src to dst: the vertices passed.
@@ -147,8 +146,8 @@ TEST_P(SwitchZeroLoad, MatchesTheClosedForm) {
   if (message) {
     flits = test::make_message(1, 0, 2, 10, 0);
     for (Flit& f : flits) {
-      f.src = c.src;
-      f.dest = c.dst;
+      f.src = head_field<uint16_t>(c.src, format::flit::kHeadSrc);
+      f.dest = head_field<uint16_t>(c.dst, format::flit::kHeadDest);
       f.route = h.net.table_route(c.src, c.dst);
     }
   } else {

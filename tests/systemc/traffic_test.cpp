@@ -251,10 +251,10 @@ TEST(OfferedLoad, Rates) {
 }
 
 TEST(Packet, FlitTypesAndFields) {
-  const std::vector<Flit> one = make_packet(17, 2, 9, 1, 100);
+  const std::vector<Flit> one = make_packet(17, 2, 9, 1);
   ASSERT_EQ(one.size(), 1u);
   EXPECT_EQ(one[0].type, FlitType::kHeadTail);
-  const std::vector<Flit> four = make_packet(18, 2, 9, 4, 100);
+  const std::vector<Flit> four = make_packet(18, 2, 9, 4);
   ASSERT_EQ(four.size(), 4u);
   const FlitType want[] = {FlitType::kHead, FlitType::kBody, FlitType::kBody, FlitType::kTail};
   for (uint32_t i = 0; i < 4; ++i) {
@@ -264,9 +264,8 @@ TEST(Packet, FlitTypesAndFields) {
     EXPECT_EQ(four[i].src, 2u);
     EXPECT_EQ(four[i].dest, 9u);
     EXPECT_EQ(four[i].packet, 18u);
-    EXPECT_EQ(four[i].injected, 100u);
   }
-  const std::vector<Flit> two = make_packet(19, 0, 1, 2, 0);
+  const std::vector<Flit> two = make_packet(19, 0, 1, 2);
   EXPECT_EQ(two[0].type, FlitType::kHead);
   EXPECT_EQ(two[1].type, FlitType::kTail);
 }
