@@ -29,6 +29,12 @@ AllReduceSystem::AllReduceSystem(sc_core::sc_module_name name, const Topology& t
       flow_control_(opt.ni.flow_control), rtl_nodes_(opt.rtl_nodes), net_("network", topo, noc),
       data_mode_(opt.data), sample_(sample_of(set, opt)),
       data_(topo.nodes(), set.bytes, set.dtype, opt.seed, sample_) {
+  // A head flit names its flow in its Tree field (format/README.md).
+  constexpr uint64_t kFlowCodes = uint64_t{1} << format::flit::kHeadTree.bits;
+  if (set.flows > kFlowCodes) {
+    throw InputError(fmt::format("{} flows; a head flit's Tree field names at most {}",
+                                 set.flows, kFlowCodes));
+  }
   if (opt.fault && opt.fault->node >= topo.nodes()) {
     throw InputError(fmt::format("--inject-fault: node {} does not exist ({} nodes)",
                                  opt.fault->node, topo.nodes()));
@@ -49,8 +55,8 @@ AllReduceSystem::AllReduceSystem(sc_core::sc_module_name name, const Topology& t
     throw InputError(fmt::format("RTL nodes on {}: the RTL NI sends on a torus, mesh or ring "
                                  "only (it has no source routes for switches)", topo.spec()));
   }
-  // Packets follow the tables: the planner's switch paths are for messages only (a 4-level
-  // fat-tree's, 8 hops, do not fit a head's Route field).
+  // Packets follow the tables: the planner's switch paths are for messages only (a path
+  // longer than the head's Route field holds does not stop a packet run).
   if (net_.switched() && !topo.direct()) {
     const bool messages = opt.ni.flow_control == FlowControl::kMessage;
     switch_paths_ = std::make_unique<SwitchPaths>(net_, messages ? plan : nullptr);

@@ -27,6 +27,12 @@ void check_network_fits(const std::string& spec, uint64_t routers, uint64_t byte
 Network::Network(sc_core::sc_module_name name, const Topology& topo, const NocConfig& cfg)
     : sc_module(name), topo_(topo), cfg_(cfg) {
   cfg.validate();
+  // A head flit names nodes in its Src and Dest fields (format/README.md).
+  constexpr uint64_t kNodeCodes = uint64_t{1} << format::flit::kHeadSrc.bits;
+  if (topo.nodes() > kNodeCodes) {
+    throw InputError(fmt::format("network {}: {} nodes; a head flit's Src and Dest fields name "
+                                 "at most {}", topo.spec(), topo.nodes(), kNodeCodes));
+  }
   shared_.watchdog_event = &watchdog_event_;
   layout_ = std::make_unique<PortLayout>(topo, cfg.ni_ports);
   for (uint32_t v = 0; v < layout_->routers(); ++v) {

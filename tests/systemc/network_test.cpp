@@ -408,6 +408,17 @@ TEST_F(NetworkSim, RejectsBadConfiguration) {
   EXPECT_THROW(Network("network", parse_topology("torus:4x4"), cfg), InputError);
 }
 
+// Head flits name nodes in 16 bits: a network of 65,537 nodes is refused before it is built.
+TEST_F(NetworkSim, RejectsMoreNodesThanAHeadNames) {
+  try {
+    Network net("network", parse_topology("ring:65537"), NocConfig{});
+    FAIL() << "built a network of 65,537 nodes";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("65537 nodes"));
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("at most 65536"));
+  }
+}
+
 TEST_F(NetworkSim, EndpointRejectsMalformedPackets) {
   Endpoint e("endpoint", 0, NocConfig{});
   std::vector<Flit> body_first = make_packet(1, 0, 1, 3);
