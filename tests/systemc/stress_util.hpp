@@ -57,14 +57,18 @@ class RandomTraffic : public sc_core::sc_module {
     const uint32_t k = h_.net.config().ni_ports;
     return k == 1 ? *h_.eps[n] : h_.ep(n, static_cast<uint32_t>(rng_() % k));
   }
-  void send_message(uint32_t n) {
-    if (h_.net.switched()) return send_routed_message(n);
-    const Router& r = h_.net.router(n);
+  // One of a node's router's links (codes 1..4), at random.
+  uint8_t random_link_port(const Router& r) {
     std::vector<uint8_t> ports;
     for (uint8_t p = 1; p < kPorts; ++p) {
       if (r.has_port(p)) ports.push_back(p);
     }
-    const uint8_t port = ports[rng_() % ports.size()];
+    return ports[rng_() % ports.size()];
+  }
+  void send_message(uint32_t n) {
+    if (h_.net.switched()) return send_routed_message(n);
+    const Router& r = h_.net.router(n);
+    const uint8_t port = random_link_port(r);
     const uint32_t subpackets = 1 + static_cast<uint32_t>(rng_() % 3);
     std::vector<Flit> msg =
         make_message(next_id_++, port, subpackets, subpacket_flits_, n);
@@ -86,11 +90,7 @@ class RandomTraffic : public sc_core::sc_module {
     uint32_t dest = 0, route = 0;
     if (h_.net.topology().direct()) {
       const Router& r = h_.net.router(n);
-      std::vector<uint8_t> ports;
-      for (uint8_t p = 1; p < kPorts; ++p) {
-        if (r.has_port(p)) ports.push_back(p);
-      }
-      const uint8_t port = ports[rng_() % ports.size()];
+      const uint8_t port = random_link_port(r);
       dest = r.neighbour(port);
       route = encode_source_route({{port, &r.hop_code()}}, "a message to a neighbour");
     } else {
