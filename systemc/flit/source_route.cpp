@@ -3,18 +3,13 @@
 #include <fmt/format.h>
 
 #include <stdexcept>
+#include <utility>
 
 #include "common/error.hpp"
 
 namespace mt::noc {
 
-RouteHopCode::RouteHopCode(const std::vector<uint32_t>& neighbours, uint32_t self) {
-  constexpr uint32_t kAbsent = std::numeric_limits<uint32_t>::max();  // router.hpp kNoNeighbour
-  for (size_t p = 0; p < neighbours.size(); ++p) {
-    if (neighbours[p] != self && neighbours[p] != kAbsent) {
-      ports_.push_back(static_cast<uint8_t>(p));
-    }
-  }
+RouteHopCode::RouteHopCode(std::vector<uint8_t> link_ports) : ports_(std::move(link_ports)) {
   while ((size_t{1} << bits_) < ports_.size()) ++bits_;
 }
 

@@ -26,17 +26,16 @@ class RouteHopCode {
   static constexpr uint8_t kNoLink = std::numeric_limits<uint8_t>::max();
 
   RouteHopCode() = default;
-  // The router of vertex `self` whose port codes lead to `neighbours` (RouterSpec::neighbour:
-  // self for a local port, kNoNeighbour for an absent one): its links are the other port
-  // codes, in order.
-  RouteHopCode(const std::vector<uint32_t>& neighbours, uint32_t self);
+  // A router whose links leave by `link_ports`, in port-code order.
+  explicit RouteHopCode(std::vector<uint8_t> link_ports);
 
   uint32_t bits() const { return bits_; }
   uint32_t links() const { return static_cast<uint32_t>(ports_.size()); }
+  // The link number the route's next hop names at this router (maybe not one it has).
+  uint32_t link(uint32_t route) const { return route & ((1u << bits_) - 1); }
   // The output port the route's next hop names at this router (kNoLink: none of its links).
   uint8_t port(uint32_t route) const {
-    const uint32_t link = route & ((1u << bits_) - 1);
-    return link < ports_.size() ? ports_[link] : kNoLink;
+    return link(route) < ports_.size() ? ports_[link(route)] : kNoLink;
   }
   // The route after this router's hop.
   uint32_t rest(uint32_t route) const { return route >> bits_; }

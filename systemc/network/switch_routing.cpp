@@ -64,11 +64,7 @@ std::vector<uint32_t> switch_order(const Topology& topo) {
 // Down-to-up turns along a sequence of vertices.
 uint32_t turns_along(const SwitchRoutes& routes, const std::vector<uint32_t>& at) {
   uint32_t turns = 0;
-  for (size_t i = 2; i < at.size(); ++i) {
-    const uint32_t a = at[i - 2], b = at[i - 1], c = at[i];
-    const bool switches = a >= routes.nodes() && b >= routes.nodes() && c >= routes.nodes();
-    turns += switches && !routes.up(a, b) && routes.up(b, c) ? 1 : 0;
-  }
+  for (size_t i = 2; i < at.size(); ++i) turns += routes.turn(at[i - 2], at[i - 1], at[i]) ? 1 : 0;
   return turns;
 }
 

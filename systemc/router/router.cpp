@@ -16,7 +16,6 @@ Router::Router(sc_core::sc_module_name name, const RouterSpec& spec, const NocCo
       place_(spec.place),
       switch_routes_(spec.switch_routes),
       neighbour_(spec.neighbour),
-      hop_code_(spec.neighbour, spec.vertex),
       step_port_(spec.step_port),
       cfg_(cfg),
       shared_(shared),
@@ -31,12 +30,16 @@ Router::Router(sc_core::sc_module_name name, const RouterSpec& spec, const NocCo
   }
   const uint8_t n_ports = ports();
   uint32_t first_local = kMaxRouterPorts;
+  std::vector<uint8_t> links;
   for (uint8_t p = 0; p < n_ports; ++p) {
     if (is_local(p)) {
       local_ports_ |= port_bit(p);
       first_local = std::min<uint32_t>(first_local, p);
+    } else if (has_port(p)) {
+      links.push_back(p);
     }
   }
+  hop_code_ = RouteHopCode(std::move(links));
   // A normal packet at its destination: links spread over the NI ports, local ports loop back.
   eject_port_.assign(n_ports, 0);
   for (uint8_t p = 0; p < n_ports; ++p) {

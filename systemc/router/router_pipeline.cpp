@@ -114,7 +114,7 @@ void Router::route_switched(InputVc& v, Flit& head, unsigned in_port, unsigned i
     port = hop_code_.port(head.route);
     if (port == RouteHopCode::kNoLink) {
       fail(fmt::format("message's source route names link {} of this router's {}: {}",
-                       head.route & ((1u << hop_code_.bits()) - 1), hop_code_.links(),
+                       hop_code_.link(head.route), hop_code_.links(),
                        head.str()));
     }
     head.route = hop_code_.rest(head.route);
@@ -133,8 +133,8 @@ void Router::route_switched(InputVc& v, Flit& head, unsigned in_port, unsigned i
   if (!is_switch() || to == node_ || to < routes.nodes()) return;  // any VC
   const uint32_t from = neighbour_[in_port];
   const bool from_switch = from >= routes.nodes() && from != node_;
-  const bool turn = from_switch && !routes.up(from, node_) && routes.up(node_, to);
-  const uint32_t cls = from_switch ? routes.class_of_vc(in_vc) + (turn ? 1 : 0) : 0;
+  const uint32_t cls =
+      from_switch ? routes.class_of_vc(in_vc) + (routes.turn(from, node_, to) ? 1 : 0) : 0;
   if (cls >= routes.classes()) {
     fail(fmt::format("a route with more than {} down-to-up turns (the VC classes "
                      "SwitchRoutes was built with, less one): {}", routes.classes() - 1,

@@ -60,6 +60,11 @@ class SwitchRoutes {
   // Switch order (see above): a link from switch a to switch b is up when order(b) > order(a).
   void set_order(std::vector<uint32_t> order) { order_ = std::move(order); }
   bool up(uint32_t a, uint32_t b) const { return order_[b] > order_[a]; }
+  // Whether vertices a -> b -> c turn from a down switch-to-switch link to an up one.
+  bool turn(uint32_t a, uint32_t b, uint32_t c) const {
+    const bool switches = a >= nodes_ && b >= nodes_ && c >= nodes_;
+    return switches && !up(a, b) && up(b, c);
+  }
 
   uint32_t classes() const { return classes_; }
   // Raises the number of classes to `c`; false when more than vcs.
