@@ -389,7 +389,8 @@ class NiLockstep : public noc::test::SimTest {
     noc::NocConfig noc = s.noc;
     noc.ni_ports = kK;
     const uint64_t period = sc_core::sc_time(static_cast<double>(noc.clock_ps), sc_core::SC_PS).value();
-    noc::NetworkInterface ni("ni", rec.place, noc, s.ni, s.reduction, set.dtype);
+    noc::CycleScheduler scheduler("scheduler", noc.clock_ps);
+    noc::NetworkInterface ni("ni", rec.place, noc, s.ni, s.reduction, set.dtype, scheduler);
     noc::AccelMemory mem("memory", mem_cfg);
     MemoryTap tap("tap", mem, period);
     ni.dma.mem.bind(tap.in);

@@ -133,7 +133,7 @@ std::unique_ptr<NiModel> AllReduceSystem::build_ni(uint32_t n, const AllReduceOp
     return opt.rtl_ni(name, s);
   }
   auto ni = std::make_unique<NetworkInterface>(name.c_str(), s.place, s.noc, s.ni, s.reduction,
-                                               s.dtype);
+                                               s.dtype, net_.scheduler());
   if (opt.on_ni) opt.on_ni(n, *ni);
   return ni;
 }

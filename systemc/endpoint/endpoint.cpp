@@ -14,29 +14,29 @@ constexpr uint64_t kNever = ~0ull;
 }  // namespace
 
 Endpoint::Endpoint(sc_core::sc_module_name name, uint32_t node, const NocConfig& cfg,
-                   sc_core::sc_event* driver)
+                   const CycleEvent* driver)
     : sc_module(name),
       out("out"),
       in("in"),
       node_(node),
       cfg_(cfg),
-      period_(sc_core::sc_time(static_cast<double>(cfg.clock_ps), sc_core::SC_PS).value()),
-      local_delay_(sc_core::sc_time::from_value(period_ * cfg.local_latency)),
+      clock_(cfg.clock_ps),
+      local_delay_(clock_.time_of(cfg.local_latency)),
       queue_(16),
       arrivals_(8),
       credits_in_(8),
       credits_(cfg.vcs, cfg.vc_depth),
-      wake_(driver != nullptr ? driver : &own_wake_) {
+      driver_(driver) {
   cfg.validate();
   out.register_nb_transport_bw(this, &Endpoint::receive_credit);
   in.register_nb_transport_fw(this, &Endpoint::receive_flit);
   if (driver != nullptr) return;
-  SC_METHOD(evaluate);
+  SC_METHOD(run);
   sensitive << own_wake_;
   dont_initialize();
 }
 
-uint64_t Endpoint::cycle() const { return sc_core::sc_time_stamp().value() / period_; }
+uint64_t Endpoint::cycle() const { return clock_.now(); }
 
 size_t Endpoint::queued_flits() const { return queue_.size(); }
 
@@ -80,7 +80,11 @@ void Endpoint::send(const std::vector<Flit>& flits) {
 void Endpoint::wake_at(uint64_t at, uint64_t now) {
   if (at >= next_wake_) return;
   next_wake_ = at;
-  wake_->notify(sc_core::sc_time::from_value((at - now) * period_));
+  if (driver_ != nullptr) {
+    driver_->notify_at(at);
+  } else {
+    own_wake_.notify(clock_.time_of(at - now));
+  }
 }
 
 tlm::tlm_sync_enum Endpoint::receive_flit(Flit& flit, tlm::tlm_phase& phase,
@@ -91,7 +95,7 @@ tlm::tlm_sync_enum Endpoint::receive_flit(Flit& flit, tlm::tlm_phase& phase,
   const uint64_t now = cycle();
   Timed& a = arrivals_.push_slot();
   a.flit = flit;
-  a.cycle = now + delay.value() / period_;
+  a.cycle = now + clock_.cycles(delay);
   wake_at(a.cycle, now);
   return tlm::TLM_ACCEPTED;
 }
@@ -104,7 +108,7 @@ tlm::tlm_sync_enum Endpoint::receive_credit(Flit& credit, tlm::tlm_phase& phase,
   const uint64_t now = cycle();
   CreditIn& c = credits_in_.push_slot();
   c.vc = credit.vc;
-  c.usable = now + delay.value() / period_;
+  c.usable = now + clock_.cycles(delay);
   if (on_credit) on_credit(c.vc, c.usable);
   wake_at(c.usable, now);
   return tlm::TLM_ACCEPTED;
@@ -154,8 +158,7 @@ bool Endpoint::try_inject(uint64_t now) {
   return true;
 }
 
-void Endpoint::evaluate() {
-  const uint64_t now = cycle();
+void Endpoint::evaluate(uint64_t now) {
   next_wake_ = kNever;  // the pending notification has just fired
   while (!credits_in_.empty() && credits_in_.front().usable <= now) {
     ++credits_[credits_in_.front().vc];

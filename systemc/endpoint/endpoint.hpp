@@ -12,20 +12,23 @@
 #include "link/flit_sockets.hpp"
 #include "noc/noc_config.hpp"
 #include "router/ring_buffer.hpp"
+#include "scheduler/cycle_clock.hpp"
+#include "scheduler/cycle_scheduler.hpp"
 
 namespace mt::noc {
 
 class Endpoint : public sc_core::sc_module {
  public:
   // With `driver`, the endpoint has no process of its own: it notifies *driver when it needs
-  // an evaluation, and the owner's process, sensitive to it, calls evaluate() of every
+  // an evaluation, and the owner's run, which *driver makes, calls evaluate() of every
   // endpoint that shares it, each time it runs (an evaluation in a cycle that needs none does
   // nothing, and each recomputes its own next wake-up, so no request is lost). An NI drives
   // its ports this way: one process activation per cycle instead of one per port.
   Endpoint(sc_core::sc_module_name name, uint32_t node, const NocConfig& cfg,
-           sc_core::sc_event* driver = nullptr);
-  // The cycle's work: take usable credits, sink usable flits, inject one flit if it may.
-  void evaluate();
+           const CycleEvent* driver = nullptr);
+  // The work of cycle `now` (the current one): take usable credits, sink usable flits, inject
+  // one flit if it may.
+  void evaluate(uint64_t now);
 
   // One local port pair of the node's router: port i's two sockets, any i.
   FlitInitiatorSocket<Endpoint> out;  // bind to Network::inject(node, i)
@@ -73,9 +76,10 @@ class Endpoint : public sc_core::sc_module {
   };
   enum class Open : uint8_t { kNone, kPacket, kMessage };  // what send() has left open
 
+  void run() { evaluate(cycle()); }  // the process of an endpoint without a driver
   bool try_inject(uint64_t now);
   uint32_t head_need(const Flit& head) const;
-  void wake_at(uint64_t cycle, uint64_t now);
+  void wake_at(uint64_t cycle, uint64_t now);  // now: the current cycle
   tlm::tlm_sync_enum receive_flit(Flit& flit, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   tlm::tlm_sync_enum receive_credit(Flit& credit, tlm::tlm_phase& phase,
                                     sc_core::sc_time& delay);
@@ -84,7 +88,7 @@ class Endpoint : public sc_core::sc_module {
   NocConfig cfg_;
   uint64_t sent_ = 0, received_ = 0;
   uint64_t last_send_ = ~0ull;  // cycle of the last flit injected
-  uint64_t period_;
+  CycleClock clock_;
   sc_core::sc_time local_delay_;
   RingBuffer<Timed> queue_;
   RingBuffer<Timed> arrivals_;
@@ -95,7 +99,7 @@ class Endpoint : public sc_core::sc_module {
   bool reserve_ = false;           // next flit starts a sub-packet (needs a reservation)
   Open open_ = Open::kNone;
   sc_core::sc_event own_wake_;
-  sc_core::sc_event* wake_;  // own_wake_, or the owner's driver
+  const CycleEvent* driver_;  // the owner's wake-up, or null: own_wake_
   uint64_t next_wake_ = ~0ull;
   Flit credit_;
 };

@@ -25,7 +25,7 @@ void check_network_fits(const std::string& spec, uint64_t routers, uint64_t byte
   }
 }
 Network::Network(sc_core::sc_module_name name, const Topology& topo, const NocConfig& cfg)
-    : sc_module(name), topo_(topo), cfg_(cfg) {
+    : sc_module(name), topo_(topo), cfg_(cfg), scheduler_("scheduler", cfg.clock_ps) {
   cfg.validate();
   // A head flit names nodes in its Src and Dest fields (format/README.md).
   constexpr uint64_t kNodeCodes = uint64_t{1} << format::flit::kHeadSrc.bits;
@@ -34,6 +34,7 @@ Network::Network(sc_core::sc_module_name name, const Topology& topo, const NocCo
                                  "at most {}", topo.spec(), topo.nodes(), kNodeCodes));
   }
   shared_.watchdog_event = &watchdog_event_;
+  shared_.scheduler = &scheduler_;
   layout_ = std::make_unique<PortLayout>(topo, cfg.ni_ports);
   for (uint32_t v = 0; v < layout_->routers(); ++v) {
     const size_t ports = layout_->neighbours(v).size();

@@ -75,6 +75,8 @@ class Network : public sc_core::sc_module {
   // Router-cycles simulated so far: how many times a router evaluated its pipeline (idle
   // routers are not evaluated).
   uint64_t router_cycles() const;
+  // Runs the routers each cycle they ask for; NIs on this network run on it too.
+  CycleScheduler& scheduler() { return scheduler_; }
 
   Router& router(uint32_t r) { return *routers_.at(r); }
   const Router& router(uint32_t r) const { return *routers_.at(r); }
@@ -111,6 +113,7 @@ class Network : public sc_core::sc_module {
   NocConfig cfg_;
   std::unique_ptr<PortLayout> layout_;
   std::unique_ptr<SwitchRoutes> switch_routes_;  // switch networks only
+  CycleScheduler scheduler_;  // runs the routers (and the NIs on the network)
   RouterShared shared_;
   std::vector<std::unique_ptr<Router>> routers_;
   sc_core::sc_event watchdog_event_;

@@ -27,7 +27,8 @@ uint8_t port_of(Step s) {
 
 NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& place,
                                    const NocConfig& noc, const NiConfig& ni,
-                                   const ReductionConfig& reduction_cfg, DType dtype)
+                                   const ReductionConfig& reduction_cfg, DType dtype,
+                                   CycleScheduler& scheduler)
     : sc_module(name),
       table("table", place.node, place.nodes),
       timestep("timestep"),
@@ -41,12 +42,12 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
       place_(place),
       noc_(noc),
       ni_(ni),
-      period_(sc_core::sc_time(static_cast<double>(noc.clock_ps), sc_core::SC_PS).value()),
       channels_(noc.ni_ports),
       trace_flits_out_(noc.ni_ports, 0),
       trace_flits_in_(noc.ni_ports, 0) {
   noc.validate();
   ni.validate();
+  wake_ = CycleEvent(scheduler, [this](uint64_t now) { evaluate(now); });
   for (uint32_t i = 0; i < noc.ni_ports; ++i) {
     ports_.push_back(std::make_unique<Endpoint>(fmt::format("port_{}", i).c_str(), place.node,
                                                 noc, &wake_));
@@ -56,7 +57,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
       ++trace_flits_in_[i];
       if (on_flit_in) on_flit_in(i, f, cycle);
       done_ = false;  // a message no entry waits for (a leaf's final Gather) is still work
-      wake_at(cycle + 1, cycle);
+      wake_at(cycle + 1);
     };
     e.on_send = [this, i](const Flit& f, uint64_t cycle) {
       Channel& ch = channels_[i];
@@ -67,24 +68,21 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
       if (is_head(f.type)) ++heads_;
       ++trace_flits_out_[i];
       ++progress_;
-      wake_at(cycle + 1, cycle);  // the NI buffer has room again
+      wake_at(cycle + 1);  // the NI buffer has room again
     };
   }
-  SC_METHOD(evaluate);
-  sensitive << wake_;
-  dont_initialize();
 }
 
 NetworkInterface::~NetworkInterface() = default;
 
 uint64_t NetworkInterface::now_cycle() const {
-  return sc_core::sc_time_stamp().value() / period_;
+  return wake_.scheduler().now();
 }
 
-void NetworkInterface::wake_at(uint64_t cycle, uint64_t now) {
+void NetworkInterface::wake_at(uint64_t cycle) {
   if (cycle >= next_wake_) return;
   next_wake_ = cycle;
-  wake_.notify(sc_core::sc_time::from_value((cycle - now) * period_));
+  wake_.notify_at(cycle);
 }
 
 void NetworkInterface::start() {
@@ -97,7 +95,7 @@ void NetworkInterface::start() {
   plan_forwarding();
   const uint64_t now = now_cycle();
   if (on_step) on_step(place_.node, timestep.value(), now);
-  wake_at(now + 1, now);
+  wake_at(now + 1);
 }
 
 uint64_t NetworkInterface::flits_injected() const {
@@ -461,11 +459,10 @@ void NetworkInterface::control(uint64_t now) {
   ++progress_;
 }
 
-void NetworkInterface::evaluate() {
+void NetworkInterface::evaluate(uint64_t now) {
   // The ports first: what they do in a cycle the NI sees from the next cycle on (arrivals),
   // or counts as of the cycle's start (queued_flits_at, lines_at), so the order is free.
-  for (const auto& p : ports_) p->evaluate();
-  const uint64_t now = now_cycle();
+  for (const auto& p : ports_) p->evaluate(now);
   next_wake_ = kNever;
   if (!started_) return;
   const uint64_t before = progress_;
@@ -502,7 +499,7 @@ void NetworkInterface::evaluate() {
   if (!events_.empty()) next = std::min(next, std::max(events_.top().cycle, now + 1));
   if (!inbox_.empty()) next = std::min(next, std::max(inbox_.front().cycle + 1, now + 1));
   if (lockstep.zero_at() > now) next = std::min(next, lockstep.zero_at());
-  if (next != kNever) wake_at(next, now);
+  if (next != kNever) wake_at(next);
 }
 
 std::string NetworkInterface::status() const {

@@ -1,7 +1,8 @@
 // The MultiTree network interface (paper §IV-A Fig. 6, §IV-B): executes one node's schedule
 // table on the router mesh, moving and summing the node's gradient buffer.
 //
-// Per cycle (one SC_METHOD; systemc/ni/README.md has the timing contract):
+// Per cycle (one run by the network's CycleScheduler; systemc/ni/README.md has the timing
+// contract):
 //   ejection  flits that arrived in earlier cycles are decoded into blocks (④); a Gather block
 //             is written to memory, a Reduce block is read-added-written through the
 //             reduction unit; when a message's last block is in memory it clears the
@@ -50,7 +51,8 @@ namespace mt::noc {
 class NetworkInterface : public sc_core::sc_module, public NiModel {
  public:
   NetworkInterface(sc_core::sc_module_name name, const NiPlace& place, const NocConfig& noc,
-                   const NiConfig& ni, const ReductionConfig& reduction, DType dtype);
+                   const NiConfig& ni, const ReductionConfig& reduction, DType dtype,
+                   CycleScheduler& scheduler);
   ~NetworkInterface() override;
 
   // The blocks of Fig. 6.
@@ -116,7 +118,6 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   bool counting(uint64_t now) const override { return !lockstep.zero(now); }
 
  private:
-  SC_HAS_PROCESS(NetworkInterface);
   enum class EventKind : uint8_t { kBurstRead, kReduceRead, kWriteBack, kBlockDone };
   struct Pending {
     uint64_t cycle;
@@ -160,7 +161,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
     uint64_t cycle;
   };
 
-  void evaluate();  // the ports' too: they share this process (Endpoint's driver)
+  void evaluate(uint64_t now);  // the ports' too: they share this run (Endpoint's driver)
   void eject(uint64_t now);
   void run_events(uint64_t now);
   void fetch(uint64_t now);
@@ -181,7 +182,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   void plan_forwarding();
   void hold_sum(const Block& b);
   bool dma_idle() const;
-  void wake_at(uint64_t cycle, uint64_t now);
+  void wake_at(uint64_t cycle);
   uint64_t now_cycle() const;
   static uint64_t key(Op op, uint32_t flow, uint32_t sender) {
     return (uint64_t{static_cast<uint8_t>(op)} << 56) | (uint64_t{flow} << 28) | sender;
@@ -190,7 +191,6 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   NiPlace place_;
   NocConfig noc_;
   NiConfig ni_;
-  uint64_t period_;
   std::vector<std::unique_ptr<Endpoint>> ports_;
   std::vector<Channel> channels_;
   RingBuffer<Arrived> inbox_;  // by cycle, then port
@@ -221,7 +221,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   size_t live_blocks_ = 0;  // received blocks not yet complete (block_slots)
   size_t peak_live_ = 0, peak_waiting_ = 0;
   size_t head_ = 0;  // index of the table's head entry
-  sc_core::sc_event wake_;  // the NI's and its ports' wake-ups
+  CycleEvent wake_;  // runs evaluate(): the NI's and its ports' wake-ups
   uint64_t next_wake_ = ~0ull;
   // Traced copies (sc_trace samples variables).
   uint32_t trace_timestep_ = 0, trace_entry_ = 0, trace_op_ = 0, trace_flow_ = 0;

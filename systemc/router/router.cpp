@@ -22,7 +22,7 @@ Router::Router(sc_core::sc_module_name name, const RouterSpec& spec, const NocCo
       vcs_(cfg.vcs),
       vc_shift_(vc_shift(cfg.vcs)),
       subpacket_need_(cfg.wormhole ? 1u : cfg.subpacket_flits),
-      period_(sc_core::sc_time(static_cast<double>(cfg.clock_ps), sc_core::SC_PS).value()) {
+      clock_(cfg.clock_ps) {
   cfg_.validate();
   if (neighbour_.size() > max_router_ports(cfg.vcs)) {
     fail(fmt::format("{} port codes, more than the {} a router with {} VCs supports",
@@ -53,9 +53,9 @@ Router::Router(sc_core::sc_module_name name, const RouterSpec& spec, const NocCo
   for (uint8_t p = 0; p < n_ports; ++p) {
     const bool local = is_local(p);
     link_delay_[p] = sc_core::sc_time::from_value(
-        period_ * (cfg.st_delay + 1 + (local ? cfg.local_latency : cfg.link_latency)));
+        clock_.period() * (cfg.st_delay + 1 + (local ? cfg.local_latency : cfg.link_latency)));
     credit_delay_[p] = sc_core::sc_time::from_value(
-        period_ * (local ? cfg.local_latency : cfg.credit_latency));
+        clock_.period() * (local ? cfg.local_latency : cfg.credit_latency));
     if (!has_port(p)) continue;
     in_[p] = std::make_unique<InSocket>(fmt::format("in_{}", port_label(p)).c_str());
     out_[p] = std::make_unique<OutSocket>(fmt::format("out_{}", port_label(p)).c_str());
@@ -75,9 +75,7 @@ Router::Router(sc_core::sc_module_name name, const RouterSpec& spec, const NocCo
   flits_out_.assign(n_ports, 0);
   credit_.type = FlitType::kHeadTail;
 
-  SC_METHOD(evaluate);
-  sensitive << wake_;
-  dont_initialize();
+  wake_ = CycleEvent(*shared_->scheduler, [this](uint64_t now) { evaluate(now); });
 }
 
 // A grid router's ports by their direction names; a switch's by number.
@@ -118,20 +116,20 @@ uint64_t Router::buffered_flits() const {
   return n;
 }
 
-uint64_t Router::now_cycle() const { return sc_core::sc_time_stamp().value() / period_; }
+uint64_t Router::now_cycle() const { return clock_.now(); }
 
 void Router::fail(const std::string& what) const {
   SC_REPORT_ERROR("mt/noc/router", fmt::format("{}: {}", name(), what).c_str());
   throw std::logic_error(what);  // not reached: SC_REPORT_ERROR throws
 }
 
-// Keeps only the earliest pending wake-up (sc_event keeps the earliest notification too; the
+// Keeps only the earliest pending wake-up (the scheduler keeps the earliest request too; the
 // check just avoids redundant notify calls). The evaluation recomputes its next wake-up from
 // its whole state, so a skipped later request is never lost.
-void Router::wake_at(uint64_t cycle, uint64_t now) {
+void Router::wake_at(uint64_t cycle) {
   if (cycle >= next_wake_) return;
   next_wake_ = cycle;
-  wake_.notify(sc_core::sc_time::from_value((cycle - now) * period_));
+  wake_.notify_at(cycle);
 }
 
 tlm::tlm_sync_enum Router::receive_flit(int port, Flit& flit, tlm::tlm_phase& phase,
@@ -139,7 +137,7 @@ tlm::tlm_sync_enum Router::receive_flit(int port, Flit& flit, tlm::tlm_phase& ph
   if (phase != tlm::BEGIN_REQ) fail("flit link carries only BEGIN_REQ");
   if (flit.vc >= vcs_) fail(fmt::format("flit on VC {} >= {} VCs: {}", flit.vc, vcs_, flit.str()));
   const uint64_t now = now_cycle();
-  const uint64_t usable = now + delay.value() / period_;
+  const uint64_t usable = now + clock_.cycles(delay);
   const unsigned i = (static_cast<unsigned>(port) << vc_shift_) | flit.vc;
   InputVc& ivc = ivcs_[i];
   Arrival& a = ivc.fifo.push_slot();
@@ -153,9 +151,10 @@ tlm::tlm_sync_enum Router::receive_flit(int port, Flit& flit, tlm::tlm_phase& ph
     // Checks fall half a cycle after a cycle boundary, when every router is done with it.
     shared_->watchdog_armed = true;
     shared_->watchdog_event->notify(
-        sc_core::sc_time::from_value(period_ * shared_->watchdog_cycles + period_ / 2));
+        sc_core::sc_time::from_value(clock_.period() * shared_->watchdog_cycles +
+                                     clock_.period() / 2));
   }
-  wake_at(usable, now);
+  wake_at(usable);
   return tlm::TLM_ACCEPTED;
 }
 
@@ -166,15 +165,14 @@ tlm::tlm_sync_enum Router::receive_credit(int port, Flit& credit, tlm::tlm_phase
   const uint64_t now = now_cycle();
   CreditIn& c = credits_in_[static_cast<size_t>(port)].push_slot();
   c.vc = credit.vc;
-  c.usable = now + delay.value() / period_;
+  c.usable = now + clock_.cycles(delay);
   credit_ports_ |= port_bit(static_cast<unsigned>(port));
-  wake_at(c.usable, now);
+  wake_at(c.usable);
   return tlm::TLM_ACCEPTED;
 }
 
-void Router::evaluate() {
+void Router::evaluate(uint64_t now) {
   ++evaluations_;
-  const uint64_t now = now_cycle();
   next_wake_ = kNever;  // the pending notification has just fired
   uint64_t next = kNever;
   bool progress = false;
@@ -196,7 +194,7 @@ void Router::evaluate() {
   // A grant changes what the next cycle can do; without one, this cycle's outcome repeats
   // until a stage delay ends or a flit or credit arrives, all of which are in `next`.
   if (progress || shared_->always_evaluate) next = now + 1;
-  if (next != kNever) wake_at(next, now);
+  if (next != kNever) wake_at(next);
 }
 
 void Router::take_credits(uint64_t now, uint64_t& next) {

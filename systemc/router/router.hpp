@@ -30,12 +30,13 @@
 // counts 1; at most vc_depth); a message's head and the first flit after every SubTail need
 // subpacket_flits credits before SA. Wormhole: a free VC, then one credit per flit.
 //
-// One SC_METHOD evaluates the whole pipeline for one cycle. It runs only in cycles in which
+// One call of evaluate() evaluates the whole pipeline for one cycle; the network's
+// CycleScheduler makes it (scheduler/cycle_scheduler.hpp). It runs only in cycles in which
 // something can happen (a flit or credit becomes usable, a stage delay ends, or the previous
 // cycle granted something); a blocked allocation sleeps until a credit arrives. Arrivals are
 // queued with the cycle they become usable and only read from then on, and everything sent in
-// cycle t is usable at t+1 or later, so the order in which SystemC runs routers within a cycle
-// never matters.
+// cycle t is usable at t+1 or later, so the order in which routers run within a cycle never
+// matters.
 //
 // Switch traversal is carried in the link's delay: a flit that wins SA in cycle g goes onto
 // its output link in cycle g+st+1 (the cycle above), and the router hands it to the receiver
@@ -62,11 +63,15 @@
 #include "router/ring_buffer.hpp"
 #include "router/switch_routes.hpp"
 #include "router/vc_mask.hpp"
+#include "scheduler/cycle_clock.hpp"
+#include "scheduler/cycle_scheduler.hpp"
 
 namespace mt::noc {
 
 // What a network shares with all its routers (owned by Network).
 struct RouterShared {
+  // Runs each router in the cycles it asks for (its pipeline evaluation).
+  CycleScheduler* scheduler = nullptr;
   // Allocation priority of a packet, from its head flit; empty: round robin only.
   std::function<uint32_t(const Flit&)> priority;
   // Tests: evaluate every cycle from the first arrival on (idle skipping off).
@@ -147,7 +152,6 @@ class Router : public sc_core::sc_module {
   std::string state_report() const;
 
  private:
-  SC_HAS_PROCESS(Router);
   static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
   struct Arrival {
@@ -176,7 +180,7 @@ class Router : public sc_core::sc_module {
   };
 
   // The clocked pipeline (one call per evaluated cycle).
-  void evaluate();
+  void evaluate(uint64_t now);
   void route(unsigned ivc_index, uint64_t now);                              // RC
   void route_grid(InputVc& v, Flit& head, unsigned in_port, unsigned in_vc, bool injected);
   void route_switched(InputVc& v, Flit& head, unsigned in_port, unsigned in_vc, bool injected);
@@ -193,7 +197,7 @@ class Router : public sc_core::sc_module {
 
   bool is_switch() const { return switch_routes_ && node_ >= switch_routes_->nodes(); }
   uint64_t now_cycle() const;
-  void wake_at(uint64_t cycle, uint64_t now);
+  void wake_at(uint64_t cycle);
   [[noreturn]] void fail(const std::string& what) const;
   std::string vc_report(unsigned i) const;
 
@@ -209,7 +213,7 @@ class Router : public sc_core::sc_module {
   uint32_t vcs_;
   unsigned vc_shift_;           // log2(vcs)
   uint32_t subpacket_need_;     // credits a sub-packet reserves (1 under wormhole)
-  uint64_t period_;             // clock period in sc_time units
+  CycleClock clock_;
   std::vector<sc_core::sc_time> link_delay_;    // each output: switch traversal + latency
   std::vector<sc_core::sc_time> credit_delay_;  // credit latency of each input
 
@@ -232,7 +236,7 @@ class Router : public sc_core::sc_module {
   std::vector<uint8_t> sa_in_ptr_;    // per input port, over its VCs
   std::vector<uint8_t> sa_out_ptr_;   // per output port, over input ports
 
-  sc_core::sc_event wake_;
+  CycleEvent wake_;  // runs evaluate()
   uint64_t next_wake_ = kNever;  // cycle of the pending wake notification
   uint64_t evaluations_ = 0;
   uint32_t max_occupancy_ = 0;

@@ -1,0 +1,49 @@
+// The clock every router and NI shares: SystemC time to cycles and back.
+//
+// Components convert the current time and every link delay to cycles on each flit and credit.
+// A 64-bit `div` costs tens of core cycles, so cycles() multiplies by the reciprocal in double
+// (within one of the quotient for every time below 2^52) and corrects the result, which makes
+// it exact for any time; now() converts the current time once per time step.
+#pragma once
+
+#include <cstdint>
+
+#include <systemc>
+
+namespace mt::noc {
+
+class CycleClock {
+ public:
+  explicit CycleClock(uint64_t clock_ps)
+      : period_(sc_core::sc_time(static_cast<double>(clock_ps), sc_core::SC_PS).value()),
+        inverse_(1.0 / static_cast<double>(period_)) {}
+
+  // One cycle in sc_time units (sc_time::value()).
+  uint64_t period() const { return period_; }
+  // floor(value / period).
+  uint64_t cycles(uint64_t value) const {
+    uint64_t q = static_cast<uint64_t>(static_cast<double>(value) * inverse_);
+    while (q != 0 && q * period_ > value) --q;
+    while (value - q * period_ >= period_) ++q;
+    return q;
+  }
+  uint64_t cycles(const sc_core::sc_time& t) const { return cycles(t.value()); }
+  // The current cycle.
+  uint64_t now() const {
+    const uint64_t t = sc_core::sc_time_stamp().value();
+    if (t != now_time_) {
+      now_time_ = t;
+      now_cycle_ = cycles(t);
+    }
+    return now_cycle_;
+  }
+  // `n` cycles as a SystemC time.
+  sc_core::sc_time time_of(uint64_t n) const { return sc_core::sc_time::from_value(n * period_); }
+
+ private:
+  uint64_t period_;
+  double inverse_;
+  mutable uint64_t now_time_ = 0, now_cycle_ = 0;  // now() of the last time step asked
+};
+
+}  // namespace mt::noc
