@@ -16,12 +16,12 @@
 
 #include <cstdint>
 #include <functional>
-#include <queue>
 #include <vector>
 
 #include <systemc>
 
 #include "scheduler/cycle_clock.hpp"
+#include "scheduler/cycle_queue.hpp"
 
 namespace mt::noc {
 
@@ -48,29 +48,19 @@ class CycleScheduler : public sc_core::sc_module {
 
  private:
   SC_HAS_PROCESS(CycleScheduler);
-  // Cycles closer than this to the current one have a bucket; later ones wait in far_.
-  static constexpr uint64_t kHorizon = 1024;
   struct Client {
     Run run;
     uint64_t pending = kNever;  // the earliest requested cycle not yet run
   };
-  struct Far {
-    uint64_t cycle;
-    uint32_t id;
-    bool operator>(const Far& o) const { return cycle > o.cycle; }
-  };
 
   void tick();
   void arm(uint64_t cycle);
-  uint64_t next_cycle(uint64_t now) const;
 
   CycleClock clock_;
   std::vector<Client> clients_;
-  // buckets_[c % kHorizon]: ids asking for cycle c; every entry's cycle lies in
-  // (now, now + kHorizon), so a bucket holds one cycle.
-  std::vector<std::vector<uint32_t>> buckets_;
-  std::vector<uint64_t> occupied_;  // bit per bucket: non-empty
-  std::priority_queue<Far, std::vector<Far>, std::greater<Far>> far_;
+  // Every request, by cycle; one superseded by an earlier request stays until its cycle and
+  // is skipped there (a client runs only in its pending cycle).
+  CycleQueue<uint32_t> requests_;
   sc_core::sc_event tick_event_;
   uint64_t armed_ = kNever;  // the cycle tick_event_ is notified for
   uint64_t ticks_ = 0, runs_ = 0;
