@@ -37,11 +37,13 @@ class FlitCallback {
     tagged_ = f;
     tag_ = tag;
   }
-  tlm::tlm_sync_enum operator()(const char* socket, Flit& flit, tlm::tlm_phase& phase,
-                                sc_core::sc_time& delay) const {
+  // `socket` names the socket in an error only: its name is not read on every call.
+  tlm::tlm_sync_enum operator()(const sc_core::sc_object* socket, Flit& flit,
+                                tlm::tlm_phase& phase, sc_core::sc_time& delay) const {
     if (tagged_ != nullptr) return (module_->*tagged_)(tag_, flit, phase, delay);
     if (plain_ == nullptr) {
-      SC_REPORT_ERROR("mt/noc/link", (std::string(socket) + ": no function registered").c_str());
+      SC_REPORT_ERROR("mt/noc/link",
+                      (std::string(socket->name()) + ": no function registered").c_str());
     }
     return (module_->*plain_)(flit, phase, delay);
   }
@@ -72,7 +74,7 @@ class FlitTargetSocket : public tlm::tlm_target_socket<kFlitBits, FlitProtocol> 
     explicit Fw(const sc_core::sc_object* s) : socket(s) {}
     tlm::tlm_sync_enum nb_transport_fw(Flit& flit, tlm::tlm_phase& phase,
                                        sc_core::sc_time& delay) override {
-      return callback(socket->name(), flit, phase, delay);
+      return callback(socket, flit, phase, delay);
     }
     void b_transport(Flit&, sc_core::sc_time&) override { refuse("b_transport"); }
     bool get_direct_mem_ptr(Flit&, tlm::tlm_dmi&) override { return false; }
@@ -106,7 +108,7 @@ class FlitInitiatorSocket : public tlm::tlm_initiator_socket<kFlitBits, FlitProt
     explicit Bw(const sc_core::sc_object* s) : socket(s) {}
     tlm::tlm_sync_enum nb_transport_bw(Flit& credit, tlm::tlm_phase& phase,
                                        sc_core::sc_time& delay) override {
-      return callback(socket->name(), credit, phase, delay);
+      return callback(socket, credit, phase, delay);
     }
     void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
     const sc_core::sc_object* socket;

@@ -46,15 +46,14 @@ Router::Router(sc_core::sc_module_name name, const RouterSpec& spec, const NocCo
     eject_port_[p] = is_local(p) ? p : local_port((p - 1u) % cfg.ni_ports);
   }
   if (first_local == kMaxRouterPorts) eject_port_.assign(n_ports, kMaxRouterPorts);  // a switch
-  link_delay_.resize(n_ports);
-  credit_delay_.resize(n_ports);
+  links_.resize(n_ports);
   in_.resize(n_ports);
   out_.resize(n_ports);
   for (uint8_t p = 0; p < n_ports; ++p) {
     const bool local = is_local(p);
-    link_delay_[p] = sc_core::sc_time::from_value(
+    links_[p].link_delay = sc_core::sc_time::from_value(
         clock_.period() * (cfg.st_delay + 1 + (local ? cfg.local_latency : cfg.link_latency)));
-    credit_delay_[p] = sc_core::sc_time::from_value(
+    links_[p].credit_delay = sc_core::sc_time::from_value(
         clock_.period() * (local ? cfg.local_latency : cfg.credit_latency));
     if (!has_port(p)) continue;
     in_[p] = std::make_unique<InSocket>(fmt::format("in_{}", port_label(p)).c_str());
@@ -85,6 +84,14 @@ std::string Router::port_label(uint8_t p) const {
 }
 
 Router::~Router() = default;
+
+void Router::end_of_elaboration() {
+  for (uint8_t p = 0; p < ports(); ++p) {
+    if (!has_port(p)) continue;
+    links_[p].fw = (*out_[p]).operator->();
+    links_[p].bw = (*in_[p]).operator->();
+  }
+}
 
 Router::InSocket& Router::in(uint8_t p) {
   if (!has_port(p)) fail(fmt::format("has no port {}", port_label(p)));

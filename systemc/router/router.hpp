@@ -181,6 +181,7 @@ class Router : public sc_core::sc_module {
 
   // The clocked pipeline (one call per evaluated cycle).
   void evaluate(uint64_t now);
+  void end_of_elaboration() override;  // takes the sockets' bound interfaces
   void route(unsigned ivc_index, uint64_t now);                              // RC
   void route_grid(InputVc& v, Flit& head, unsigned in_port, unsigned in_vc, bool injected);
   void route_switched(InputVc& v, Flit& head, unsigned in_port, unsigned in_vc, bool injected);
@@ -214,8 +215,15 @@ class Router : public sc_core::sc_module {
   unsigned vc_shift_;           // log2(vcs)
   uint32_t subpacket_need_;     // credits a sub-packet reserves (1 under wormhole)
   CycleClock clock_;
-  std::vector<sc_core::sc_time> link_delay_;    // each output: switch traversal + latency
-  std::vector<sc_core::sc_time> credit_delay_;  // credit latency of each input
+  // What a grant sends over each port: its flits forward (switch traversal + link latency)
+  // and its credits back, to the interfaces the sockets are bound to. They are taken from the
+  // sockets once bound, so a call does not go through sc_port's lookup each time.
+  struct PortLink {
+    tlm::tlm_fw_transport_if<FlitProtocol>* fw = nullptr;  // the output's receiver
+    tlm::tlm_bw_transport_if<FlitProtocol>* bw = nullptr;  // the input's sender
+    sc_core::sc_time link_delay, credit_delay;
+  };
+  std::vector<PortLink> links_;  // per port code
 
   std::vector<std::unique_ptr<InSocket>> in_;
   std::vector<std::unique_ptr<OutSocket>> out_;
