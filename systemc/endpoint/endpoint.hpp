@@ -23,7 +23,7 @@ class Endpoint : public sc_core::sc_module {
   // an evaluation, and the owner's run, which *driver makes, calls evaluate() of every
   // endpoint that shares it, each time it runs (an evaluation in a cycle that needs none does
   // nothing, and each recomputes its own next wake-up, so no request is lost). An NI drives
-  // its ports this way: one process activation per cycle instead of one per port.
+  // its ports this way: one run per cycle instead of one per port.
   Endpoint(sc_core::sc_module_name name, uint32_t node, const NocConfig& cfg,
            const CycleEvent* driver = nullptr);
   // The work of cycle `now` (the current one): take usable credits, sink usable flits, inject
