@@ -1,9 +1,11 @@
-// The clock every router and NI shares: SystemC time to cycles and back.
+// Clock cycles as the routers and NIs count them (one clock_ps period): SystemC time to cycles
+// and back.
 //
 // Components convert the current time and every link delay to cycles on each flit and credit.
 // A 64-bit `div` costs tens of core cycles, so cycles() multiplies by the reciprocal in double
-// (within one of the quotient for every time below 2^52) and corrects the result, which makes
-// it exact for any time; now() converts the current time once per time step.
+// (within one of the quotient for times below 2^53, which a double holds exactly) and corrects
+// the result: exact. Longer times (over 104 simulated days at 1 ps) are divided. now()
+// converts the current time once per time step.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +24,7 @@ class CycleClock {
   uint64_t period() const { return period_; }
   // floor(value / period).
   uint64_t cycles(uint64_t value) const {
+    if (value >= kExactInDouble) return value / period_;
     uint64_t q = static_cast<uint64_t>(static_cast<double>(value) * inverse_);
     while (q != 0 && q * period_ > value) --q;
     while (value - q * period_ >= period_) ++q;
@@ -41,6 +44,7 @@ class CycleClock {
   sc_core::sc_time time_of(uint64_t n) const { return sc_core::sc_time::from_value(n * period_); }
 
  private:
+  static constexpr uint64_t kExactInDouble = uint64_t{1} << 53;
   uint64_t period_;
   double inverse_;
   mutable uint64_t now_time_ = 0, now_cycle_ = 0;  // now() of the last time step asked

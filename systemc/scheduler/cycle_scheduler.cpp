@@ -1,8 +1,5 @@
 #include "scheduler/cycle_scheduler.hpp"
 
-#include <algorithm>
-#include <string>
-
 #include <fmt/format.h>
 
 namespace mt::noc {
@@ -44,7 +41,6 @@ void CycleScheduler::arm(uint64_t cycle) {
 void CycleScheduler::tick() {
   const uint64_t now = this->now();
   armed_ = kNever;
-  ++ticks_;
   // Runs ask for later cycles only, so this takes exactly the requests for this cycle.
   uint32_t id = 0;
   while (requests_.pop_due(now, id)) {

@@ -42,8 +42,7 @@ class CycleScheduler : public sc_core::sc_module {
   // The clock the components share.
   const CycleClock& clock() const { return clock_; }
   uint64_t now() const { return clock_.now(); }
-  // Cycles in which the process ran, and component runs (simulation effort, not model state).
-  uint64_t ticks() const { return ticks_; }
+  // Component runs so far (simulation effort, not model state).
   uint64_t runs() const { return runs_; }
 
  private:
@@ -63,7 +62,7 @@ class CycleScheduler : public sc_core::sc_module {
   CycleQueue<uint32_t> requests_;
   sc_core::sc_event tick_event_;
   uint64_t armed_ = kNever;  // the cycle tick_event_ is notified for
-  uint64_t ticks_ = 0, runs_ = 0;
+  uint64_t runs_ = 0;
 };
 
 // A component's wake-up on a scheduler: what an sc_event was to its SC_METHOD.
