@@ -46,15 +46,14 @@ Router::Router(sc_core::sc_module_name name, const RouterSpec& spec, const NocCo
     eject_port_[p] = is_local(p) ? p : local_port((p - 1u) % cfg.ni_ports);
   }
   if (first_local == kMaxRouterPorts) eject_port_.assign(n_ports, kMaxRouterPorts);  // a switch
-  links_.resize(n_ports);
+  port_links_.resize(n_ports);
   in_.resize(n_ports);
   out_.resize(n_ports);
   for (uint8_t p = 0; p < n_ports; ++p) {
     const bool local = is_local(p);
-    links_[p].link_delay = sc_core::sc_time::from_value(
-        clock_.period() * (cfg.st_delay + 1 + (local ? cfg.local_latency : cfg.link_latency)));
-    links_[p].credit_delay = sc_core::sc_time::from_value(
-        clock_.period() * (local ? cfg.local_latency : cfg.credit_latency));
+    port_links_[p].link_delay =
+        clock_.time_of(cfg.st_delay + 1 + (local ? cfg.local_latency : cfg.link_latency));
+    port_links_[p].credit_delay = clock_.time_of(local ? cfg.local_latency : cfg.credit_latency);
     if (!has_port(p)) continue;
     in_[p] = std::make_unique<InSocket>(fmt::format("in_{}", port_label(p)).c_str());
     out_[p] = std::make_unique<OutSocket>(fmt::format("out_{}", port_label(p)).c_str());
@@ -88,8 +87,8 @@ Router::~Router() = default;
 void Router::end_of_elaboration() {
   for (uint8_t p = 0; p < ports(); ++p) {
     if (!has_port(p)) continue;
-    links_[p].fw = (*out_[p]).operator->();
-    links_[p].bw = (*in_[p]).operator->();
+    port_links_[p].fw = (*out_[p]).operator->();
+    port_links_[p].bw = (*in_[p]).operator->();
   }
 }
 
@@ -158,8 +157,8 @@ tlm::tlm_sync_enum Router::receive_flit(int port, Flit& flit, tlm::tlm_phase& ph
     // Checks fall half a cycle after a cycle boundary, when every router is done with it.
     shared_->watchdog_armed = true;
     shared_->watchdog_event->notify(
-        sc_core::sc_time::from_value(clock_.period() * shared_->watchdog_cycles +
-                                     clock_.period() / 2));
+        clock_.time_of(shared_->watchdog_cycles) +
+        sc_core::sc_time::from_value(clock_.period() / 2));
   }
   wake_at(usable);
   return tlm::TLM_ACCEPTED;

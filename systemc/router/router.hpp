@@ -223,7 +223,7 @@ class Router : public sc_core::sc_module {
     tlm::tlm_bw_transport_if<FlitProtocol>* bw = nullptr;  // the input's sender
     sc_core::sc_time link_delay, credit_delay;
   };
-  std::vector<PortLink> links_;  // per port code
+  std::vector<PortLink> port_links_;  // per port code
 
   std::vector<std::unique_ptr<InSocket>> in_;
   std::vector<std::unique_ptr<OutSocket>> out_;

@@ -253,8 +253,8 @@ void Router::grant_switch(unsigned i, uint64_t now) {
   --ov.credits;
   flit.vc = v.out_vc;
   tlm::tlm_phase fw_phase = tlm::BEGIN_REQ;
-  sc_core::sc_time fw_delay = links_[out].link_delay;
-  links_[out].fw->nb_transport_fw(flit, fw_phase, fw_delay);
+  sc_core::sc_time fw_delay = port_links_[out].link_delay;
+  port_links_[out].fw->nb_transport_fw(flit, fw_phase, fw_delay);
   ++flits_out_[out];
   RingBuffer<uint64_t>& sends = sends_[out];
   while (!sends.empty() && sends.front() <= now) sends.pop_front();
@@ -264,8 +264,8 @@ void Router::grant_switch(unsigned i, uint64_t now) {
 
   credit_.vc = static_cast<uint8_t>(i & (vcs_ - 1));
   tlm::tlm_phase phase = CREDIT;
-  sc_core::sc_time delay = links_[in_port].credit_delay;
-  links_[in_port].bw->nb_transport_bw(credit_, phase, delay);
+  sc_core::sc_time delay = port_links_[in_port].credit_delay;
+  port_links_[in_port].bw->nb_transport_bw(credit_, phase, delay);
 
   v.reserve = type == FlitType::kSubTail;  // the next flit starts a new sub-packet
   v.ready = now + 1;

@@ -53,20 +53,16 @@ class CycleQueue {
   }
 
   // Takes the first item due in or before `now` into `out`; false if there is none.
+  // (A bucket is released when its last item is taken, so an occupied one has one left.)
   bool pop_due(uint64_t now, T& out) {
-    for (;;) {
-      const uint64_t c = front_cycle();
-      if (c == kNever || c > now) return false;
-      if (c != floor_) advance(c);
-      std::vector<T>& b = buckets_[c & mask_];
-      if (head_ < b.size()) {
-        out = std::move(b[head_++]);
-        --size_;
-        if (head_ == b.size()) release(c);
-        return true;
-      }
-      release(c);  // not reached: an occupied bucket has an item left
-    }
+    const uint64_t c = front_cycle();
+    if (c == kNever || c > now) return false;
+    if (c != floor_) advance(c);
+    std::vector<T>& b = buckets_[c & mask_];
+    out = std::move(b[head_++]);
+    --size_;
+    if (head_ == b.size()) release(c);
+    return true;
   }
 
  private:

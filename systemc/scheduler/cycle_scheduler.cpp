@@ -6,8 +6,7 @@ namespace mt::noc {
 
 CycleScheduler::CycleScheduler(sc_core::sc_module_name name, uint64_t clock_ps)
     : sc_module(name),
-      clock_(clock_ps),
-      requests_(1024) {
+      clock_(clock_ps) {
   SC_METHOD(tick);
   sensitive << tick_event_;
   dont_initialize();

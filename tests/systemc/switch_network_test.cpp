@@ -2,6 +2,7 @@
 // classes, zero-load latency through 1, 3 and 5 switches against the closed form, source
 // routes, saturation that drains, and whole all-reduces that sum exactly.
 #include <fstream>
+#include <initializer_list>
 #include <set>
 #include <tuple>
 
@@ -261,6 +262,19 @@ TEST_F(SwitchSim, FourLevelFatTreeSaturationDrains) {
   test::run_and_drain(test::table_routed_saturation("fattree:2x4", false));
 }
 
+// A run of `o` is refused as bad input, with every one of `parts` in its message; `accepted`
+// fails the test (fatally: wrap the call in ASSERT_NO_FATAL_FAILURE) otherwise. A refused run
+// stops before elaboration, so the test may run another afterwards.
+void expect_refused(const AllReduceOptions& o, const char* accepted,
+                    std::initializer_list<const char*> parts) {
+  try {
+    run_allreduce(o);
+    FAIL() << accepted;
+  } catch (const InputError& e) {
+    for (const char* part : parts) EXPECT_THAT(e.what(), ::testing::HasSubstr(part));
+  }
+}
+
 // A 5-level fat-tree of 6-port switches: MultiTree's switch paths cross up to 13 switches of
 // 3 bits each (2 at the top), more than the Route field's 30 bits, so its messages are
 // refused, naming the transfer and the limit; packets follow the tables and run.
@@ -268,13 +282,9 @@ TEST_F(SwitchSim, RoutesLongerThanTheRouteFieldAreRefused) {
   AllReduceOptions o;
   o.topology = "fattree:3x5";
   o.bytes = 4 * 1024;
-  try {
-    run_allreduce(o);
-    FAIL() << "routes of more than 30 bits were accepted";
-  } catch (const InputError& e) {
-    EXPECT_THAT(e.what(), ::testing::HasSubstr("a route through"));
-    EXPECT_THAT(e.what(), ::testing::HasSubstr("a head flit's source route holds 30"));
-  }
+  ASSERT_NO_FATAL_FAILURE(
+      expect_refused(o, "routes of more than 30 bits were accepted",
+                     {"a route through", "a head flit's source route holds 30"}));
   o.ni.flow_control = FlowControl::kPacket;  // packets follow the tables: no Route field
   EXPECT_TRUE(run_allreduce(o).verified);
 }
@@ -285,13 +295,8 @@ TEST_F(SwitchSim, SwitchesOfMoreThan32PortsRunWithTwoVcs) {
   AllReduceOptions o;
   o.topology = "bigraph:1x33";  // two switches of 33 nodes and the link between them
   o.bytes = 4 * 1024;
-  try {
-    run_allreduce(o);
-    FAIL() << "34-port switches were accepted with 4 VCs";
-  } catch (const InputError& e) {
-    EXPECT_THAT(e.what(), ::testing::HasSubstr("switch 66 has 34 ports"));
-    EXPECT_THAT(e.what(), ::testing::HasSubstr("with 2 VCs 64"));
-  }
+  ASSERT_NO_FATAL_FAILURE(expect_refused(o, "34-port switches were accepted with 4 VCs",
+                                         {"switch 66 has 34 ports", "with 2 VCs 64"}));
   o.noc.vcs = 2;  // (the refused run stopped before elaboration; this one may elaborate)
   const AllReduceResult r = run_allreduce(o);
   EXPECT_TRUE(r.verified) << r.error;
