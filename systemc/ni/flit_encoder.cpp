@@ -59,20 +59,23 @@ void FlitEncoder::encode(const SendJob& job, uint64_t offset, const uint8_t* dat
   proto.set_eject(job.route.eject);
   proto.route = job.route.route;
 
+  // Each flit is built in its place in `out` from the prototype: no flit is assembled on the
+  // stack and copied (its 3-bit fields would be stored narrow and read back wide).
+  out.reserve(out.size() + flits(job, offset, len));
   for (uint64_t j = first; j < last; ++j) {
-    Flit f = proto;
     if (job.route.source_routed) {
       const uint64_t n = 1 + total;  // flits of the message
-      f.packet = job.id;
-      f.length = static_cast<uint32_t>(n);
       if (j == 0) {
-        Flit head = f;
+        Flit& head = out.emplace_back(proto);
         head.type = FlitType::kSubHead;
         head.addr = r.addr;
-        head.index = 0;
-        out.push_back(head);
+        head.packet = job.id;
+        head.length = static_cast<uint32_t>(n);
       }
+      Flit& f = out.emplace_back(proto);
       const uint64_t i = j + 1;
+      f.packet = job.id;
+      f.length = static_cast<uint32_t>(n);
       f.index = static_cast<uint32_t>(i);
       f.type = i + 1 == n                      ? FlitType::kSubMessageTail
                : (i + 1) % subpacket_flits_ == 0 ? FlitType::kSubTail
@@ -80,28 +83,29 @@ void FlitEncoder::encode(const SendJob& job, uint64_t offset, const uint8_t* dat
     } else {
       const uint64_t p = j / per_packet, k = j % per_packet;
       const uint64_t in_packet = std::min(per_packet, total - p * per_packet);
-      f.packet = (job.id << 24) | p;
-      f.length = static_cast<uint32_t>(1 + in_packet);
       if (k == 0) {
-        Flit head = f;
+        Flit& head = out.emplace_back(proto);
         head.type = FlitType::kHead;
         head.packet_bytes = head_field<uint16_t>(
             std::min<uint64_t>(packet_payload_, r.bytes - p * packet_payload_),
             ff::kHeadPacketBytes);
         head.addr = r.addr + p * packet_payload_;
-        head.index = 0;
-        out.push_back(head);
+        head.packet = (job.id << 24) | p;
+        head.length = static_cast<uint32_t>(1 + in_packet);
       }
+      Flit& f = out.emplace_back(proto);
+      f.packet = (job.id << 24) | p;
+      f.length = static_cast<uint32_t>(1 + in_packet);
       f.index = static_cast<uint32_t>(k + 1);
       f.type = k + 1 == in_packet ? FlitType::kTail : FlitType::kBody;
     }
     // Payload: the flit's 16 bytes of the range, zero beyond the end of the send.
     const uint64_t at = j * kFlitPayloadBytes;
-    if (at < r.bytes) {
-      const uint64_t n = std::min<uint64_t>(kFlitPayloadBytes, r.bytes - at);
-      std::memcpy(f.data.data(), data + (at - offset), n);
+    if (at + kFlitPayloadBytes <= r.bytes) {
+      std::memcpy(out.back().data.data(), data + (at - offset), kFlitPayloadBytes);
+    } else if (at < r.bytes) {
+      std::memcpy(out.back().data.data(), data + (at - offset), r.bytes - at);
     }
-    out.push_back(f);
   }
 }
 
