@@ -62,6 +62,11 @@ struct AllReduceOptions {
   std::string rtl_waves;
   std::vector<uint32_t> trace_nodes;
   bool progress = false;        // a progress line on stderr while it runs
+  // Every node advances one cycle at a time with all the others. Off (the default), each
+  // node's router and NI run a link's latency ahead alone when no RTL NI, trace or memory
+  // clock of its own needs SystemC's time to follow every cycle (CycleScheduler "Groups and
+  // lookahead"): the same results, from a cache that holds one node at a time.
+  bool lockstep = false;
   // Check image sets with the plan verifier before running them. Off, a broken table runs
   // and shows what the NI does with it (the watchdog names what deadlocks).
   bool verify_images = true;

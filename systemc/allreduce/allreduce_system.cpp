@@ -80,6 +80,13 @@ AllReduceSystem::AllReduceSystem(sc_core::sc_module_name name, const Topology& t
     observe(ni, opt.record_issues);
     nis.push_back(&ni);
   }
+  // Every NI is a SystemC NI on the network's scheduler and no trace samples SystemC's time:
+  // each node may run a link's latency ahead of the others (CycleScheduler, "Groups and
+  // lookahead"). The memory shares the NoC's clock, so its acceptance cycle is the same.
+  if (!opt.lockstep && rtl_nodes_.empty() && opt.trace.empty() &&
+      memory.clock_ps == noc.clock_ps) {
+    net_.scheduler().set_lookahead(net_.lookahead());
+  }
   host_ = std::make_unique<Host>("host", nis, images_);
   monitor_ = std::make_unique<Monitor>("monitor", nis, net_, noc.clock_ps, opt.ni.watchdog_cycles,
                                        opt.progress);
@@ -174,7 +181,10 @@ AllReduceResult AllReduceSystem::result() const {
   r.bound_ratio = r.cycles ? static_cast<double>(r.bound_cycles) / static_cast<double>(r.cycles) : 0;
   r.head_overhead = r.flits ? static_cast<double>(r.head_flits) / static_cast<double>(r.flits) : 0;
   r.router_cycles = net_.router_cycles();
+  // Nodes run lookahead windows one after another: issue order is cycle order.
   r.issues = issues_;
+  std::stable_sort(r.issues.begin(), r.issues.end(),
+                   [](const IssueRecord& a, const IssueRecord& b) { return a.cycle < b.cycle; });
   r.data = data_mode_;
   r.checked_elements = data_.checked_elements();
   r.data_bytes = data_.sum_bytes();

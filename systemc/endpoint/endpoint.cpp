@@ -36,7 +36,9 @@ Endpoint::Endpoint(sc_core::sc_module_name name, uint32_t node, const NocConfig&
   dont_initialize();
 }
 
-uint64_t Endpoint::cycle() const { return clock_.now(); }
+uint64_t Endpoint::cycle() const {
+  return driver_ != nullptr ? driver_->scheduler().now() : clock_.now();
+}
 
 size_t Endpoint::queued_flits() const { return queue_.size(); }
 

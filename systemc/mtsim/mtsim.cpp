@@ -243,6 +243,9 @@ void add_model_options(CLI::App& app, MtsimArgs& a) {
                  "with --ni-forward: hold only the first this many bytes of each send of "
                  "reduced data (0: all of it)")
       ->capture_default_str();
+  app.add_flag("--lockstep", o.lockstep,
+               "advance every node one cycle at a time with all the others instead of a "
+               "link's latency ahead alone: the same results, slower (to check that)");
   app.add_option("--watchdog", o.ni.watchdog_cycles,
                  "stop and report a deadlock after this many cycles without progress (0: off)")
       ->capture_default_str();

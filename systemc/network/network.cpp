@@ -138,6 +138,11 @@ uint32_t Network::encode_route(const std::vector<PathHop>& path, const std::stri
   return encode_source_route(hops, what);
 }
 
+uint64_t Network::lookahead() const {
+  const uint64_t flit = uint64_t{cfg_.st_delay} + 1 + cfg_.link_latency;
+  return std::max<uint64_t>(1, std::min<uint64_t>(flit, cfg_.credit_latency));
+}
+
 uint64_t Network::router_cycles() const {
   uint64_t n = 0;
   for (const auto& r : routers_) n += r->evaluations();

@@ -75,8 +75,15 @@ class Network : public sc_core::sc_module {
   // Router-cycles simulated so far: how many times a router evaluated its pipeline (idle
   // routers are not evaluated).
   uint64_t router_cycles() const;
-  // Runs the routers each cycle they ask for; NIs on this network run on it too.
+  // Runs the routers each cycle they ask for; NIs on this network run on it too. Each router
+  // is a group of its own on it (with its node's NI: group key = the router's vertex id).
   CycleScheduler& scheduler() { return scheduler_; }
+  // The fewest cycles after which what a router sends to another takes effect: a flit's
+  // switch traversal and link latency, a credit's latency (>= 1). Between routers nothing
+  // travels faster, so the scheduler may run each router's group that far ahead
+  // (CycleScheduler::set_lookahead) when nothing but routers and their NIs' runs on the
+  // scheduler act on the network.
+  uint64_t lookahead() const;
 
   Router& router(uint32_t r) { return *routers_.at(r); }
   const Router& router(uint32_t r) const { return *routers_.at(r); }

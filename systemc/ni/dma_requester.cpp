@@ -19,7 +19,11 @@ DmaRequester::DmaRequester(sc_core::sc_module_name name, uint64_t clock_ps,
 uint64_t DmaRequester::access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint64_t len,
                               uint64_t now) {
   set_plain_access(trans_, cmd, addr, data, len);
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  // The request is made in cycle `now`, which may lie ahead of SystemC's time (the scheduler's
+  // lookahead windows): that offset is the annotated delay, as a TLM-2.0 loosely-timed
+  // initiator passes its local time. Completion is counted from SystemC's time.
+  const uint64_t base = sc_core::sc_time_stamp().value();
+  sc_core::sc_time delay = sc_core::sc_time::from_value(std::max(now * period_, base) - base);
   mem->b_transport(trans_, delay);
   if (trans_.is_response_error()) {
     throw std::runtime_error(fmt::format("{}: memory {} of {} bytes at 0x{:x} failed: {}", name(),
@@ -27,7 +31,7 @@ uint64_t DmaRequester::access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data
                                          addr, trans_.get_response_string()));
   }
   (cmd == tlm::TLM_READ_COMMAND ? bytes_read_ : bytes_written_) += len;
-  const uint64_t complete = now + (delay.value() + period_ - 1) / period_;
+  const uint64_t complete = (base + delay.value() + period_ - 1) / period_;
   // The RTL's queue holds an access from its request to the end of its completion cycle.
   while (!completions_.empty() && completions_.front() <= now) completions_.pop_front();
   completions_.push_back(complete);

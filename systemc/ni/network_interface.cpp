@@ -47,7 +47,8 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
       trace_flits_in_(noc.ni_ports, 0) {
   noc.validate();
   ni.validate();
-  wake_ = CycleEvent(scheduler, [this](uint64_t now) { evaluate(now); });
+  // The NI runs in its router's group (the router's is the node's vertex id).
+  wake_ = CycleEvent(scheduler, [this](uint64_t now) { evaluate(now); }, place.node);
   for (uint32_t i = 0; i < noc.ni_ports; ++i) {
     ports_.push_back(std::make_unique<Endpoint>(fmt::format("port_{}", i).c_str(), place.node,
                                                 noc, &wake_));

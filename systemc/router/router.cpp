@@ -73,7 +73,8 @@ Router::Router(sc_core::sc_module_name name, const RouterSpec& spec, const NocCo
   flits_out_.assign(n_ports, 0);
   credit_.type = FlitType::kHeadTail;
 
-  wake_ = CycleEvent(*shared_->scheduler, [this](uint64_t now) { evaluate(now); });
+  // A router is the group of its node (and NI): links to other routers take the lookahead.
+  wake_ = CycleEvent(*shared_->scheduler, [this](uint64_t now) { evaluate(now); }, node_);
 }
 
 // A grid router's ports by their direction names; a switch's by number.
@@ -122,7 +123,7 @@ uint64_t Router::buffered_flits() const {
   return n;
 }
 
-uint64_t Router::now_cycle() const { return clock_.now(); }
+uint64_t Router::now_cycle() const { return shared_->scheduler->now(); }
 
 void Router::fail(const std::string& what) const {
   SC_REPORT_ERROR("mt/noc/router", fmt::format("{}: {}", name(), what).c_str());

@@ -12,10 +12,23 @@
 // when the component runs. A component runs at most once per cycle. Within a cycle the order
 // of components is unspecified, as it was among SC_METHODs: whatever a component sends in
 // cycle t becomes usable at t+1 or later (systemc/README.md "Timing contract").
+//
+// Groups and lookahead (temporal decoupling, as TLM-2.0's loosely-timed initiators do it):
+// components that act on each other within a cycle or a few share a group (a node's router
+// and its NI); between groups everything travels over a link. If whatever a component does to
+// another group takes effect `lookahead` cycles later or more (a flit's link delay, a credit's
+// latency), the scheduler runs each group alone through a window of `lookahead` cycles before
+// the next group: nothing another group does in the window can reach it before the window
+// ends, so each group sees exactly the cycles it would see in lockstep, and its state stays in
+// the cache for the whole window. A run is told its own cycle (now()); SystemC's time stands
+// at the window's first cycle meanwhile. With lookahead 1 (the default) every group advances
+// one cycle at a time: lockstep. A request from another group that would land inside a
+// window already run is an error: it would break that contract, never silently.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <unordered_map>
 #include <vector>
 
 #include <systemc>
@@ -28,6 +41,8 @@ namespace mt::noc {
 class CycleScheduler : public sc_core::sc_module {
  public:
   static constexpr uint64_t kNever = ~0ull;
+  // add(): the component is a group of its own.
+  static constexpr uint64_t kOwnGroup = ~0ull;
 
   // clock_ps: the clock period all components share.
   CycleScheduler(sc_core::sc_module_name name, uint64_t clock_ps);
@@ -35,13 +50,20 @@ class CycleScheduler : public sc_core::sc_module {
   // A component's work for one cycle, given the cycle.
   using Run = std::function<void(uint64_t now)>;
 
-  // Registers a component's run; returns its id for notify().
-  uint32_t add(Run run);
+  // Registers a component's run in group `group` (any key; components with the same key
+  // share the group); returns its id for notify().
+  uint32_t add(Run run, uint64_t group = kOwnGroup);
   // Asks for run(id) in cycle `cycle`, which must lie after the current cycle.
   void notify(uint32_t id, uint64_t cycle);
+  // Whatever a component does to another group takes effect `cycles` (>= 1) after the cycle
+  // it does it in, or later: groups run windows of that many cycles each (see above). Set it
+  // before the simulation runs, or while no component has a request.
+  void set_lookahead(uint64_t cycles);
+  uint64_t lookahead() const { return lookahead_; }
   // The clock the components share.
   const CycleClock& clock() const { return clock_; }
-  uint64_t now() const { return clock_.now(); }
+  // The current cycle: in a run, the cycle it runs in; otherwise that of SystemC's time.
+  uint64_t now() const { return running_ ? current_ : clock_.now(); }
   // Component runs so far (simulation effort, not model state).
   uint64_t runs() const { return runs_; }
 
@@ -50,18 +72,34 @@ class CycleScheduler : public sc_core::sc_module {
   struct Client {
     Run run;
     uint64_t pending = kNever;  // the earliest requested cycle not yet run
+    uint32_t group = 0;
+  };
+  struct Group {
+    std::vector<uint32_t> clients;  // in the order they were added
+    uint64_t pending = kNever;      // the earliest pending cycle of a client (outside runs)
+    bool listed = false;            // in the window being run
   };
 
   void tick();
+  void run_group(uint32_t g, uint64_t end);
   void arm(uint64_t cycle);
+  [[noreturn]] void refuse(uint64_t cycle, const char* why) const;
 
   CycleClock clock_;
   std::vector<Client> clients_;
-  // Every request, by cycle; one superseded by an earlier request stays until its cycle and
-  // is skipped there (a client runs only in its pending cycle).
+  std::vector<Group> groups_;
+  std::unordered_map<uint64_t, uint32_t> group_of_key_;
+  // Every group's wake-up, by cycle; one superseded by an earlier wake-up stays until its
+  // cycle and is skipped there.
   CycleQueue<uint32_t> requests_;
+  std::vector<uint32_t> window_groups_;  // the groups of the window being run, in wake order
   sc_core::sc_event tick_event_;
   uint64_t armed_ = kNever;  // the cycle tick_event_ is notified for
+  uint64_t lookahead_ = 1;
+  uint64_t window_end_ = 0;  // the first cycle after the last window run
+  bool running_ = false;     // in a component's run
+  uint64_t current_ = 0;     // the cycle of that run
+  uint32_t running_group_ = 0;
   uint64_t runs_ = 0;
 };
 
@@ -69,8 +107,9 @@ class CycleScheduler : public sc_core::sc_module {
 class CycleEvent {
  public:
   CycleEvent() = default;
-  CycleEvent(CycleScheduler& scheduler, CycleScheduler::Run run)
-      : scheduler_(&scheduler), id_(scheduler.add(std::move(run))) {}
+  CycleEvent(CycleScheduler& scheduler, CycleScheduler::Run run,
+             uint64_t group = CycleScheduler::kOwnGroup)
+      : scheduler_(&scheduler), id_(scheduler.add(std::move(run), group)) {}
   // Runs the component in `cycle` (after the current one), unless it runs earlier anyway.
   void notify_at(uint64_t cycle) const { scheduler_->notify(id_, cycle); }
   CycleScheduler& scheduler() const { return *scheduler_; }

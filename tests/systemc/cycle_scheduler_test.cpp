@@ -1,7 +1,9 @@
 // CycleScheduler: a component runs in the cycle it asked for, at most once a cycle; of its
 // pending requests the earliest wins (the contract of the sc_event it replaced); requests
 // beyond the bucket horizon and across idle stretches arrive on time; a request for the
-// current cycle is an error.
+// current cycle is an error. With groups and a lookahead of L cycles, each group runs alone
+// through a window of L cycles, in cycle order, each run told its own cycle; a request from
+// another group that would land inside the window is an error; lookahead 1 is lockstep.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -36,6 +38,37 @@ struct Recorder {
   std::vector<sc_core::sc_time> times;
   std::vector<std::pair<uint64_t, uint64_t>> script;  // (when running in cycle a, ask for c)
 };
+
+// A component in group `group` that appends (name, cycle) to a log shared by the test's
+// components, and makes the requests scripted for the cycle it runs in: (a, target, c) asks
+// for target's run in cycle c when running in cycle a.
+struct Member {
+  struct Ask {
+    uint64_t at;
+    Member* target;
+    uint64_t cycle;
+  };
+  Member(CycleScheduler& s, uint64_t group, char member_name,
+         std::vector<std::pair<char, uint64_t>>& shared_log)
+      : scheduler(s), name(member_name), log(shared_log) {
+    event = CycleEvent(s, [this](uint64_t now) { run(now); }, group);
+  }
+  void run(uint64_t now) {
+    EXPECT_EQ(now, scheduler.now());
+    log.emplace_back(name, now);
+    times.push_back(sc_core::sc_time_stamp());
+    for (const Ask& a : script) {
+      if (a.at == now) a.target->event.notify_at(a.cycle);
+    }
+  }
+  CycleScheduler& scheduler;
+  char name;
+  std::vector<std::pair<char, uint64_t>>& log;
+  CycleEvent event;
+  std::vector<sc_core::sc_time> times;
+  std::vector<Ask> script;
+};
+using Log = std::vector<std::pair<char, uint64_t>>;
 
 void run_cycles(uint64_t n) {
   sc_core::sc_start(sc_core::sc_time(static_cast<double>(n * kClockPs), sc_core::SC_PS));
@@ -93,6 +126,63 @@ TEST_F(CycleSchedulerSim, ARequestForTheCurrentCycleIsAnError) {
   a.event.notify_at(2);
   a.script = {{2, 2}};
   EXPECT_THROW(run_cycles(5), sc_core::sc_report);
+}
+
+TEST_F(CycleSchedulerSim, EachGroupRunsAloneThroughAWindowOfTheLookahead) {
+  CycleScheduler s("scheduler", kClockPs);
+  s.set_lookahead(4);
+  Log log;
+  // a and b share group 1; c and d group 2. Windows: [1, 5), then [6, 10) from a's 6.
+  Member a(s, 1, 'a', log), b(s, 1, 'b', log), c(s, 2, 'c', log), d(s, 2, 'd', log);
+  a.event.notify_at(1);
+  c.event.notify_at(1);
+  a.script = {{1, &a, 2}, {2, &b, 3}};
+  b.script = {{3, &b, 4}, {3, &d, 7}, {4, &a, 6}};  // d's run lands in the next window
+  c.script = {{1, &c, 3}, {3, &b, 8}};              // so does b's, in its group's window
+  run_cycles(12);
+  // Group 1 asked first: it runs through its window, then group 2 through the same cycles;
+  // in the next window group 1 (its 6 is the earliest) before group 2; a group's members in
+  // cycle order, within a cycle in the order they were added.
+  EXPECT_EQ(log, (Log{{'a', 1}, {'a', 2}, {'b', 3}, {'b', 4}, {'c', 1}, {'c', 3},
+                      {'a', 6}, {'b', 8}, {'d', 7}}));
+  // SystemC's time stands at the window's first cycle while a group runs through it.
+  EXPECT_EQ(a.times, (std::vector<sc_core::sc_time>{sc_core::sc_time(1000, sc_core::SC_PS),
+                                                    sc_core::sc_time(1000, sc_core::SC_PS),
+                                                    sc_core::sc_time(6000, sc_core::SC_PS)}));
+  EXPECT_EQ(c.times[1], sc_core::sc_time(1000, sc_core::SC_PS));
+  EXPECT_EQ(d.times[0], sc_core::sc_time(6000, sc_core::SC_PS));
+  EXPECT_EQ(s.runs(), 9u);
+}
+
+TEST_F(CycleSchedulerSim, WithLookaheadOneGroupsAdvanceInLockstep) {
+  CycleScheduler s("scheduler", kClockPs);
+  Log log;
+  Member a(s, 1, 'a', log), b(s, 2, 'b', log);
+  a.event.notify_at(1);
+  b.event.notify_at(1);
+  a.script = {{1, &a, 2}, {2, &a, 3}};
+  b.script = {{1, &b, 2}, {2, &b, 4}};
+  run_cycles(8);
+  EXPECT_EQ(log, (Log{{'a', 1}, {'b', 1}, {'a', 2}, {'b', 2}, {'a', 3}, {'b', 4}}));
+}
+
+TEST_F(CycleSchedulerSim, ARequestFromAnotherGroupInsideTheWindowIsAnError) {
+  CycleScheduler s("scheduler", kClockPs);
+  s.set_lookahead(4);
+  Log log;
+  Member a(s, 1, 'a', log), c(s, 2, 'c', log);
+  a.event.notify_at(1);
+  a.script = {{1, &c, 4}};  // window [1, 5): c's group may have run through cycle 4 already
+  EXPECT_THROW(run_cycles(8), sc_core::sc_report);
+}
+
+TEST_F(CycleSchedulerSim, ALookaheadOfZeroOrSetWhileRequestsWaitIsAnError) {
+  CycleScheduler s("scheduler", kClockPs);
+  EXPECT_THROW(s.set_lookahead(0), sc_core::sc_report);
+  Log log;
+  Member a(s, 1, 'a', log);
+  a.event.notify_at(3);
+  EXPECT_THROW(s.set_lookahead(2), sc_core::sc_report);
 }
 
 }  // namespace
