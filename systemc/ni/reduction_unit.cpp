@@ -66,12 +66,19 @@ uint64_t ReductionUnit::reduce(uint8_t* acc, const uint8_t* src, uint64_t bytes,
                                  name(), bytes, kElementBytes));
   }
   const uint64_t n = bytes / kElementBytes;
-  // Byte-wise loads and stores: no alignment or aliasing assumptions, acc may be src.
-  for (uint64_t i = 0; i < n; ++i) {
-    uint8_t* a = acc + i * kElementBytes;
-    const uint32_t x = load_le(a), y = load_le(src + i * kElementBytes);
-    // int32 in uint32_t: wraps like two's complement without signed overflow.
-    store_le(a, dtype_ == DType::kInt32 ? x + y : fp32_add(x, y));
+  // Byte-wise loads and stores: no alignment or aliasing assumptions, acc may be src. One
+  // loop per type, so that the compiler can vectorise each.
+  if (dtype_ == DType::kInt32) {
+    for (uint64_t i = 0; i < n; ++i) {
+      uint8_t* a = acc + i * kElementBytes;
+      // int32 in uint32_t: wraps like two's complement without signed overflow.
+      store_le(a, load_le(a) + load_le(src + i * kElementBytes));
+    }
+  } else {
+    for (uint64_t i = 0; i < n; ++i) {
+      uint8_t* a = acc + i * kElementBytes;
+      store_le(a, fp32_add(load_le(a), load_le(src + i * kElementBytes)));
+    }
   }
 
   const uint64_t start = std::max(ready, free_);
