@@ -129,6 +129,24 @@ TEST_F(NiReductionUnitTest, UnalignedAndAliasedBuffers) {
   std::vector<uint8_t> same = le_bytes({5, u(-9)});
   unit.reduce(same.data(), same.data(), same.size(), 0);
   EXPECT_EQ(le_words(same), (std::vector<uint32_t>{10, u(-18)}));
+
+  // fp32 likewise, over more elements than the four added at once (and a rest of one).
+  ReductionUnit fp("reduction_fp32", ReductionConfig{}, DType::kFp32);
+  const std::vector<float> f = {1.5f, -2.0f, 3.25f, 0.5f, 8.0f};
+  std::vector<uint32_t> fw, doubled;
+  for (float x : f) {
+    fw.push_back(float_bits(x));
+    doubled.push_back(float_bits(2 * x));
+  }
+  const std::vector<uint8_t> fe = le_bytes(fw);
+  std::vector<uint8_t> fbuf(fe.size() + 1, 0xee);
+  std::copy(fe.begin(), fe.end(), fbuf.begin() + 1);
+  fp.reduce(fbuf.data() + 1, fe.data(), fe.size(), 0);
+  EXPECT_EQ(fbuf[0], 0xee);
+  EXPECT_EQ(le_words(std::vector<uint8_t>(fbuf.begin() + 1, fbuf.end())), doubled);
+  std::vector<uint8_t> fsame = fe;
+  fp.reduce(fsame.data(), fsame.data(), fsame.size(), 0);
+  EXPECT_EQ(le_words(fsame), doubled);
 }
 
 TEST_F(NiReductionUnitTest, JobsAreSerialisedInCallOrder) {
