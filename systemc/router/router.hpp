@@ -144,7 +144,10 @@ class Router : public sc_core::sc_module {
   uint64_t evaluations() const { return evaluations_; }
   // Largest number of flits any input VC has held. A flit counts from the cycle it wins SA
   // upstream (its slot is reserved by the credit the sender spent then), so this bounds the
-  // true occupancy from above; credit flow control keeps it <= vc_depth.
+  // true occupancy from above; credit flow control keeps it <= vc_depth. That holds in
+  // lockstep (the scheduler's lookahead 1); in lookahead windows the receiving router may
+  // have run through the window before the sender, its pops counted before the sender's
+  // pushes, and the count is then lower than lockstep's.
   uint32_t max_vc_occupancy() const { return max_occupancy_; }
   // Flits in input buffers, or in switch traversal or on the links toward them.
   uint64_t buffered_flits() const;
