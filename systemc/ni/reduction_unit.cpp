@@ -55,7 +55,8 @@ void fp32_add4(uint8_t* acc, const uint8_t* src) {
   LaneBits bits;
   std::memcpy(&bits, &sum, sizeof bits);
   const LaneBits nan = reinterpret_cast<LaneBits>(LaneMask(sum != sum));  // all ones: NaN
-  bits = (bits & ~nan) | (LaneBits{kCanonicalNan, kCanonicalNan, kCanonicalNan, kCanonicalNan} & nan);
+  const LaneBits canonical = {kCanonicalNan, kCanonicalNan, kCanonicalNan, kCanonicalNan};
+  bits = (bits & ~nan) | (canonical & nan);
   std::memcpy(acc, &bits, sizeof bits);
 }
 #else

@@ -56,7 +56,8 @@ INSTANTIATE_TEST_SUITE_P(
     Runs, MtsimLockstep,
     ::testing::Values(
         Case{"torus4x4_multitree", "-t torus:4x4 -a multitree -b 64KiB"},
-        Case{"torus4x4_multitree_packet", "-t torus:4x4 -a multitree -b 64KiB --flow-control packet"},
+        Case{"torus4x4_multitree_packet",
+             "-t torus:4x4 -a multitree -b 64KiB --flow-control packet"},
         Case{"mesh3x3_ring", "-t mesh:3x3 -a ring -b 16KiB"},
         Case{"torus4x4_ring2d", "-t torus:4x4 -a ring2d -b 16KiB"},
         Case{"torus4x4_dbtree_int32", "-t torus:4x4 -a dbtree -b 16KiB --dtype int32"},
