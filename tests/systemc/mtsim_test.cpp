@@ -27,7 +27,7 @@ TEST(Mtsim, HelpNamesTheFlagsAndExitCodes) {
   EXPECT_EQ(r.code, 0);
   for (const char* flag : {"--topology", "--algorithm", "--bytes", "--dtype", "--flow-control",
                            "--images", "--trace", "--trace-nodes", "--json", "--compare",
-                           "--config", "--dbtree-chunks", "--data"}) {
+                           "--config", "--dbtree-chunks", "--data", "--lockstep"}) {
     EXPECT_THAT(r.out, HasSubstr(flag));
   }
   EXPECT_THAT(r.out, HasSubstr("Exit codes"));
