@@ -59,7 +59,6 @@ class CycleScheduler : public sc_core::sc_module {
   // it does it in, or later: groups run windows of that many cycles each (see above). Set it
   // before the simulation runs, or while no component has a request.
   void set_lookahead(uint64_t cycles);
-  uint64_t lookahead() const { return lookahead_; }
   // The clock the components share.
   const CycleClock& clock() const { return clock_; }
   // The current cycle: in a run, the cycle it runs in; otherwise that of SystemC's time.

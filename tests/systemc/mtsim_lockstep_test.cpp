@@ -12,7 +12,6 @@
 #include <nlohmann/json.hpp>
 
 #include "mtsim_test_util.hpp"
-#include "sim_test_util.hpp"
 #include "support/run_command.hpp"
 
 namespace {
