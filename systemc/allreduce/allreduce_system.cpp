@@ -141,6 +141,7 @@ std::unique_ptr<NiModel> AllReduceSystem::build_ni(uint32_t n, const AllReduceOp
   }
   auto ni = std::make_unique<NetworkInterface>(name.c_str(), s.place, s.noc, s.ni, s.reduction,
                                                s.dtype, net_.scheduler());
+  if (sample_) ni->set_data_sample(sample_, memories_[n]->config().base);
   if (opt.on_ni) opt.on_ni(n, *ni);
   return ni;
 }

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "flit/source_route.hpp"
+#include "ni/accel_memory.hpp"
 
 namespace mt::noc {
 namespace {
@@ -245,8 +246,33 @@ void NetworkInterface::issue_reduce(uint32_t slot, uint64_t now) {
   schedule(dma.read(b.addr, b.acc.data(), b.data.size(), now), EventKind::kReduceRead, slot);
 }
 
+void NetworkInterface::set_data_sample(std::shared_ptr<const std::vector<uint64_t>> lines,
+                                       uint64_t base) {
+  sample_ = std::move(lines);
+  sample_base_ = base;
+}
+
+uint64_t NetworkInterface::reduce_block(Block& b, uint64_t now) {
+  const uint64_t size = b.data.size();
+  if (!sample_) return reduction.reduce(b.acc.data(), b.data.data(), size, now);
+  const uint64_t ready = reduction.schedule(size, now);
+  // The sampled lines the block overlaps, by offset in the buffer.
+  const uint64_t from = b.addr - sample_base_;
+  const std::vector<uint64_t>& lines = *sample_;
+  auto it = std::lower_bound(lines.begin(), lines.end(), from - from % AccelMemory::kLineBytes);
+  for (; it != lines.end() && *it < from + size; ++it) {
+    const uint64_t lo = std::max(*it, from) - from;
+    const uint64_t hi = std::min(*it + AccelMemory::kLineBytes - from, size);
+    reduction.add(b.acc.data() + lo, b.data.data() + lo, hi - lo);
+  }
+  return ready;
+}
+
 void NetworkInterface::release_waiting(uint64_t now) {
-  for (auto it = waiting_.begin(); it != waiting_.end();) {
+  // Which blocks may go depends only on the blocks being reduced and those waiting before
+  // them. After a pass none of those left can go, and a block joining either list keeps it
+  // so (a block only waits behind others), so only a block leaving reducing_ can free one.
+  for (auto it = waiting_.begin(); reducing_shrank_ && it != waiting_.end();) {
     const uint32_t slot = *it;
     if (overlaps(blocks_[slot], true)) {
       ++it;
@@ -256,6 +282,7 @@ void NetworkInterface::release_waiting(uint64_t now) {
     issue_reduce(slot, now);
     ++progress_;
   }
+  reducing_shrank_ = false;
   peak_waiting_ = std::max(peak_waiting_, waiting_.size());
   if (waiting_.size() > ni_.waiting_blocks) {
     throw std::runtime_error(fmt::format(
@@ -301,7 +328,7 @@ void NetworkInterface::run_events(uint64_t now) {
         // The local partial sum is in (the interlock kept every write to these bytes before
         // the read); the block becomes the sum, which the write-back stores.
         Block& b = blocks_[ev.slot];
-        const uint64_t ready = reduction.reduce(b.acc.data(), b.data.data(), b.data.size(), now);
+        const uint64_t ready = reduce_block(b, now);
         b.data.swap(b.acc);
         schedule(ready, EventKind::kWriteBack, ev.slot);
         break;
@@ -311,6 +338,7 @@ void NetworkInterface::run_events(uint64_t now) {
         schedule(dma.write(b.addr, b.data.data(), b.data.size(), now), EventKind::kBlockDone,
                  ev.slot);
         reducing_.erase(std::find(reducing_.begin(), reducing_.end(), ev.slot));
+        reducing_shrank_ = true;
         if (ni_.forward) {  // the sum is in the NI now; its write-back completes later
           hold_sum(b);
           count_block(b);

@@ -94,6 +94,13 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   // NiConfig::forward: the forwarding buffer holds more bytes than ever before.
   std::function<void(uint32_t node, uint64_t held_bytes)> on_forward_peak;
 
+  // mtsim --data sampled: the memory stores only these 16-byte lines of the buffer at `base`
+  // (AccelMemory's sample, offsets ascending) and reads every other byte as zero, at every
+  // node, so those bytes are zero in every flit and every sum. The reduction unit then adds
+  // only the sampled lines' elements: zero plus zero is zero in int32 and fp32, so every
+  // byte and every cycle stays the same (the pipeline's timing still takes the whole block).
+  void set_data_sample(std::shared_ptr<const std::vector<uint64_t>> lines, uint64_t base);
+
   const NiPlace& place() const { return place_; }
   uint64_t flits_injected() const override;
   // The most received blocks live, and Reduce blocks waiting behind the interlock, at once
@@ -172,6 +179,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   // can do it"): a block whose bytes overlap a block being reduced waits.
   bool overlaps(const Block& b, bool with_waiting_before) const;
   void issue_reduce(uint32_t slot, uint64_t now);
+  uint64_t reduce_block(Block& b, uint64_t now);  // the sum into b.acc; its ready cycle
   void release_waiting(uint64_t now);
   uint32_t new_block();
   void block_done(uint32_t slot);
@@ -207,11 +215,14 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   // blocks that wait for them, oldest first.
   std::vector<uint32_t> reducing_;
   std::deque<uint32_t> waiting_;
+  bool reducing_shrank_ = false;  // a block left reducing_ since release_waiting last ran
   Decoded decoded_;
   ReceivedBlock received_;
   std::vector<uint8_t> scratch_;
   std::vector<Flit> burst_flits_;  // a completed burst's flits on their way to its port
   ForwardBuffer forward_;
+  std::shared_ptr<const std::vector<uint64_t>> sample_;  // set_data_sample; null: all bytes
+  uint64_t sample_base_ = 0;
   // NiConfig::forward_prefix_bytes: the bytes of the table's sends of reduced data the NI
   // holds, as [addr, addr + bytes).
   std::vector<std::pair<uint64_t, uint64_t>> forward_ranges_;

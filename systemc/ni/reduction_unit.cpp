@@ -84,13 +84,23 @@ ReductionUnit::ReductionUnit(sc_core::sc_module_name name, const ReductionConfig
   }
 }
 
-uint64_t ReductionUnit::reduce(uint8_t* acc, const uint8_t* src, uint64_t bytes,
-                               uint64_t ready) {
+uint64_t ReductionUnit::elements_of(uint64_t bytes) const {
   if (bytes % kElementBytes != 0) {
     throw InputError(fmt::format("{}: {} bytes is not a whole number of {}-byte elements",
                                  name(), bytes, kElementBytes));
   }
-  const uint64_t n = bytes / kElementBytes;
+  return bytes / kElementBytes;
+}
+
+uint64_t ReductionUnit::reduce(uint8_t* acc, const uint8_t* src, uint64_t bytes,
+                               uint64_t ready) {
+  const uint64_t done = schedule(bytes, ready);
+  add(acc, src, bytes);
+  return done;
+}
+
+void ReductionUnit::add(uint8_t* acc, const uint8_t* src, uint64_t bytes) const {
+  const uint64_t n = elements_of(bytes);
   // No alignment assumed; acc may be src (or else does not overlap it). One loop per type.
   if (dtype_ == DType::kInt32) {
     for (uint64_t i = 0; i < n; ++i) {
@@ -108,7 +118,10 @@ uint64_t ReductionUnit::reduce(uint8_t* acc, const uint8_t* src, uint64_t bytes,
       store_le(a, fp32_add(load_le(a), load_le(src + i * kElementBytes)));
     }
   }
+}
 
+uint64_t ReductionUnit::schedule(uint64_t bytes, uint64_t ready) {
+  const uint64_t n = elements_of(bytes);
   const uint64_t start = std::max(ready, free_);
   const uint64_t cycles = (n + cfg_.elements_per_cycle - 1) / cfg_.elements_per_cycle;
   free_ = start + cycles;

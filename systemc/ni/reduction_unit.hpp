@@ -48,6 +48,11 @@ class ReductionUnit : public sc_core::sc_module {
   // (see the timing contract above). `bytes` must be a multiple of 4, else mt::InputError and
   // nothing changes. `acc` may equal `src`.
   uint64_t reduce(uint8_t* acc, const uint8_t* src, uint64_t bytes, uint64_t ready);
+  // reduce() in two parts, for a caller that knows some elements' sums unobserved: the job
+  // of `bytes` through the pipeline (its cycle, as reduce() returns it), and the sums of any
+  // of its elements. Both throw mt::InputError as reduce() does.
+  uint64_t schedule(uint64_t bytes, uint64_t ready);
+  void add(uint8_t* acc, const uint8_t* src, uint64_t bytes) const;
 
   const ReductionConfig& config() const { return cfg_; }
   mt::DType dtype() const { return dtype_; }
@@ -56,6 +61,8 @@ class ReductionUnit : public sc_core::sc_module {
   uint64_t free_cycle() const { return free_; }
 
  private:
+  uint64_t elements_of(uint64_t bytes) const;  // mt::InputError unless whole elements
+
   ReductionConfig cfg_;
   mt::DType dtype_;
   uint64_t free_ = 0;

@@ -1,6 +1,7 @@
 // CycleClock: cycles() is floor(time / period) for every time, with or without the divide it
 // avoids: at cycle edges and one unit either side, at random times, near 2^53 (where the double
-// stops being exact) and up to 2^64 - 1; time_of() inverts it at cycle edges.
+// stops being exact) and up to 2^64 - 1; time_of() inverts it at cycle edges; a remembered
+// delay converts as a fresh one.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -33,6 +34,18 @@ TEST(CycleClock, CyclesIsTheFloorOfTimeOverThePeriod) {
       check((uint64_t{1} << 53) + (rng() % 4096));
     }
     check(std::numeric_limits<uint64_t>::max());
+  }
+}
+
+// cycles(sc_time) remembers the last delay it converted: repeated, alternating and new delays
+// (including zero, its starting memo) all give the floor.
+TEST(CycleClock, RememberedDelaysConvertLikeFreshOnes) {
+  const CycleClock clock(1250);
+  const uint64_t p = clock.period();
+  const uint64_t values[] = {0, 150 * p, 150 * p, 4 * p + 1, 150 * p, 0, p - 1, p, 3 * p - 1,
+                             3 * p - 1, 0};
+  for (const uint64_t v : values) {
+    EXPECT_EQ(clock.cycles(sc_core::sc_time::from_value(v)), v / p) << v;
   }
 }
 

@@ -44,6 +44,10 @@ TEST(MtsimData, SampledRunsHaveTheCyclesTimelineAndLinksOfFullRuns) {
   const std::vector<std::string> runs = {
       "-t torus:4x4 -b 64KiB --compare ring,dbtree,multitree:packet",
       "-t mesh:3x3 -b 36KiB --dtype int32 --compare ring,dbtree,multitree:packet",
+      // Sizes whose blocks start and end inside sampled lines (the NI adds only the sampled
+      // lines' part of each block: set_data_sample).
+      "-t mesh:3x3 -b 36852 --compare ring,multitree:packet",
+      "-t torus:4x4 -b 65540 --dtype int32 -a ring --compare ring2d",
       "--images " + dir + "/set --flow-control packet",
       // Co-simulation: the RTL NI reads and writes the memory through the same TLM socket.
       "-t mesh:2x2 -b 4KiB --rtl",

@@ -195,6 +195,37 @@ TEST_F(NiReductionUnitTest, LatencyAndWidthComeFromTheConfiguration) {
   }
 }
 
+// schedule() and add() are reduce() in two parts: the same cycles and counters from the one,
+// the same sums from the other, whichever elements it is given.
+TEST_F(NiReductionUnitTest, ScheduleAndAddAreReduceInTwoParts) {
+  for (const DType dtype : {DType::kInt32, DType::kFp32}) {
+    ReductionUnit whole("whole", ReductionConfig{}, dtype);
+    ReductionUnit parts("parts", ReductionConfig{}, dtype);
+    std::vector<uint8_t> a(36 * 4), b(a.size()), src(a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+      a[i] = b[i] = static_cast<uint8_t>(i * 7 + 3);
+      src[i] = static_cast<uint8_t>(i * 13 + 1);
+    }
+    for (const auto& [bytes, ready] : {std::pair<uint64_t, uint64_t>{144, 5}, {64, 6}, {0, 40}}) {
+      EXPECT_EQ(parts.schedule(bytes, ready), whole.reduce(a.data(), src.data(), bytes, ready));
+    }
+    EXPECT_EQ(parts.elements(), whole.elements());
+    EXPECT_EQ(parts.busy_cycles(), whole.busy_cycles());
+    EXPECT_EQ(parts.free_cycle(), whole.free_cycle());
+    // The sums of the first reduce() above, added in pieces (the middle piece unaligned).
+    std::vector<uint8_t> once(b);
+    ReductionUnit("once", ReductionConfig{}, dtype).reduce(once.data(), src.data(), 144, 0);
+    parts.add(b.data(), src.data(), 20);
+    parts.add(b.data() + 20, src.data() + 20, 100);
+    parts.add(b.data() + 120, src.data() + 120, 24);
+    EXPECT_EQ(b, once);
+    EXPECT_EQ(parts.elements(), whole.elements()) << "add() is not a pipeline job";
+    EXPECT_THROW(parts.add(b.data(), src.data(), 6), InputError);
+    EXPECT_THROW(parts.schedule(6, 0), InputError);
+    EXPECT_EQ(parts.free_cycle(), whole.free_cycle());
+  }
+}
+
 TEST_F(NiReductionUnitTest, PartialElementsAreRejectedAndChangeNothing) {
   ReductionUnit unit("reduction", ReductionConfig{}, DType::kInt32);
   std::vector<uint8_t> acc = le_bytes({1, 2}), src = le_bytes({10, 20});
