@@ -28,16 +28,12 @@ Endpoint::Endpoint(sc_core::sc_module_name name, uint32_t node, const NocConfig&
       credits_(cfg.vcs, cfg.vc_depth),
       driver_(driver) {
   cfg.validate();
-  out.register_nb_transport_bw(this, &Endpoint::receive_credit);
-  in.register_nb_transport_fw(this, &Endpoint::receive_flit);
+  out.register_nb_transport_bw<&Endpoint::receive_credit>(this);
+  in.register_nb_transport_fw<&Endpoint::receive_flit>(this);
   if (driver != nullptr) return;
   SC_METHOD(run);
   sensitive << own_wake_;
   dont_initialize();
-}
-
-uint64_t Endpoint::cycle() const {
-  return driver_ != nullptr ? driver_->scheduler().now() : clock_.now();
 }
 
 size_t Endpoint::queued_flits() const { return queue_.size(); }
@@ -97,7 +93,7 @@ tlm::tlm_sync_enum Endpoint::receive_flit(Flit& flit, tlm::tlm_phase& phase,
   const uint64_t now = cycle();
   Timed& a = arrivals_.push_slot();
   a.flit = flit;
-  a.cycle = now + clock_.cycles(delay);
+  a.cycle = now + flit_delay_(clock_, delay);
   wake_at(a.cycle, now);
   return tlm::TLM_ACCEPTED;
 }
@@ -110,7 +106,7 @@ tlm::tlm_sync_enum Endpoint::receive_credit(Flit& credit, tlm::tlm_phase& phase,
   const uint64_t now = cycle();
   CreditIn& c = credits_in_.push_slot();
   c.vc = credit.vc;
-  c.usable = now + clock_.cycles(delay);
+  c.usable = now + credit_delay_(clock_, delay);
   if (on_credit) on_credit(c.vc, c.usable);
   wake_at(c.usable, now);
   return tlm::TLM_ACCEPTED;

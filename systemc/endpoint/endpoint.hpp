@@ -59,7 +59,9 @@ class Endpoint : public sc_core::sc_module {
   uint64_t flits_sent() const { return sent_; }
   uint64_t flits_received() const { return received_; }
   // The current cycle of the simulation (clock_ps per cycle).
-  uint64_t cycle() const;
+  uint64_t cycle() const {
+    return driver_ != nullptr ? driver_->scheduler().now() : clock_.now();
+  }
   // Credits held for VC vc of the router's local input buffer (vc_depth when all returned).
   uint32_t credits(uint32_t vc) const { return credits_.at(vc); }
 
@@ -89,6 +91,7 @@ class Endpoint : public sc_core::sc_module {
   uint64_t sent_ = 0, received_ = 0;
   uint64_t last_send_ = ~0ull;  // cycle of the last flit injected
   CycleClock clock_;
+  DelayCycles flit_delay_, credit_delay_;  // of the router's flits and credits
   sc_core::sc_time local_delay_;
   RingBuffer<Timed> queue_;
   RingBuffer<Timed> arrivals_;

@@ -7,8 +7,8 @@
 // payload up in a map of blocking calls in flight and then calls the initiator socket's own
 // process; the b_transport adapters they compile are never used here (no blocking transport).
 // Here a flit or a credit costs one virtual call into the other side's socket and one call
-// of the registered function. Both bind to any TLM-2.0 socket of the protocol (the RTL NI's
-// transactor keeps tlm_utils' simple sockets).
+// of a function that calls the registered one (FlitCallback). Both bind to any TLM-2.0
+// socket of the protocol (the RTL NI's transactor keeps tlm_utils' simple sockets).
 #pragma once
 
 #include <string>
@@ -21,34 +21,66 @@
 namespace mt::noc {
 
 // The function of `Module` one socket calls: f(flit, phase, delay) or f(tag, flit, phase,
-// delay).
+// delay). Named as a template argument (set<&Module::f>), the call is one indirect call of a
+// function that calls f directly; given at run time (a pointer to member), it goes through
+// that pointer too. A flit or credit is the model's most frequent call, so the routers and
+// endpoints name theirs as template arguments.
 template <typename Module>
 class FlitCallback {
  public:
-  using Plain = tlm::tlm_sync_enum (Module::*)(Flit&, tlm::tlm_phase&, sc_core::sc_time&);
-  using Tagged = tlm::tlm_sync_enum (Module::*)(int, Flit&, tlm::tlm_phase&, sc_core::sc_time&);
+  using Phase = tlm::tlm_phase;
+  using Time = sc_core::sc_time;
+  using Plain = tlm::tlm_sync_enum (Module::*)(Flit&, Phase&, Time&);
+  using Tagged = tlm::tlm_sync_enum (Module::*)(int, Flit&, Phase&, Time&);
 
+  // `socket` names the socket in an error only.
+  explicit FlitCallback(const sc_core::sc_object* socket) : socket_(socket) {}
+
+  template <Plain F>
+  void set(Module* m) {
+    module_ = m;
+    call_ = [](const FlitCallback& c, Flit& flit, Phase& phase, Time& delay) {
+      return (c.module_->*F)(flit, phase, delay);
+    };
+  }
+  template <Tagged F>
+  void set(Module* m, int tag) {
+    module_ = m;
+    tag_ = tag;
+    call_ = [](const FlitCallback& c, Flit& flit, Phase& phase, Time& delay) {
+      return (c.module_->*F)(c.tag_, flit, phase, delay);
+    };
+  }
   void set(Module* m, Plain f) {
     module_ = m;
     plain_ = f;
+    call_ = [](const FlitCallback& c, Flit& flit, Phase& phase, Time& delay) {
+      return (c.module_->*c.plain_)(flit, phase, delay);
+    };
   }
   void set(Module* m, Tagged f, int tag) {
     module_ = m;
     tagged_ = f;
     tag_ = tag;
+    call_ = [](const FlitCallback& c, Flit& flit, Phase& phase, Time& delay) {
+      return (c.module_->*c.tagged_)(c.tag_, flit, phase, delay);
+    };
   }
-  // `socket` names the socket in an error only: its name is not read on every call.
-  tlm::tlm_sync_enum operator()(const sc_core::sc_object* socket, Flit& flit,
-                                tlm::tlm_phase& phase, sc_core::sc_time& delay) const {
-    if (tagged_ != nullptr) return (module_->*tagged_)(tag_, flit, phase, delay);
-    if (plain_ == nullptr) {
-      SC_REPORT_ERROR("mt/noc/link",
-                      (std::string(socket->name()) + ": no function registered").c_str());
-    }
-    return (module_->*plain_)(flit, phase, delay);
+
+  tlm::tlm_sync_enum operator()(Flit& flit, Phase& phase, Time& delay) const {
+    return call_(*this, flit, phase, delay);
   }
 
  private:
+  using Call = tlm::tlm_sync_enum (*)(const FlitCallback&, Flit&, Phase&, Time&);
+  static tlm::tlm_sync_enum unset(const FlitCallback& c, Flit&, Phase&, Time&) {
+    SC_REPORT_ERROR("mt/noc/link",
+                    (std::string(c.socket_->name()) + ": no function registered").c_str());
+    return tlm::TLM_COMPLETED;
+  }
+
+  const sc_core::sc_object* socket_;
+  Call call_ = &unset;
   Module* module_ = nullptr;
   Plain plain_ = nullptr;
   Tagged tagged_ = nullptr;
@@ -68,13 +100,22 @@ class FlitTargetSocket : public tlm::tlm_target_socket<kFlitBits, FlitProtocol> 
   void register_nb_transport_fw(Module* m, typename FlitCallback<Module>::Tagged f, int tag) {
     fw_.callback.set(m, f, tag);
   }
+  // The same with the function as a template argument: register_nb_transport_fw<&M::f>(m).
+  template <typename FlitCallback<Module>::Plain F>
+  void register_nb_transport_fw(Module* m) {
+    fw_.callback.template set<F>(m);
+  }
+  template <typename FlitCallback<Module>::Tagged F>
+  void register_nb_transport_fw(Module* m, int tag) {
+    fw_.callback.template set<F>(m, tag);
+  }
 
  private:
   struct Fw : tlm::tlm_fw_transport_if<FlitProtocol> {
-    explicit Fw(const sc_core::sc_object* s) : socket(s) {}
+    explicit Fw(const sc_core::sc_object* s) : socket(s), callback(s) {}
     tlm::tlm_sync_enum nb_transport_fw(Flit& flit, tlm::tlm_phase& phase,
                                        sc_core::sc_time& delay) override {
-      return callback(socket, flit, phase, delay);
+      return callback(flit, phase, delay);
     }
     void b_transport(Flit&, sc_core::sc_time&) override { refuse("b_transport"); }
     bool get_direct_mem_ptr(Flit&, tlm::tlm_dmi&) override { return false; }
@@ -102,16 +143,24 @@ class FlitInitiatorSocket : public tlm::tlm_initiator_socket<kFlitBits, FlitProt
   void register_nb_transport_bw(Module* m, typename FlitCallback<Module>::Tagged f, int tag) {
     bw_.callback.set(m, f, tag);
   }
+  // The same with the function as a template argument: register_nb_transport_bw<&M::f>(m).
+  template <typename FlitCallback<Module>::Plain F>
+  void register_nb_transport_bw(Module* m) {
+    bw_.callback.template set<F>(m);
+  }
+  template <typename FlitCallback<Module>::Tagged F>
+  void register_nb_transport_bw(Module* m, int tag) {
+    bw_.callback.template set<F>(m, tag);
+  }
 
  private:
   struct Bw : tlm::tlm_bw_transport_if<FlitProtocol> {
-    explicit Bw(const sc_core::sc_object* s) : socket(s) {}
+    explicit Bw(const sc_core::sc_object* s) : callback(s) {}
     tlm::tlm_sync_enum nb_transport_bw(Flit& credit, tlm::tlm_phase& phase,
                                        sc_core::sc_time& delay) override {
-      return callback(socket, credit, phase, delay);
+      return callback(credit, phase, delay);
     }
     void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
-    const sc_core::sc_object* socket;
     FlitCallback<Module> callback;
   };
   Bw bw_;

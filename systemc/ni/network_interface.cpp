@@ -55,7 +55,10 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
                                                 noc, &wake_));
     Endpoint& e = *ports_.back();
     e.on_receive = [this, i](const Flit& f, uint64_t cycle) {
-      inbox_.push_back({f, i, cycle});
+      Arrived& a = inbox_.push_slot();
+      a.flit = f;
+      a.port = i;
+      a.cycle = cycle;
       ++trace_flits_in_[i];
       if (on_flit_in) on_flit_in(i, f, cycle);
       done_ = false;  // a message no entry waits for (a leaf's final Gather) is still work
@@ -184,10 +187,11 @@ void NetworkInterface::eject(uint64_t now) {
   // is in that order already: the ports deliver a cycle's flits when evaluate() runs them,
   // one after the other in port order.
   while (!inbox_.empty() && inbox_.front().cycle < now) {
-    const Arrived a = inbox_.front();
-    inbox_.pop_front();
+    const Arrived& a = inbox_.front();
+    const bool block = ejection.consume(a.flit, a.port, received_);
+    inbox_.pop_front();  // nothing below pushes to the inbox
     ++progress_;
-    if (!ejection.consume(a.flit, a.port, received_)) continue;
+    if (!block) continue;
     if (received_.data.empty()) {  // table images refuse empty sends (IMAGE_FORMAT.md)
       throw std::runtime_error(fmt::format("NI {}: an empty block of {} flow {} from node {}",
                                            place_.node, op_name(received_.op), received_.flow,

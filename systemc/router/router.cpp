@@ -57,8 +57,8 @@ Router::Router(sc_core::sc_module_name name, const RouterSpec& spec, const NocCo
     if (!has_port(p)) continue;
     in_[p] = std::make_unique<InSocket>(fmt::format("in_{}", port_label(p)).c_str());
     out_[p] = std::make_unique<OutSocket>(fmt::format("out_{}", port_label(p)).c_str());
-    in_[p]->register_nb_transport_fw(this, &Router::receive_flit, p);
-    out_[p]->register_nb_transport_bw(this, &Router::receive_credit, p);
+    in_[p]->register_nb_transport_fw<&Router::receive_flit>(this, p);
+    out_[p]->register_nb_transport_bw<&Router::receive_credit>(this, p);
   }
   ivcs_.resize(size_t{n_ports} * vcs_);
   ovcs_.resize(size_t{n_ports} * vcs_);
@@ -144,7 +144,7 @@ tlm::tlm_sync_enum Router::receive_flit(int port, Flit& flit, tlm::tlm_phase& ph
   if (phase != tlm::BEGIN_REQ) fail("flit link carries only BEGIN_REQ");
   if (flit.vc >= vcs_) fail(fmt::format("flit on VC {} >= {} VCs: {}", flit.vc, vcs_, flit.str()));
   const uint64_t now = now_cycle();
-  const uint64_t usable = now + clock_.cycles(delay);
+  const uint64_t usable = now + port_links_[static_cast<size_t>(port)].flit_in(clock_, delay);
   const unsigned i = (static_cast<unsigned>(port) << vc_shift_) | flit.vc;
   InputVc& ivc = ivcs_[i];
   Arrival& a = ivc.fifo.push_slot();
@@ -172,7 +172,7 @@ tlm::tlm_sync_enum Router::receive_credit(int port, Flit& credit, tlm::tlm_phase
   const uint64_t now = now_cycle();
   CreditIn& c = credits_in_[static_cast<size_t>(port)].push_slot();
   c.vc = credit.vc;
-  c.usable = now + clock_.cycles(delay);
+  c.usable = now + port_links_[static_cast<size_t>(port)].credit_in(clock_, delay);
   credit_ports_ |= port_bit(static_cast<unsigned>(port));
   wake_at(c.usable);
   return tlm::TLM_ACCEPTED;

@@ -225,6 +225,7 @@ class Router : public sc_core::sc_module {
     tlm::tlm_fw_transport_if<FlitProtocol>* fw = nullptr;  // the output's receiver
     tlm::tlm_bw_transport_if<FlitProtocol>* bw = nullptr;  // the input's sender
     sc_core::sc_time link_delay, credit_delay;
+    DelayCycles flit_in, credit_in;  // the delays flits and credits arrive with, in cycles
   };
   std::vector<PortLink> port_links_;  // per port code
 

@@ -5,7 +5,7 @@
 // A 64-bit `div` costs tens of core cycles, so cycles() multiplies by the reciprocal in double
 // (within one of the quotient for times below 2^53, which a double holds exactly) and corrects
 // the result: exact. Longer times (over 104 simulated days at 1 ps) are divided. now()
-// converts the current time once per time step, and cycles(sc_time) a delay once per change.
+// converts the current time once per time step, and a DelayCycles a link's delay once.
 #pragma once
 
 #include <cstdint>
@@ -30,14 +30,7 @@ class CycleClock {
     while (value - q * period_ >= period_) ++q;
     return q;
   }
-  // A link's delay: the same few values over and over, so the last one is remembered.
-  uint64_t cycles(const sc_core::sc_time& t) const {
-    if (t.value() != memo_time_) {
-      memo_time_ = t.value();
-      memo_cycles_ = cycles(memo_time_);
-    }
-    return memo_cycles_;
-  }
+  uint64_t cycles(const sc_core::sc_time& t) const { return cycles(t.value()); }
   // The current cycle.
   uint64_t now() const {
     const uint64_t t = sc_core::sc_time_stamp().value();
@@ -55,7 +48,22 @@ class CycleClock {
   uint64_t period_;
   double inverse_;
   mutable uint64_t now_time_ = 0, now_cycle_ = 0;  // now() of the last time step asked
-  mutable uint64_t memo_time_ = 0, memo_cycles_ = 0;  // cycles(sc_time) of the last delay
+};
+
+// The cycles of one link's delay, which arrives with every flit or credit over that link and
+// hardly ever changes: converted once per change, then one compare.
+class DelayCycles {
+ public:
+  uint64_t operator()(const CycleClock& clock, const sc_core::sc_time& delay) {
+    if (delay.value() != time_) {
+      time_ = delay.value();
+      cycles_ = clock.cycles(time_);
+    }
+    return cycles_;
+  }
+
+ private:
+  uint64_t time_ = 0, cycles_ = 0;  // cycles(0) is 0
 };
 
 }  // namespace mt::noc
