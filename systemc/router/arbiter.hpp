@@ -31,7 +31,8 @@ unsigned arbitrate(Mask mask, unsigned ptr, bool use_priority, PriorityOf prio) 
   if constexpr (std::is_signed_v<Mask>) {  // a plain int literal
     return arbitrate(static_cast<uint64_t>(mask), ptr, use_priority, prio);
   } else {
-    if (use_priority && (mask & (mask - 1)) != 0) {
+    if ((mask & (mask - 1)) == 0) return lowest_bit(mask);  // one requester: it wins
+    if (use_priority) {
       uint32_t best = 0;
       Mask best_mask = 0;
       for (Mask m = mask; m != 0; m &= m - 1) {
