@@ -100,14 +100,11 @@ class FlitTargetSocket : public tlm::tlm_target_socket<kFlitBits, FlitProtocol> 
   void register_nb_transport_fw(Module* m, typename FlitCallback<Module>::Tagged f, int tag) {
     fw_.callback.set(m, f, tag);
   }
-  // The same with the function as a template argument: register_nb_transport_fw<&M::f>(m).
-  template <typename FlitCallback<Module>::Plain F>
-  void register_nb_transport_fw(Module* m) {
-    fw_.callback.template set<F>(m);
-  }
-  template <typename FlitCallback<Module>::Tagged F>
-  void register_nb_transport_fw(Module* m, int tag) {
-    fw_.callback.template set<F>(m, tag);
+  // The same with the function as a template argument: register_nb_transport_fw<&M::f>(m),
+  // or (m, tag).
+  template <auto F, typename... Tag>
+  void register_nb_transport_fw(Module* m, Tag... tag) {
+    fw_.callback.template set<F>(m, tag...);
   }
 
  private:
@@ -143,14 +140,11 @@ class FlitInitiatorSocket : public tlm::tlm_initiator_socket<kFlitBits, FlitProt
   void register_nb_transport_bw(Module* m, typename FlitCallback<Module>::Tagged f, int tag) {
     bw_.callback.set(m, f, tag);
   }
-  // The same with the function as a template argument: register_nb_transport_bw<&M::f>(m).
-  template <typename FlitCallback<Module>::Plain F>
-  void register_nb_transport_bw(Module* m) {
-    bw_.callback.template set<F>(m);
-  }
-  template <typename FlitCallback<Module>::Tagged F>
-  void register_nb_transport_bw(Module* m, int tag) {
-    bw_.callback.template set<F>(m, tag);
+  // The same with the function as a template argument: register_nb_transport_bw<&M::f>(m),
+  // or (m, tag).
+  template <auto F, typename... Tag>
+  void register_nb_transport_bw(Module* m, Tag... tag) {
+    bw_.callback.template set<F>(m, tag...);
   }
 
  private:
