@@ -61,14 +61,11 @@ void AccelMemory::copy(uint64_t offset, uint8_t* buf, uint64_t len, bool write) 
   }
   if (!write) std::memset(buf, 0, len);
   const std::vector<uint64_t>& lines = *sample_;
-  auto it = std::lower_bound(lines.begin(), lines.end(), offset - offset % kLineBytes);
-  for (; it != lines.end() && *it < offset + len; ++it) {
-    const uint64_t from = std::max(*it, offset), to = std::min(*it + kLineBytes, offset + len);
-    uint8_t* stored = mem_.data() + static_cast<uint64_t>(it - lines.begin()) * kLineBytes +
-                      (from - *it);
+  for_each_sampled_part(lines, offset, len, [&](size_t i, uint64_t from, uint64_t to) {
+    uint8_t* stored = mem_.data() + i * kLineBytes + (from - lines[i]);
     if (write) std::memcpy(stored, buf + (from - offset), to - from);
     else std::memcpy(buf + (from - offset), stored, to - from);
-  }
+  });
 }
 
 uint64_t AccelMemory::occupancy(uint64_t bytes) const {

@@ -30,6 +30,8 @@
 // are those above: they depend on the address and length of an access, never on its data.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -57,6 +59,19 @@ struct MemoryConfig {
 class AccelMemory : public sc_core::sc_module {
  public:
   static constexpr uint64_t kLineBytes = 16;  // a sampled line
+
+  // The parts of [offset, offset + len) that lie in sampled lines (`lines`: their offsets,
+  // ascending), in order: f(i, from, to) for each line lines[i] the range meets, with
+  // [from, to) the bytes it shares with that line.
+  template <typename F>
+  static void for_each_sampled_part(const std::vector<uint64_t>& lines, uint64_t offset,
+                                    uint64_t len, F&& f) {
+    auto it = std::lower_bound(lines.begin(), lines.end(), offset - offset % kLineBytes);
+    for (; it != lines.end() && *it < offset + len; ++it) {
+      f(static_cast<size_t>(it - lines.begin()), std::max(*it, offset),
+        std::min(*it + kLineBytes, offset + len));
+    }
+  }
 
   // Validates `cfg` (mt::InputError) and allocates zeroed bytes for the window: all
   // `cfg.bytes` of it, or with `sample` 16 bytes per sampled line. `sample` holds the lines'

@@ -260,15 +260,11 @@ uint64_t NetworkInterface::reduce_block(Block& b, uint64_t now) {
   const uint64_t size = b.data.size();
   if (!sample_) return reduction.reduce(b.acc.data(), b.data.data(), size, now);
   const uint64_t ready = reduction.schedule(size, now);
-  // The sampled lines the block overlaps, by offset in the buffer.
-  const uint64_t from = b.addr - sample_base_;
-  const std::vector<uint64_t>& lines = *sample_;
-  auto it = std::lower_bound(lines.begin(), lines.end(), from - from % AccelMemory::kLineBytes);
-  for (; it != lines.end() && *it < from + size; ++it) {
-    const uint64_t lo = std::max(*it, from) - from;
-    const uint64_t hi = std::min(*it + AccelMemory::kLineBytes - from, size);
-    reduction.add(b.acc.data() + lo, b.data.data() + lo, hi - lo);
-  }
+  const uint64_t start = b.addr - sample_base_;  // the block's offset in the buffer
+  auto add = [&](size_t, uint64_t from, uint64_t to) {
+    reduction.add(b.acc.data() + (from - start), b.data.data() + (from - start), to - from);
+  };
+  AccelMemory::for_each_sampled_part(*sample_, start, size, add);
   return ready;
 }
 
