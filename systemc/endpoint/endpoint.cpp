@@ -163,15 +163,16 @@ void Endpoint::evaluate(uint64_t now) {
     credits_in_.pop_front();
   }
   // Sink every usable flit at once and hand its buffer slot back.
+  // The flit is read in its slot: only the router's grant adds arrivals, never a callback.
   while (!arrivals_.empty() && arrivals_.front().cycle <= now) {
-    const Flit f = arrivals_.front().flit;
-    arrivals_.pop_front();
+    const Flit& f = arrivals_.front().flit;
     ++received_;
     credit_.vc = f.vc;
     tlm::tlm_phase phase = CREDIT;
     sc_core::sc_time delay = local_delay_;
     in->nb_transport_bw(credit_, phase, delay);
     if (on_receive) on_receive(f, now);
+    arrivals_.pop_front();
   }
   const bool sent = !queue_.empty() && queue_.front().cycle <= now && try_inject(now);
 

