@@ -162,8 +162,8 @@ void Endpoint::evaluate(uint64_t now) {
     ++credits_[credits_in_.front().vc];
     credits_in_.pop_front();
   }
-  // Sink every usable flit at once and hand its buffer slot back.
-  // The flit is read in its slot: only the router's grant adds arrivals, never a callback.
+  // Sink every usable flit at once and hand its buffer slot back. The flit is read in its slot
+  // (only the router's grant adds arrivals, never a callback), then popped.
   while (!arrivals_.empty() && arrivals_.front().cycle <= now) {
     const Flit& f = arrivals_.front().flit;
     ++received_;
