@@ -24,7 +24,6 @@ Endpoint::Endpoint(sc_core::sc_module_name name, uint32_t node, const NocConfig&
       local_delay_(clock_.time_of(cfg.local_latency)),
       queue_(16),
       arrivals_(8),
-      credits_in_(8),
       credits_(cfg.vcs, cfg.vc_depth),
       driver_(driver) {
   cfg.validate();
@@ -104,11 +103,10 @@ tlm::tlm_sync_enum Endpoint::receive_credit(Flit& credit, tlm::tlm_phase& phase,
     SC_REPORT_ERROR("mt/noc/endpoint", "bad credit from the router");
   }
   const uint64_t now = cycle();
-  CreditIn& c = credits_in_.push_slot();
-  c.vc = credit.vc;
-  c.usable = now + credit_delay_(clock_, delay);
-  if (on_credit) on_credit(c.vc, c.usable);
-  wake_at(c.usable, now);
+  const uint64_t usable = now + credit_delay_(clock_, delay);
+  credits_in_.push(credit.vc, usable);
+  if (on_credit) on_credit(credit.vc, usable);
+  wake_at(usable, now);
   return tlm::TLM_ACCEPTED;
 }
 
@@ -158,10 +156,7 @@ bool Endpoint::try_inject(uint64_t now) {
 
 void Endpoint::evaluate(uint64_t now) {
   next_wake_ = kNever;  // the pending notification has just fired
-  while (!credits_in_.empty() && credits_in_.front().usable <= now) {
-    ++credits_[credits_in_.front().vc];
-    credits_in_.pop_front();
-  }
+  credits_in_.take(now, [this](uint8_t vc, uint32_t n) { credits_[vc] += n; });
   // Sink every usable flit at once and hand its buffer slot back. The flit is read in its slot
   // (only the router's grant adds arrivals, never a callback), then popped.
   while (!arrivals_.empty() && arrivals_.front().cycle <= now) {
@@ -177,7 +172,7 @@ void Endpoint::evaluate(uint64_t now) {
   const bool sent = !queue_.empty() && queue_.front().cycle <= now && try_inject(now);
 
   uint64_t next = kNever;
-  if (!credits_in_.empty()) next = std::min(next, credits_in_.front().usable);
+  if (!credits_in_.empty()) next = std::min(next, credits_in_.next_usable());
   if (!arrivals_.empty()) next = std::min(next, arrivals_.front().cycle);
   if (!queue_.empty()) {
     const uint64_t t = std::max(queue_.front().cycle, now + 1);

@@ -11,6 +11,7 @@
 
 #include "link/flit_sockets.hpp"
 #include "noc/noc_config.hpp"
+#include "router/credit_queue.hpp"
 #include "router/ring_buffer.hpp"
 #include "scheduler/cycle_clock.hpp"
 #include "scheduler/cycle_scheduler.hpp"
@@ -72,10 +73,6 @@ class Endpoint : public sc_core::sc_module {
     Flit flit;
     uint64_t cycle = 0;  // queued: first cycle it may leave; arrived: cycle it is usable
   };
-  struct CreditIn {
-    uint8_t vc = 0;
-    uint64_t usable = 0;
-  };
   enum class Open : uint8_t { kNone, kPacket, kMessage };  // what send() has left open
 
   void run() { evaluate(cycle()); }  // the process of an endpoint without a driver
@@ -95,7 +92,7 @@ class Endpoint : public sc_core::sc_module {
   sc_core::sc_time local_delay_;
   RingBuffer<Timed> queue_;
   RingBuffer<Timed> arrivals_;
-  RingBuffer<CreditIn> credits_in_;
+  CreditQueue credits_in_;
   std::vector<uint32_t> credits_;  // free slots per VC of the router's local input
   int current_vc_ = -1;            // VC of the packet being injected, -1 between packets
   uint32_t next_vc_ = 0;           // round-robin start for the next packet

@@ -24,6 +24,7 @@ class RingBuffer {
   size_t size() const { return count_; }
   T& front() { return buf_[head_]; }
   const T& front() const { return buf_[head_]; }
+  T& back() { return buf_[(head_ + count_ - 1) & mask_]; }
   // i-th element from the front.
   const T& at(size_t i) const { return buf_[(head_ + i) & mask_]; }
 

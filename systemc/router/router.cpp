@@ -170,11 +170,10 @@ tlm::tlm_sync_enum Router::receive_credit(int port, Flit& credit, tlm::tlm_phase
   if (phase != CREDIT) fail("credit link carries only CREDIT");
   if (credit.vc >= vcs_) fail(fmt::format("credit for VC {} >= {} VCs", credit.vc, vcs_));
   const uint64_t now = now_cycle();
-  CreditIn& c = credits_in_[static_cast<size_t>(port)].push_slot();
-  c.vc = credit.vc;
-  c.usable = now + port_links_[static_cast<size_t>(port)].credit_in(clock_, delay);
+  const uint64_t usable = now + port_links_[static_cast<size_t>(port)].credit_in(clock_, delay);
+  credits_in_[static_cast<size_t>(port)].push(credit.vc, usable);
   credit_ports_ |= port_bit(static_cast<unsigned>(port));
-  wake_at(c.usable);
+  wake_at(usable);
   return tlm::TLM_ACCEPTED;
 }
 
@@ -207,15 +206,12 @@ void Router::evaluate(uint64_t now) {
 void Router::take_credits(uint64_t now, uint64_t& next) {
   for (PortMask m = credit_ports_; m != 0; m &= m - 1) {
     const unsigned p = lowest_bit(m);
-    RingBuffer<CreditIn>& q = credits_in_[p];
-    while (!q.empty() && q.front().usable <= now) {
-      ++ovcs_[(p << vc_shift_) | q.front().vc].credits;
-      q.pop_front();
-    }
+    CreditQueue& q = credits_in_[p];
+    q.take(now, [this, p](uint8_t vc, uint32_t n) { ovcs_[(p << vc_shift_) | vc].credits += n; });
     if (q.empty()) {
       credit_ports_ &= ~port_bit(p);
     } else {
-      next = std::min(next, q.front().usable);
+      next = std::min(next, q.next_usable());
     }
   }
 }

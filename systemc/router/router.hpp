@@ -59,6 +59,7 @@
 #include "flit/source_route.hpp"
 #include "link/flit_sockets.hpp"
 #include "noc/noc_config.hpp"
+#include "router/credit_queue.hpp"
 #include "router/dor_route.hpp"
 #include "router/ring_buffer.hpp"
 #include "router/switch_routes.hpp"
@@ -161,10 +162,6 @@ class Router : public sc_core::sc_module {
     Flit flit;
     uint64_t usable = 0;  // first cycle the router may use it
   };
-  struct CreditIn {
-    uint8_t vc = 0;
-    uint64_t usable = 0;
-  };
   enum class VcState : uint8_t { kIdle, kVcAlloc, kActive };
   struct InputVc {
     RingBuffer<Arrival> fifo{8};
@@ -237,7 +234,7 @@ class Router : public sc_core::sc_module {
   std::vector<OutputVc> ovcs_;    // index port * vcs + vc
   // Per output port: send cycles of the flits granted and not yet counted as sent.
   std::vector<RingBuffer<uint64_t>> sends_;
-  std::vector<RingBuffer<CreditIn>> credits_in_;
+  std::vector<CreditQueue> credits_in_;  // per output port: its credits on their way back
   // Bit masks over input VC indices, so a cycle touches only busy VCs.
   VcMask nonempty_ = 0, vc_alloc_ = 0, active_ = 0;
   PortMask credit_ports_ = 0;  // ports with credits in flight

@@ -1,10 +1,16 @@
 // Router internals: dimension-order routing with dateline classes, the round-robin/priority
-// arbiter, the ring buffer, and allocation timing under contention (priority, round robin,
+// arbiter, the ring buffer and credit queue, and allocation timing under contention (priority, round robin,
 // virtual cut-through versus wormhole), pinned to the cycle.
+#include <array>
+#include <deque>
+#include <random>
+#include <utility>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "router/arbiter.hpp"
+#include "router/credit_queue.hpp"
 #include "router/dor_route.hpp"
 #include "router/ring_buffer.hpp"
 #include "sim_test_util.hpp"
@@ -149,6 +155,41 @@ TEST(RingBuffer, KeepsOrderWhileGrowing) {
   }
   EXPECT_EQ(q.size(), 100u - static_cast<size_t>(next_out));
   for (size_t i = 0; i < q.size(); ++i) EXPECT_EQ(q.at(i), next_out + static_cast<int>(i));
+}
+
+// The runs give what a FIFO of single credits gives: streams of one VC (one run), VC changes,
+// gaps, two credits in one cycle, and takes that split a run.
+TEST(CreditQueue, TakesWhatAFifoOfSingleCreditsGives) {
+  CreditQueue q;
+  std::deque<std::pair<uint8_t, uint64_t>> fifo;  // (vc, usable)
+  std::array<uint32_t, 4> got{}, want{};
+  std::mt19937 rng(7);
+  uint64_t usable = 150;
+  for (uint64_t now = 0; now < 3000; ++now) {
+    const unsigned r = rng() % 16;
+    if (r < 12) {  // mostly a stream (the next cycle, the VC kept), or a gap, or a repeat
+      const uint8_t vc = static_cast<uint8_t>(r < 10 ? now / 200 % 4 : r % 4);
+      usable += r == 11 ? 0 : (r == 10 ? 5 : 1);
+      q.push(vc, usable);
+      fifo.emplace_back(vc, usable);
+    }
+    if (rng() % 7 == 0) {
+      q.take(now, [&got](uint8_t vc, uint32_t n) { got[vc] += n; });
+      while (!fifo.empty() && fifo.front().second <= now) {
+        ++want[fifo.front().first];
+        fifo.pop_front();
+      }
+      ASSERT_EQ(got, want) << "at cycle " << now;
+      ASSERT_EQ(q.empty(), fifo.empty());
+      if (!q.empty()) {
+        ASSERT_EQ(q.next_usable(), fifo.front().second);
+      }
+    }
+  }
+  q.take(~0ull, [&got](uint8_t vc, uint32_t n) { got[vc] += n; });
+  for (const auto& [vc, at] : fifo) ++want[vc];
+  EXPECT_EQ(got, want);
+  EXPECT_TRUE(q.empty());
 }
 
 // Nodes 4 and 6 of torus:4x4 each send 5 flits to node 5 (their common neighbour) in the same
