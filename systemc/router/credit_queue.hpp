@@ -22,7 +22,7 @@ class CreditQueue {
   void push(uint8_t vc, uint64_t usable) {
     if (!runs_.empty()) {
       Run& last = runs_.back();
-      if (last.vc == vc && last.first + last.count == usable) {
+      if (last.vc == vc && last.first + last.count == usable && last.count != kMaxRun) {
         ++last.count;
         return;
       }
@@ -52,6 +52,7 @@ class CreditQueue {
   }
 
  private:
+  static constexpr uint32_t kMaxRun = ~uint32_t{0};  // a longer stream starts a new run
   struct Run {
     uint64_t first = 0;  // the cycle the run's first credit counts from
     uint32_t count = 0;  // credits, one per cycle from `first` on
