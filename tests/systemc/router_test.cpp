@@ -1,6 +1,6 @@
 // Router internals: dimension-order routing with dateline classes, the round-robin/priority
-// arbiter, the ring buffer and credit queue, and allocation timing under contention (priority, round robin,
-// virtual cut-through versus wormhole), pinned to the cycle.
+// arbiter, the ring buffer and credit queue, and allocation timing under contention
+// (priority, round robin, virtual cut-through versus wormhole), pinned to the cycle.
 #include <array>
 #include <deque>
 #include <random>
