@@ -3,14 +3,16 @@
 //
 // Each iteration runs `mtc plan -t torus:SxS -a multitree` (1 MiB, the defaults) as a user
 // does, in a child process, writing its text tables or its JSON to /dev/null, or its image
-// set (--out, the text to /dev/null) into a fresh directory under MTC_BENCH_DIR (default
-// /tmp). Reported per row: the child's wall time (the benchmark's time) and
+// set (--out, the text to /dev/null; images_quiet: --out --quiet, no text, the tables checked
+// as they are written) into a fresh directory under MTC_BENCH_DIR (default /tmp). Reported
+// per row: the child's wall time (the benchmark's time) and
 //   cpu_s      its user + system CPU time
 //   peak_MiB   its peak resident memory
 // With MTC_BASELINE=<another mtc binary> each case also runs that binary right after, in the
-// same window, for before/after ratios ("/baseline" rows). A baseline run is limited to
-// 16 GiB of address space (the whole-document mtc needs about 40 GB for the JSON of
-// torus:64x64): a run that exceeds it is reported as an error, not measured.
+// same window, for before/after ratios ("/baseline" rows; none for images_quiet, which builds
+// before --quiet lack). A baseline run is limited to 16 GiB of address space (the
+// whole-document mtc needs about 40 GB for the JSON of torus:64x64): a run that exceeds it is
+// reported as an error, not measured.
 //   MTC_BASELINE=old/bin/mtc build/bin/mtc_bench --benchmark_repetitions=3
 #include <fcntl.h>
 #include <spawn.h>
@@ -73,7 +75,7 @@ std::string env_or(const char* name, const char* fallback) {
   return v != nullptr && *v != '\0' ? v : fallback;
 }
 
-enum class Output { kText, kJson, kImages };
+enum class Output { kText, kJson, kImages, kImagesQuiet };
 
 void run(benchmark::State& state, const std::string& mtc, Output output, rlim_t limit) {
   const int side = static_cast<int>(state.range(0));
@@ -81,7 +83,10 @@ void run(benchmark::State& state, const std::string& mtc, Output output, rlim_t 
   std::vector<std::string> args = {mtc, "plan", "-t", "torus:" + std::to_string(side) + "x" +
                                    std::to_string(side), "-a", "multitree", "--time-limit", "0"};
   if (output == Output::kJson) args.insert(args.end(), {"-f", "json"});
-  if (output == Output::kImages) args.insert(args.end(), {"-o", dir.string()});
+  if (output == Output::kImages || output == Output::kImagesQuiet) {
+    args.insert(args.end(), {"-o", dir.string()});
+  }
+  if (output == Output::kImagesQuiet) args.push_back("--quiet");
   double cpu = 0, peak = 0;
   for (auto _ : state) {
     fs::remove_all(dir);
@@ -104,7 +109,10 @@ void register_all() {
   const struct {
     const char* name;
     Output output;
-  } outputs[] = {{"images", Output::kImages}, {"text", Output::kText}, {"json", Output::kJson}};
+  } outputs[] = {{"images", Output::kImages},
+                 {"images_quiet", Output::kImagesQuiet},
+                 {"text", Output::kText},
+                 {"json", Output::kJson}};
   for (const auto& o : outputs) {
     for (const int side : {32, 64}) {
       const std::string name = std::string("BM_MtcPlan/") + o.name + "/torus:" +
@@ -115,7 +123,9 @@ void register_all() {
         })->Arg(side)->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
       };
       reg(name, MTC_EXE, 0);
-      if (!baseline.empty()) reg(name + "/baseline", baseline, rlim_t{16} << 30);
+      if (!baseline.empty() && o.output != Output::kImagesQuiet) {
+        reg(name + "/baseline", baseline, rlim_t{16} << 30);
+      }
     }
   }
 }

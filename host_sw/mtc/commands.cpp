@@ -113,6 +113,7 @@ void check_format(const std::string& f) {
 struct MtcArgs {
   PlanArgs plan;
   std::string format = "text", out_dir;
+  bool quiet = false;
   uint32_t children = 4;
   std::string base_addr = "0";
   ImageOptions image_opt;
@@ -131,22 +132,30 @@ void check_not_empty(const CLI::Option* opt, const std::string& value) {
   }
 }
 
-// Every table verifies against the plan and encodes, before any output is written; a table at
-// a time (the set is never whole in memory).
-void require_compiled_tables_valid(TableStream& tables, const Plan& plan,
-                                   const ImageOptions& opt) {
-  TableChecker checker(plan, tables.index(), tables.header().base_addr, 5);
-  ImageEncoder encoder(tables.header(), opt);  // rejects field widths that cannot hold the values
-  for (uint32_t v = 0; v < plan.nodes && checker.ok(); ++v) {
-    const ScheduleTable& t = tables.table(v);
-    checker.check(t);
-    if (checker.ok()) encoder.check(t);
+// Checks compiled tables, one at a time (the set is never whole in memory): each verifies
+// against the plan and encodes in the image's field widths.
+class CompiledTableCheck {
+ public:
+  CompiledTableCheck(TableStream& tables, const Plan& plan, const ImageOptions& opt)
+      : checker_(plan, tables.index(), tables.header().base_addr, 5),
+        encoder_(tables.header(), opt) {}  // rejects field widths that cannot hold the values
+
+  // Throws InputError with the checker's errors when `t` fails.
+  void check(const ScheduleTable& t) {
+    checker_.check(t);
+    if (checker_.ok()) {
+      encoder_.check(t);
+      return;
+    }
+    std::string msg = "the compiled tables do not verify:";
+    for (const std::string& e : checker_.errors()) msg += "\n  " + e;
+    throw InputError(msg);
   }
-  if (checker.ok()) return;
-  std::string msg = "the compiled tables do not verify:";
-  for (const std::string& e : checker.errors()) msg += "\n  " + e;
-  throw InputError(msg);
-}
+
+ private:
+  TableChecker checker_;
+  ImageEncoder encoder_;
+};
 
 // Where mtc plan's tables go: the image set (--out) and the standard output.
 std::vector<std::unique_ptr<TableSink>> plan_sinks(const MtcArgs& a, const TableSet& header,
@@ -155,6 +164,7 @@ std::vector<std::unique_ptr<TableSink>> plan_sinks(const MtcArgs& a, const Table
   if (!a.out_dir.empty()) {
     sinks.push_back(std::make_unique<ImageSetWriter>(header, a.out_dir, a.image_opt));
   }
+  if (a.quiet) return sinks;
   if (a.format == "json") {
     sinks.push_back(std::make_unique<TablesJsonWriter>(
         out, header, nlohmann::json{{"verification", report_json(report)}}));
@@ -166,6 +176,10 @@ std::vector<std::unique_ptr<TableSink>> plan_sinks(const MtcArgs& a, const Table
 
 int run_plan(const MtcArgs& a, std::ostream& out) {
   check_format(a.format);
+  if (a.quiet && a.format == "json") {
+    throw InputError("--quiet prints no tables, and --format json is the tables' document: give "
+                     "one or the other (the verification alone: mtc plan --quiet)");
+  }
   check_not_empty(a.out_opt, a.out_dir);
   const Topology topo = planned_topology(a.plan);
   VerifyReport report;
@@ -174,11 +188,18 @@ int run_plan(const MtcArgs& a, std::ostream& out) {
   topt.children_slots = a.children;
   topt.base_addr = parse_unsigned(a.base_addr, "--base-addr");
   TableStream tables(plan, topt);
-  require_compiled_tables_valid(tables, plan, a.image_opt);
-  // Compiled again, a table at a time, into every output.
+  CompiledTableCheck check(tables, plan, a.image_opt);
+  // Tables printed on the standard output cannot be taken back: every table is checked before
+  // the first is printed, and compiled again for the outputs. An image set is written into a
+  // temporary directory that replaces --out only when complete (ImageSetWriter), so with
+  // --quiet each table is checked as it is written, in one pass; a failure leaves no images.
+  if (!a.quiet) {
+    for (uint32_t v = 0; v < plan.nodes; ++v) check.check(tables.table(v));
+  }
   const std::vector<std::unique_ptr<TableSink>> sinks = plan_sinks(a, tables.header(), report, out);
   for (uint32_t v = 0; v < plan.nodes; ++v) {
     const ScheduleTable& t = tables.table(v);
+    if (a.quiet) check.check(t);
     for (const auto& sink : sinks) sink->add(t);
   }
   for (const auto& sink : sinks) sink->finish();
@@ -245,6 +266,9 @@ void add_plan_command(CLI::App& app, MtcArgs& a) {
                               "write node_NN.{bin,hex,json} and manifest.json here");
   cmd->add_option("-f,--format", a.format, "text (the paper's Fig. 5 layout) or json")
       ->capture_default_str();
+  cmd->add_flag("-q,--quiet", a.quiet,
+                "print no tables, only the verification (and where --out wrote the images); "
+                "the tables are still compiled and checked, in one pass with --out");
 }
 
 void add_read_commands(CLI::App& app, MtcArgs& a) {

@@ -1,6 +1,9 @@
 // mtc as a user runs it: output contracts, exit codes, images on disk, Graphviz.
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -114,6 +117,57 @@ TEST(Mtc, ImagesRoundTripThroughShowAndVerify) {
   // Against a topology the tables were not made for: rejected.
   r = run("verify --topology torus:8x8 " + dir.string());
   EXPECT_EQ(r.code, 1);
+}
+
+std::string file_bytes(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+
+// --quiet: no tables on the standard output, the same image set (checked in one pass).
+TEST(Mtc, QuietPrintsOnlyTheVerificationAndWritesTheSameImages) {
+  const fs::path loud = temp_dir("loud"), quiet = temp_dir("quiet");
+  const std::string plan = "plan --topology torus:4x4 --algorithm multitree --bytes 64KiB ";
+  Result r = run(plan + "--out " + loud.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  const std::string summary = r.out.substr(r.out.find("verified: "));
+  r = run(plan + "--quiet --out " + quiet.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out, summary.substr(0, summary.find("wrote ")) + "wrote 16 image sets to " +
+                       quiet.string() + "\n");
+  size_t files = 0;
+  for (const fs::directory_entry& e : fs::directory_iterator(loud)) {
+    EXPECT_EQ(file_bytes(e.path()), file_bytes(quiet / e.path().filename())) << e.path();
+    ++files;
+  }
+  EXPECT_EQ(files, 3u * 16 + 1);
+  // Without --out: the plan and its tables are checked, and only that is said.
+  r = run(plan + "-q");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out, summary.substr(0, summary.find("wrote ")));
+  r = run(plan + "-q --format json");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("--quiet prints no tables, and --format json"));
+}
+
+// A table that fails while --quiet writes leaves the set already at --out as it was, and no
+// temporary directory beside it.
+TEST(Mtc, QuietImagesThatFailLeaveTheOldSetAndNoTemporaries) {
+  const fs::path parent = temp_dir("quiet_fail");
+  const fs::path dir = parent / "set";
+  const std::string plan = "plan --topology torus:4x4 --algorithm multitree --quiet --out " +
+                           dir.string();
+  ASSERT_EQ(run(plan).code, 0);
+  const std::string manifest = file_bytes(dir / "manifest.json");
+  const Result r = run(plan + " --bytes 2MiB --size-bits 16");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("does not fit size_bits = 16"));
+  EXPECT_EQ(file_bytes(dir / "manifest.json"), manifest);
+  std::vector<std::string> names;
+  for (const fs::directory_entry& e : fs::directory_iterator(parent)) {
+    names.push_back(e.path().filename().string());
+  }
+  EXPECT_EQ(names, std::vector<std::string>{"set"});
 }
 
 TEST(Mtc, CorruptImageIsRejectedNamingTheFile) {
