@@ -271,18 +271,20 @@ void check_encodable(const TableEntry& e, const ImageLayout& l, const EntryLimit
   check_entry(e, lim, where);
 }
 
-void put_entry(uint8_t* p, const TableEntry& e, const ImageLayout& l, const FieldOffsets& off) {
+// The fields in their order in the entry (field_offsets).
+void put_entry(uint8_t* p, const TableEntry& e, const ImageLayout& l) {
   const uint64_t nil = all_ones(l.node_bits);
-  put_bits(p, off.op, l.op_bits, static_cast<uint64_t>(e.op));
-  put_bits(p, off.flow, l.flow_bits, e.flow);
-  put_bits(p, off.parent, l.node_bits, e.parent == kNil ? nil : e.parent);
+  BitWriter w(p);
+  w.put(static_cast<uint64_t>(e.op), l.op_bits);
+  w.put(e.flow, l.flow_bits);
+  w.put(e.parent == kNil ? nil : e.parent, l.node_bits);
   for (uint32_t k = 0; k < l.children_slots; ++k) {
-    const uint64_t c = k < e.children.size() ? e.children[k] : nil;
-    put_bits(p, off.child0 + uint64_t{k} * l.node_bits, l.node_bits, c);
+    w.put(k < e.children.size() ? e.children[k] : nil, l.node_bits);
   }
-  put_bits(p, off.step, l.step_bits, e.step);
-  put_bits(p, off.start_addr, l.addr_bits, e.start_addr);
-  put_bits(p, off.size, l.size_bits, e.size);
+  w.put(e.step, l.step_bits);
+  w.put(e.start_addr, l.addr_bits);
+  w.put(e.size, l.size_bits);
+  w.finish();
 }
 
 }  // namespace
@@ -320,13 +322,12 @@ const std::vector<uint8_t>& ImageEncoder::bin(const ScheduleTable& table) {
   check(table);
   const ImageLayout& l = layout_;
   const size_t size = kImageHeaderBytes + table.entries.size() * l.entry_bytes;
-  image_.assign(size + 8, 0);  // put_bits' slack
+  image_.assign(size + 8, 0);  // BitWriter's slack
   const std::vector<uint8_t> header =
       header_bytes(header_of(set_, l, table.node, table.entries.size()));
   std::copy(header.begin(), header.end(), image_.begin());
-  const FieldOffsets off = field_offsets(l);
-  for (size_t i = 0; i < table.entries.size(); ++i) {
-    put_entry(image_.data() + kImageHeaderBytes + i * l.entry_bytes, table.entries[i], l, off);
+  for (size_t i = 0; i < table.entries.size(); ++i) {  // in order (BitWriter)
+    put_entry(image_.data() + kImageHeaderBytes + i * l.entry_bytes, table.entries[i], l);
   }
   image_.resize(size);
   const uint32_t crc = image_crc(image_);

@@ -15,28 +15,43 @@ uint32_t bit_width(uint64_t v);
 bool fits(uint64_t v, uint32_t bits);
 uint64_t all_ones(uint32_t bits);
 
-// Field bits LSB-first: bit b of the stream is bit (b % 8) of byte b / 8. The destination
-// must be zeroed, with 8 bytes from byte bit / 8 on that may be read and written (put_bits
-// works a 64-bit word at a time; leave 8 bytes of slack after the last entry); fields never
-// overlap.
-// Bit i of the value is entry bit `bit + i`, which is bit (bit + i) % 8 of byte (bit + i) / 8,
-// set a 64-bit little-endian word at a time (inline: a plan on torus:64x64 encodes 3.4e7
-// entries); the bytes start zeroed, so set bits are or-ed in.
-inline void put_bits(uint8_t* base, uint64_t bit, uint32_t width, uint64_t value) {
-  while (width > 0) {
-    uint8_t* p = base + bit / 8;
-    const auto shift = static_cast<uint32_t>(bit % 8);
-    const uint32_t take = width < 64 - shift ? width : 64 - shift;
-    const uint64_t part = (take >= 64 ? value : value & ((uint64_t{1} << take) - 1)) << shift;
-    uint64_t word = 0;
-    for (uint32_t b = 0; b < 8; ++b) word |= uint64_t{p[b]} << (8 * b);
-    word |= part;
-    for (uint32_t b = 0; b < 8; ++b) p[b] = static_cast<uint8_t>(word >> (8 * b));
-    value = take < 64 ? value >> take : 0;
-    bit += take;
-    width -= take;
+// Writes an entry's fields one after the other, LSB-first from a byte boundary: bit b of the
+// entry is bit b % 8 of byte b / 8 (IMAGE_FORMAT.md). It keeps the bits in a 64-bit word and
+// stores each word, little-endian, once it is full, and never reads the destination back: a
+// plan on torus:64x64 encodes 3.4e7 entries, and reading back bytes just stored at another
+// offset stalls the processor. finish() stores the last word whole, so up to 8 bytes past the
+// last field are written (zeros above the fields): leave that slack after the last entry, and
+// write the entries in order, each over what the one before spilled.
+class BitWriter {
+ public:
+  explicit BitWriter(uint8_t* out) : out_(out) {}
+  // The low `width` bits of value (width 1..64).
+  void put(uint64_t value, uint32_t width) {
+    if (width < 64) value &= (uint64_t{1} << width) - 1;
+    word_ |= value << used_;  // used_ < 64
+    const uint32_t total = used_ + width;
+    if (total < 64) {
+      used_ = total;
+      return;
+    }
+    store();
+    word_ = used_ == 0 ? 0 : value >> (64 - used_);  // the bits that did not fit
+    used_ = total - 64;
   }
-}
+  void finish() {
+    if (used_ > 0) store();
+  }
+
+ private:
+  void store() {
+    for (uint32_t b = 0; b < 8; ++b) out_[b] = static_cast<uint8_t>(word_ >> (8 * b));
+    out_ += 8;
+  }
+
+  uint8_t* out_;
+  uint64_t word_ = 0;
+  uint32_t used_ = 0;  // bits of word_ in use
+};
 uint64_t get_bits(const uint8_t* base, uint64_t bit, uint32_t width);
 
 void put_le(std::vector<uint8_t>& out, uint64_t v, uint32_t bytes);

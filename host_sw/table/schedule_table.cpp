@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -169,7 +170,10 @@ std::vector<uint64_t> nop_sizes(const Plan& plan) {
 }  // namespace
 
 TableStream::TableStream(const Plan& plan, const TableOptions& opt)
-    : header_(set_header(plan, opt)), index_(plan), step_bytes_(nop_sizes(plan)),
+    : TableStream(plan, opt, PlanIndex(plan)) {}
+
+TableStream::TableStream(const Plan& plan, const TableOptions& opt, PlanIndex index)
+    : header_(set_header(plan, opt)), index_(std::move(index)), step_bytes_(nop_sizes(plan)),
       compiler_(plan, index_, opt) {}
 
 const ScheduleTable& TableStream::table(uint32_t node) {

@@ -102,6 +102,8 @@ class NodeTableCompiler {
 class TableStream {
  public:
   TableStream(const Plan& plan, const TableOptions& opt);
+  // With the plan's index already built (PlanIndex(plan)).
+  TableStream(const Plan& plan, const TableOptions& opt, PlanIndex index);
   // The set's fields, without tables.
   const TableSet& header() const { return header_; }
   const PlanIndex& index() const { return index_; }

@@ -2,6 +2,7 @@
 #include "verifier/verifier.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -156,7 +157,7 @@ void check_links(const Plan& plan, const Topology& topo, const PlanIndex& index,
 }
 
 VerifyReport verify(const Plan& plan, const Topology& topo, size_t max_errors,
-                    const TableSet* tables) {
+                    const TableSet* tables, const PlanIndex* given_index) {
   VerifyReport r;
   r.steps_per_phase = plan.steps_per_phase;
   r.diameter = topo.diameter();
@@ -167,7 +168,8 @@ VerifyReport verify(const Plan& plan, const Topology& topo, size_t max_errors,
   ErrorList errors(r.errors, max_errors);
   check_structure(plan, topo, errors);
   if (!r.ok()) return r;  // later checks index by the ids checked here
-  const PlanIndex index(plan);
+  std::optional<PlanIndex> own_index;
+  const PlanIndex& index = given_index ? *given_index : own_index.emplace(plan);
   check_links(plan, topo, index, r, errors);
   check_wait_rules(plan, index, tables, errors);
   check_sums(plan, errors);
@@ -177,7 +179,7 @@ VerifyReport verify(const Plan& plan, const Topology& topo, size_t max_errors,
 }  // namespace
 
 VerifyReport verify_plan(const Plan& plan, const Topology& topo, size_t max_errors) {
-  return verify(plan, topo, max_errors, nullptr);
+  return verify(plan, topo, max_errors, nullptr, nullptr);
 }
 
 VerifyReport verify_tables(const TableSet& tables, const Topology& topo, size_t max_errors) {
@@ -198,11 +200,11 @@ VerifyReport verify_tables(const TableSet& tables, const Topology& topo, size_t 
   // before compile_tables, which keeps every transfer's nodes and step; here the link load is
   // only reported (max_step_link_load).
   plan.contention_free = false;
-  return verify(plan, topo, max_errors, &tables);
+  return verify(plan, topo, max_errors, &tables, nullptr);
 }
 
-VerifyReport require_valid(const Plan& plan, const Topology& topo) {
-  VerifyReport r = verify_plan(plan, topo, 5);
+VerifyReport require_valid(const Plan& plan, const Topology& topo, const PlanIndex* index) {
+  VerifyReport r = verify(plan, topo, 5, nullptr, index);
   if (r.ok()) return r;
   std::string msg = fmt::format("plan {} on {} does not verify:", plan.algorithm, plan.topology);
   for (const std::string& e : r.errors) msg += "\n  " + e;

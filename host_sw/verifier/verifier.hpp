@@ -37,7 +37,8 @@ VerifyReport verify_plan(const Plan& plan, const Topology& topo, size_t max_erro
 VerifyReport verify_tables(const TableSet& tables, const Topology& topo, size_t max_errors = 20);
 
 // Throws InputError with the first error(s) when the plan does not verify; the report when
-// it does.
-VerifyReport require_valid(const Plan& plan, const Topology& topo);
+// it does. `index`: the plan's PlanIndex, when the caller builds one anyway (built otherwise).
+VerifyReport require_valid(const Plan& plan, const Topology& topo,
+                           const PlanIndex* index = nullptr);
 
 }  // namespace mt
