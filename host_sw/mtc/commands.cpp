@@ -194,12 +194,13 @@ int run_plan(const MtcArgs& a, std::ostream& out) {
   topt.children_slots = a.children;
   topt.base_addr = parse_unsigned(a.base_addr, "--base-addr");
   TableStream tables(plan, topt, std::move(index));
-  const bool one_pass = a.quiet;
-  CompiledTableCheck check(tables, plan, a.image_opt, !(one_pass && !a.out_dir.empty()));
   // Tables printed on the standard output cannot be taken back: every table is checked before
   // the first is printed, and compiled again for the outputs. An image set is written into a
   // temporary directory that replaces --out only when complete (ImageSetWriter), so with
   // --quiet each table is checked as it is written, in one pass; a failure leaves no images.
+  const bool one_pass = a.quiet;
+  const bool writer_encodes = one_pass && !a.out_dir.empty();
+  CompiledTableCheck check(tables, plan, a.image_opt, !writer_encodes);
   if (!one_pass) {
     for (uint32_t v = 0; v < plan.nodes; ++v) check.check(tables.table(v));
   }
@@ -275,7 +276,7 @@ void add_plan_command(CLI::App& app, MtcArgs& a) {
       ->capture_default_str();
   cmd->add_flag("-q,--quiet", a.quiet,
                 "print no tables, only the verification (and where --out wrote the images); "
-                "the tables are still compiled and checked, in one pass with --out");
+                "the tables are still compiled and checked, each once");
 }
 
 void add_read_commands(CLI::App& app, MtcArgs& a) {
