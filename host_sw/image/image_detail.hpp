@@ -25,7 +25,7 @@ uint64_t all_ones(uint32_t bits);
 class BitWriter {
  public:
   explicit BitWriter(uint8_t* out) : out_(out) {}
-  // The low `width` bits of value (width 1..64).
+  // The low `width` bits of value (width 0..64; a zero-width step field writes nothing).
   void put(uint64_t value, uint32_t width) {
     if (width < 64) value &= (uint64_t{1} << width) - 1;
     word_ |= value << used_;  // used_ < 64
