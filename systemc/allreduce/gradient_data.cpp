@@ -56,20 +56,32 @@ void GradientData::for_each_checked(F f) const {
   }
 }
 
-uint32_t GradientData::value(uint32_t node, uint64_t element) const {
-  const uint64_t h = mix(seed_ ^ mix((uint64_t{node} << 40) ^ element));
-  if (dtype_ == DType::kInt32) return static_cast<uint32_t>(h);
+GradientData::Values GradientData::values_of(uint32_t node) const {
   // |value| <= 2^23 / nodes: every partial sum of up to `nodes` values is below 2^23.
   const int64_t range = (int64_t{1} << 23) / nodes_;
-  const int64_t v = static_cast<int64_t>(h % static_cast<uint64_t>(2 * range + 1)) - range;
-  return float_bits(static_cast<float>(v));
+  return Values{seed_, uint64_t{node} << 40, dtype_ == DType::kInt32, range,
+                FastModulo(static_cast<uint64_t>(2 * range + 1))};
+}
+
+inline uint32_t GradientData::Values::operator()(uint64_t element, int64_t& addend) const {
+  const uint64_t h = mix(seed ^ mix(node_bits ^ element));
+  if (int32) {
+    addend = int64_t{static_cast<uint32_t>(h)};
+    return static_cast<uint32_t>(h);
+  }
+  // h % (2 range + 1) - range, a small integer: its float and the sum's addend are exact.
+  addend = static_cast<int64_t>(modulo(h)) - range;
+  return float_bits(static_cast<float>(addend));
 }
 
 void GradientData::fill(uint32_t node, uint8_t* stored) {
+  const Values values = values_of(node);  // a copy: the stores below cannot alias it
+  int64_t* sum = sum_.data();
   for_each_checked([&](uint64_t k, uint64_t e) {
-    const uint32_t v = value(node, e);
+    int64_t addend;
+    const uint32_t v = values(e, addend);
     std::memcpy(stored + 4 * k, &v, 4);
-    sum_[k] += dtype_ == DType::kInt32 ? int64_t{v} : static_cast<int64_t>(as_float(v));
+    sum[k] += addend;
   });
   ++filled_;
 }
@@ -79,12 +91,13 @@ std::string GradientData::check(uint32_t node, const uint8_t* stored) const {
     throw std::logic_error(fmt::format("GradientData::check after {} of {} fills", filled_, nodes_));
   }
   std::string error;
+  const int64_t* sum = sum_.data();
   for_each_checked([&](uint64_t k, uint64_t e) {
     if (!error.empty()) return;
     uint32_t got;
     std::memcpy(&got, stored + 4 * k, 4);
-    const uint32_t want = dtype_ == DType::kInt32 ? static_cast<uint32_t>(sum_[k])
-                                                  : float_bits(static_cast<float>(sum_[k]));
+    const uint32_t want = dtype_ == DType::kInt32 ? static_cast<uint32_t>(sum[k])
+                                                  : float_bits(static_cast<float>(sum[k]));
     if (got == want) return;
     error = dtype_ == DType::kInt32
                 ? fmt::format("node {}, element {} (byte {}): {} instead of {}", node, e, 4 * e,

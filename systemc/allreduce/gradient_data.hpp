@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "allreduce/fast_modulo.hpp"
 #include "plan/plan.hpp"
 
 namespace mt::noc {
@@ -40,7 +41,16 @@ class GradientData {
   bool add_one(uint8_t* stored, uint64_t element) const;
 
  private:
-  uint32_t value(uint32_t node, uint64_t element) const;  // raw bits
+  // Node n's values: the raw bits of an element and what it adds to the exact sum.
+  struct Values {
+    uint64_t seed;
+    uint64_t node_bits;  // the node, shifted above any element index
+    bool int32;
+    int64_t range;       // fp32: values lie in [-range, range]
+    FastModulo modulo;   // fp32: % (2 range + 1)
+    uint32_t operator()(uint64_t element, int64_t& addend) const;
+  };
+  Values values_of(uint32_t node) const;
   // Calls f(k, e) for every checked element e, stored at byte 4k of the storage.
   template <typename F>
   void for_each_checked(F f) const;

@@ -21,6 +21,41 @@ std::vector<std::vector<uint8_t>> filled(GradientData& d, uint32_t nodes, uint64
   return b;
 }
 
+// The data are defined as a seeded hash of (node, element), reduced without a divide since
+// FastModulo: the values must still be the definition's, bit for bit.
+uint64_t splitmix(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+TEST(GradientData, ValuesAreTheSeededHashOfNodeAndElement) {
+  for (uint32_t nodes : {1u, 3u, 64u, 256u, 1000u}) {
+    for (DType t : {DType::kInt32, DType::kFp32}) {
+      const uint64_t seed = 12345, bytes = 4096;
+      GradientData d(nodes, bytes, t, seed);
+      for (uint32_t n : {0u, nodes - 1}) {
+        std::vector<uint8_t> b(bytes);
+        d.fill(n, b.data());
+        for (uint64_t e = 0; e < bytes / 4; ++e) {
+          const uint64_t h = splitmix(seed ^ splitmix((uint64_t{n} << 40) ^ e));
+          uint32_t want = static_cast<uint32_t>(h);
+          if (t == DType::kFp32) {
+            const int64_t range = (int64_t{1} << 23) / nodes;
+            const float v = static_cast<float>(
+                static_cast<int64_t>(h % static_cast<uint64_t>(2 * range + 1)) - range);
+            std::memcpy(&want, &v, 4);
+          }
+          uint32_t got;
+          std::memcpy(&got, &b[4 * e], 4);
+          ASSERT_EQ(got, want) << nodes << " nodes, node " << n << ", element " << e;
+        }
+      }
+    }
+  }
+}
+
 TEST(GradientData, AcceptsTheSumAndNamesTheFirstWrongElement) {
   for (DType t : {DType::kInt32, DType::kFp32}) {
     GradientData d(4, 64, t, 7);
