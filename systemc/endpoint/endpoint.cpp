@@ -29,10 +29,17 @@ Endpoint::Endpoint(sc_core::sc_module_name name, uint32_t node, const NocConfig&
   cfg.validate();
   out.register_nb_transport_bw<&Endpoint::receive_credit>(this);
   in.register_nb_transport_fw<&Endpoint::receive_flit>(this);
+  out.set_flit_peer(this, 0, clock_.period());
+  in.set_flit_peer(this, 0, clock_.period());
   if (driver != nullptr) return;
   SC_METHOD(run);
   sensitive << own_wake_;
   dont_initialize();
+}
+
+void Endpoint::end_of_elaboration() {
+  router_in_ = flit_peer_of(out.operator->(), clock_.period());
+  router_out_ = flit_peer_of(in.operator->(), clock_.period());
 }
 
 size_t Endpoint::queued_flits() const { return queue_.size(); }
@@ -89,25 +96,29 @@ tlm::tlm_sync_enum Endpoint::receive_flit(Flit& flit, tlm::tlm_phase& phase,
   if (phase != tlm::BEGIN_REQ) {
     SC_REPORT_ERROR("mt/noc/endpoint", "flit link carries only BEGIN_REQ");
   }
-  const uint64_t now = cycle();
+  accept_flit(0, flit, cycle() + flit_delay_(clock_, delay));
+  return tlm::TLM_ACCEPTED;
+}
+
+void Endpoint::accept_flit(unsigned, const Flit& flit, uint64_t usable) {
   Timed& a = arrivals_.push_slot();
   a.flit = flit;
-  a.cycle = now + flit_delay_(clock_, delay);
-  wake_at(a.cycle, now);
-  return tlm::TLM_ACCEPTED;
+  a.cycle = usable;
+  wake_at(usable, cycle());
 }
 
 tlm::tlm_sync_enum Endpoint::receive_credit(Flit& credit, tlm::tlm_phase& phase,
                                             sc_core::sc_time& delay) {
-  if (phase != CREDIT || credit.vc >= cfg_.vcs) {
-    SC_REPORT_ERROR("mt/noc/endpoint", "bad credit from the router");
-  }
-  const uint64_t now = cycle();
-  const uint64_t usable = now + credit_delay_(clock_, delay);
-  credits_in_.push(credit.vc, usable);
-  if (on_credit) on_credit(credit.vc, usable);
-  wake_at(usable, now);
+  if (phase != CREDIT) SC_REPORT_ERROR("mt/noc/endpoint", "bad credit from the router");
+  accept_credit(0, credit.vc, cycle() + credit_delay_(clock_, delay));
   return tlm::TLM_ACCEPTED;
+}
+
+void Endpoint::accept_credit(unsigned, uint8_t vc, uint64_t usable) {
+  if (vc >= cfg_.vcs) SC_REPORT_ERROR("mt/noc/endpoint", "bad credit from the router");
+  credits_in_.push(vc, usable);
+  if (on_credit) on_credit(vc, usable);
+  wake_at(usable, cycle());
 }
 
 // Credits a packet's head needs on its VC: the whole packet (virtual cut-through; at most a
@@ -145,9 +156,13 @@ bool Endpoint::try_inject(uint64_t now) {
     current_vc_ = -1;
     next_vc_ = (vc + 1) % cfg_.vcs;
   }
-  tlm::tlm_phase phase = tlm::BEGIN_REQ;
-  sc_core::sc_time delay = local_delay_;
-  out->nb_transport_fw(f, phase, delay);
+  if (router_in_.peer != nullptr) {
+    router_in_.peer->accept_flit(router_in_.port, f, now + cfg_.local_latency);
+  } else {
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    sc_core::sc_time delay = local_delay_;
+    out->nb_transport_fw(f, phase, delay);
+  }
   ++sent_;
   last_send_ = now;
   if (on_send) on_send(f, now);
@@ -162,10 +177,14 @@ void Endpoint::evaluate(uint64_t now) {
   while (!arrivals_.empty() && arrivals_.front().cycle <= now) {
     const Flit& f = arrivals_.front().flit;
     ++received_;
-    credit_.vc = f.vc;
-    tlm::tlm_phase phase = CREDIT;
-    sc_core::sc_time delay = local_delay_;
-    in->nb_transport_bw(credit_, phase, delay);
+    if (router_out_.peer != nullptr) {
+      router_out_.peer->accept_credit(router_out_.port, f.vc, now + cfg_.local_latency);
+    } else {
+      credit_.vc = f.vc;
+      tlm::tlm_phase phase = CREDIT;
+      sc_core::sc_time delay = local_delay_;
+      in->nb_transport_bw(credit_, phase, delay);
+    }
     if (on_receive) on_receive(f, now);
     arrivals_.pop_front();
   }

@@ -18,7 +18,7 @@
 
 namespace mt::noc {
 
-class Endpoint : public sc_core::sc_module {
+class Endpoint final : public sc_core::sc_module, public FlitPeer {
  public:
   // With `driver`, the endpoint has no process of its own: it notifies *driver when it needs
   // an evaluation, and the owner's run, which *driver makes, calls evaluate() of every
@@ -66,6 +66,11 @@ class Endpoint : public sc_core::sc_module {
   // Credits held for VC vc of the router's local input buffer (vc_depth when all returned).
   uint32_t credits(uint32_t vc) const { return credits_.at(vc); }
 
+  // A flit from the router (port 0: the one link), usable from cycle `usable` on; a credit for
+  // the router's input buffer (FlitPeer: what receive_flit and receive_credit do).
+  void accept_flit(unsigned port, const Flit& flit, uint64_t usable) override;
+  void accept_credit(unsigned port, uint8_t vc, uint64_t usable) override;
+
  private:
   // (The implementation adds what it needs below.)
   SC_HAS_PROCESS(Endpoint);
@@ -76,6 +81,7 @@ class Endpoint : public sc_core::sc_module {
   enum class Open : uint8_t { kNone, kPacket, kMessage };  // what send() has left open
 
   void run() { evaluate(cycle()); }  // the process of an endpoint without a driver
+  void end_of_elaboration() override;  // finds the router's direct calls
   bool try_inject(uint64_t now);
   uint32_t head_need(const Flit& head) const;
   void wake_at(uint64_t cycle, uint64_t now);  // now: the current cycle
@@ -100,6 +106,7 @@ class Endpoint : public sc_core::sc_module {
   Open open_ = Open::kNone;
   sc_core::sc_event own_wake_;
   const CycleEvent* driver_;  // the owner's wake-up, or null: own_wake_
+  FlitPeerRef router_in_, router_out_;  // the router's input and output, if direct
   uint64_t next_wake_ = ~0ull;
   Flit credit_;
 };

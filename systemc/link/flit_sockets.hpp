@@ -16,9 +16,27 @@
 #include <systemc>
 #include <tlm>
 
+#include "link/flit_peer.hpp"
 #include "link/flit_protocol.hpp"
 
 namespace mt::noc {
+
+// What a socket's interface tells the module bound to it about the module behind it: a peer to
+// call directly (flit_peer.hpp), or none (call through TLM).
+struct FlitPeerRef {
+  FlitPeer* peer = nullptr;
+  unsigned port = 0;    // the peer's port the link is
+  uint64_t period = 0;  // the peer's clock period (sc_time::value())
+};
+
+// The peer behind a bound interface, if the interface is one of the sockets below, its module
+// named itself the peer (set_flit_peer) and runs on a clock of `period` (a peer on another
+// clock would count the latency in cycles of its own); empty otherwise: call through TLM.
+template <typename Interface>
+FlitPeerRef flit_peer_of(Interface* bound, uint64_t period) {
+  const FlitPeerRef* ref = dynamic_cast<const FlitPeerRef*>(bound);
+  return ref != nullptr && ref->period == period ? *ref : FlitPeerRef{};
+}
 
 // The function of `Module` one socket calls: f(flit, phase, delay) or f(tag, flit, phase,
 // delay). Named as a template argument (set<&Module::f>), the call is one indirect call of a
@@ -106,9 +124,16 @@ class FlitTargetSocket : public tlm::tlm_target_socket<kFlitBits, FlitProtocol> 
   void register_nb_transport_fw(Module* m, Tag... tag) {
     fw_.callback.template set<F>(m, tag...);
   }
+  // Senders bound to this socket may call peer->accept_flit(port, ...) instead of
+  // nb_transport_fw: the registered function does what that does (flit_peer.hpp).
+  void set_flit_peer(FlitPeer* peer, unsigned port, uint64_t clock_period) {
+    fw_.peer = peer;
+    fw_.port = port;
+    fw_.period = clock_period;
+  }
 
  private:
-  struct Fw : tlm::tlm_fw_transport_if<FlitProtocol> {
+  struct Fw : tlm::tlm_fw_transport_if<FlitProtocol>, FlitPeerRef {
     explicit Fw(const sc_core::sc_object* s) : socket(s), callback(s) {}
     tlm::tlm_sync_enum nb_transport_fw(Flit& flit, tlm::tlm_phase& phase,
                                        sc_core::sc_time& delay) override {
@@ -146,9 +171,16 @@ class FlitInitiatorSocket : public tlm::tlm_initiator_socket<kFlitBits, FlitProt
   void register_nb_transport_bw(Module* m, Tag... tag) {
     bw_.callback.template set<F>(m, tag...);
   }
+  // Receivers bound to this socket may call peer->accept_credit(port, ...) instead of
+  // nb_transport_bw: the registered function does what that does (flit_peer.hpp).
+  void set_flit_peer(FlitPeer* peer, unsigned port, uint64_t clock_period) {
+    bw_.peer = peer;
+    bw_.port = port;
+    bw_.period = clock_period;
+  }
 
  private:
-  struct Bw : tlm::tlm_bw_transport_if<FlitProtocol> {
+  struct Bw : tlm::tlm_bw_transport_if<FlitProtocol>, FlitPeerRef {
     explicit Bw(const sc_core::sc_object* s) : callback(s) {}
     tlm::tlm_sync_enum nb_transport_bw(Flit& credit, tlm::tlm_phase& phase,
                                        sc_core::sc_time& delay) override {

@@ -97,6 +97,12 @@ class Network : public sc_core::sc_module {
   // Tests: evaluate every router every cycle once it has seen a flit, to show that idle
   // skipping changes no cycle count. Call before sc_start.
   void set_idle_skipping(bool on) { shared_.always_evaluate = !on; }
+  // Whether routers and endpoints of this simulation hand each other flits and credits by
+  // direct calls with the usable cycle (link/flit_peer.hpp; on by default) or through their
+  // TLM sockets' calls, for tests: the cycles are the same. Set it before the simulation
+  // starts; a module bound to a plain TLM-2.0 socket (the RTL NI's transactor) is always
+  // called through TLM.
+  void set_direct_calls(bool on) { shared_.direct_calls = on; }
 
   // Deadlock watchdog, off by default: while flits are in the network it checks every
   // `stall_cycles` cycles that some router sent a flit since the last check; if none did it

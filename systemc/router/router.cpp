@@ -54,6 +54,8 @@ Router::Router(sc_core::sc_module_name name, const RouterSpec& spec, const NocCo
     port_links_[p].link_delay =
         clock_.time_of(cfg.st_delay + 1 + (local ? cfg.local_latency : cfg.link_latency));
     port_links_[p].credit_delay = clock_.time_of(local ? cfg.local_latency : cfg.credit_latency);
+    port_links_[p].link_cycles = cfg.st_delay + 1 + (local ? cfg.local_latency : cfg.link_latency);
+    port_links_[p].credit_cycles = local ? cfg.local_latency : cfg.credit_latency;
     if (!has_port(p)) continue;
     in_[p] = std::make_unique<InSocket>(fmt::format("in_{}", port_label(p)).c_str());
     out_[p] = std::make_unique<OutSocket>(fmt::format("out_{}", port_label(p)).c_str());
@@ -85,11 +87,24 @@ std::string Router::port_label(uint8_t p) const {
 
 Router::~Router() = default;
 
+void Router::before_end_of_elaboration() {
+  if (!shared_->direct_calls) return;
+  for (uint8_t p = 0; p < ports(); ++p) {
+    if (!has_port(p)) continue;
+    in_[p]->set_flit_peer(this, p, clock_.period());
+    out_[p]->set_flit_peer(this, p, clock_.period());
+  }
+}
+
 void Router::end_of_elaboration() {
   for (uint8_t p = 0; p < ports(); ++p) {
     if (!has_port(p)) continue;
-    port_links_[p].fw = (*out_[p]).operator->();
-    port_links_[p].bw = (*in_[p]).operator->();
+    PortLink& link = port_links_[p];
+    link.fw = (*out_[p]).operator->();
+    link.bw = (*in_[p]).operator->();
+    if (!shared_->direct_calls) continue;
+    link.next = flit_peer_of(link.fw, clock_.period());
+    link.prev = flit_peer_of(link.bw, clock_.period());
   }
 }
 
@@ -109,6 +124,14 @@ uint64_t Router::flits_out(uint8_t p) const {
   uint64_t unsent = 0;
   for (size_t i = 0; i < sends_[p].size(); ++i) unsent += sends_[p].at(i) > now;
   return flits_out_[p] - unsent;
+}
+
+uint32_t Router::direct_calls() const {
+  uint32_t n = 0;
+  for (const PortLink& link : port_links_) {
+    n += (link.next.peer != nullptr) + (link.prev.peer != nullptr);
+  }
+  return n;
 }
 
 uint64_t Router::flits_out_total() const {
@@ -142,10 +165,15 @@ void Router::wake_at(uint64_t cycle) {
 tlm::tlm_sync_enum Router::receive_flit(int port, Flit& flit, tlm::tlm_phase& phase,
                                         sc_core::sc_time& delay) {
   if (phase != tlm::BEGIN_REQ) fail("flit link carries only BEGIN_REQ");
-  if (flit.vc >= vcs_) fail(fmt::format("flit on VC {} >= {} VCs: {}", flit.vc, vcs_, flit.str()));
   const uint64_t now = now_cycle();
-  const uint64_t usable = now + port_links_[static_cast<size_t>(port)].flit_in(clock_, delay);
-  const unsigned i = (static_cast<unsigned>(port) << vc_shift_) | flit.vc;
+  accept_flit(static_cast<unsigned>(port), flit,
+              now + port_links_[static_cast<size_t>(port)].flit_in(clock_, delay));
+  return tlm::TLM_ACCEPTED;
+}
+
+void Router::accept_flit(unsigned port, const Flit& flit, uint64_t usable) {
+  if (flit.vc >= vcs_) fail(fmt::format("flit on VC {} >= {} VCs: {}", flit.vc, vcs_, flit.str()));
+  const unsigned i = (port << vc_shift_) | flit.vc;
   InputVc& ivc = ivcs_[i];
   Arrival& a = ivc.fifo.push_slot();
   a.flit = flit;
@@ -162,19 +190,22 @@ tlm::tlm_sync_enum Router::receive_flit(int port, Flit& flit, tlm::tlm_phase& ph
         sc_core::sc_time::from_value(clock_.period() / 2));
   }
   wake_at(usable);
-  return tlm::TLM_ACCEPTED;
 }
 
 tlm::tlm_sync_enum Router::receive_credit(int port, Flit& credit, tlm::tlm_phase& phase,
                                           sc_core::sc_time& delay) {
   if (phase != CREDIT) fail("credit link carries only CREDIT");
-  if (credit.vc >= vcs_) fail(fmt::format("credit for VC {} >= {} VCs", credit.vc, vcs_));
   const uint64_t now = now_cycle();
-  const uint64_t usable = now + port_links_[static_cast<size_t>(port)].credit_in(clock_, delay);
-  credits_in_[static_cast<size_t>(port)].push(credit.vc, usable);
-  credit_ports_ |= port_bit(static_cast<unsigned>(port));
-  wake_at(usable);
+  accept_credit(static_cast<unsigned>(port), credit.vc,
+                now + port_links_[static_cast<size_t>(port)].credit_in(clock_, delay));
   return tlm::TLM_ACCEPTED;
+}
+
+void Router::accept_credit(unsigned port, uint8_t vc, uint64_t usable) {
+  if (vc >= vcs_) fail(fmt::format("credit for VC {} >= {} VCs", vc, vcs_));
+  credits_in_[port].push(vc, usable);
+  credit_ports_ |= port_bit(port);
+  wake_at(usable);
 }
 
 void Router::evaluate(uint64_t now) {

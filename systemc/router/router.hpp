@@ -77,6 +77,8 @@ struct RouterShared {
   std::function<uint32_t(const Flit&)> priority;
   // Tests: evaluate every cycle from the first arrival on (idle skipping off).
   bool always_evaluate = false;
+  // Routers and endpoints call each other directly (Network::set_direct_calls).
+  bool direct_calls = true;
   // Deadlock watchdog (Network::set_watchdog): a flit entering from an NI arms it.
   uint64_t watchdog_cycles = 0;  // 0: off
   bool watchdog_armed = false;
@@ -99,7 +101,7 @@ struct RouterSpec {
   const SwitchRoutes* switch_routes = nullptr;
 };
 
-class Router : public sc_core::sc_module {
+class Router final : public sc_core::sc_module, public FlitPeer {
  public:
   using InSocket = FlitTargetSocket<Router>;
   using OutSocket = FlitInitiatorSocket<Router>;
@@ -143,6 +145,9 @@ class Router : public sc_core::sc_module {
   bool output_busy(uint8_t p, uint8_t vc) const { return ovcs_.at((p << vc_shift_) | vc).busy; }
   // Pipeline evaluations so far (router-cycles actually simulated).
   uint64_t evaluations() const { return evaluations_; }
+  // Link ends (a port's flits out or its credits back) that call the module at the other end
+  // directly (link/flit_peer.hpp) instead of through the sockets.
+  uint32_t direct_calls() const;
   // Largest number of flits any input VC has held. A flit counts from the cycle it wins SA
   // upstream (its slot is reserved by the credit the sender spent then), so this bounds the
   // true occupancy from above; credit flow control keeps it <= vc_depth. That holds in
@@ -181,7 +186,8 @@ class Router : public sc_core::sc_module {
 
   // The clocked pipeline (one call per evaluated cycle).
   void evaluate(uint64_t now);
-  void end_of_elaboration() override;  // takes the sockets' bound interfaces
+  void before_end_of_elaboration() override;  // offers direct calls to the peers
+  void end_of_elaboration() override;  // takes the sockets' bound interfaces and peers
   void route(unsigned ivc_index, uint64_t now);                              // RC
   void route_grid(InputVc& v, Flit& head, unsigned in_port, unsigned in_vc, bool injected);
   void route_switched(InputVc& v, Flit& head, unsigned in_port, unsigned in_vc, bool injected);
@@ -195,6 +201,9 @@ class Router : public sc_core::sc_module {
                                   sc_core::sc_time& delay);
   tlm::tlm_sync_enum receive_credit(int port, Flit& credit, tlm::tlm_phase& phase,
                                     sc_core::sc_time& delay);
+  // What the callbacks do, given the cycle the flit or credit is usable from (FlitPeer).
+  void accept_flit(unsigned port, const Flit& flit, uint64_t usable) override;
+  void accept_credit(unsigned port, uint8_t vc, uint64_t usable) override;
 
   bool is_switch() const { return switch_routes_ && node_ >= switch_routes_->nodes(); }
   uint64_t now_cycle() const;
@@ -222,7 +231,12 @@ class Router : public sc_core::sc_module {
     tlm::tlm_fw_transport_if<FlitProtocol>* fw = nullptr;  // the output's receiver
     tlm::tlm_bw_transport_if<FlitProtocol>* bw = nullptr;  // the input's sender
     sc_core::sc_time link_delay, credit_delay;
+    uint64_t link_cycles = 0, credit_cycles = 0;  // the same in cycles
     DelayCycles flit_in, credit_in;  // the delays flits and credits arrive with, in cycles
+    // The modules at the other ends when they take direct calls (link/flit_peer.hpp); the
+    // calls go through the sockets otherwise.
+    FlitPeerRef next;  // the output's receiver
+    FlitPeerRef prev;  // the input's sender
   };
   std::vector<PortLink> port_links_;  // per port code
 

@@ -1,6 +1,6 @@
 // Network and endpoint: exact zero-load latency (systemc/README.md timing contract) on tori,
 // meshes and rings, port wiring, dateline VC classes, all-reduce messages, idle skipping,
-// determinism and input errors.
+// direct calls, determinism and input errors.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -321,11 +321,14 @@ using test::trace_of;
 
 // Random traffic, all offered up front from a seeded generator: packet k of node n is queued
 // at cycle `start`; `reverse` builds the same traffic in the opposite order of calls.
+// `direct`: Network::set_direct_calls; *direct_ends gets the link ends that used them.
 Trace random_run(const std::string& spec, const NocConfig& cfg, bool skipping, bool reverse,
-                 uint64_t* router_cycles = nullptr) {
+                 uint64_t* router_cycles = nullptr, bool direct = true,
+                 uint32_t* direct_ends = nullptr) {
   test::fresh_simcontext();
   Harness h(spec, cfg);
   h.net.set_idle_skipping(skipping);
+  h.net.set_direct_calls(direct);
   std::mt19937_64 rng(12345);
   const uint32_t nodes = h.nodes(), per_node = 30;
   std::vector<std::vector<std::vector<Flit>>> packets(nodes);
@@ -349,6 +352,10 @@ Trace random_run(const std::string& spec, const NocConfig& cfg, bool skipping, b
   EXPECT_EQ(h.total_received(), h.total_sent());
   EXPECT_EQ(h.total_queued(), 0u);
   if (router_cycles != nullptr) *router_cycles = h.net.router_cycles();
+  if (direct_ends != nullptr) {
+    *direct_ends = 0;
+    for (uint32_t r = 0; r < h.net.routers(); ++r) *direct_ends += h.net.router(r).direct_calls();
+  }
   return trace_of(h);
 }
 
@@ -376,6 +383,27 @@ TEST_F(NetworkSim, IdleSkippingChangesNoCycle) {
     const Trace b = random_run("torus:4x4", cfg, false, false, &without);
     EXPECT_EQ(a, b);
     EXPECT_LT(with, without);
+  }
+}
+
+// Routers and endpoints hand each other flits and credits by direct calls with the usable
+// cycle (link/flit_peer.hpp): every flit is sent and arrives in the same cycle as through the
+// TLM calls, under contention, with slow pipeline stages and latencies that differ per link
+// kind. On torus:4x4 every router's four links and four local ports call directly both ways.
+TEST_F(NetworkSim, DirectCallsChangeNoCycle) {
+  NocConfig slow_stages = busy_config();
+  slow_stages.ni_ports = 4;
+  slow_stages.rc_delay = 2;
+  slow_stages.st_delay = 3;
+  slow_stages.local_latency = 2;
+  for (const NocConfig& cfg : {busy_config(), slow_stages}) {
+    SCOPED_TRACE(cfg.str());
+    uint32_t direct = 0, tlm = 0;
+    const Trace a = random_run("torus:4x4", cfg, true, false, nullptr, true, &direct);
+    const Trace b = random_run("torus:4x4", cfg, true, false, nullptr, false, &tlm);
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(direct, 16u * (4 + cfg.ni_ports) * 2);
+    EXPECT_EQ(tlm, 0u);
   }
 }
 
