@@ -501,18 +501,25 @@ void NetworkInterface::evaluate(uint64_t now) {
   fetch(now);
   control(now);
 
-  trace_timestep_ = timestep.value();
-  trace_lockstep_ = lockstep.value(now);
-  trace_entry_ = static_cast<uint32_t>(head_);
-  if (head_ < table.entries().size()) {
-    trace_op_ = static_cast<uint32_t>(table.entries()[head_].op);
-    trace_flow_ = table.entries()[head_].flow;
+  const bool idle = dma_idle();
+  if (traced_) {
+    trace_timestep_ = timestep.value();
+    trace_lockstep_ = lockstep.value(now);
+    trace_entry_ = static_cast<uint32_t>(head_);
+    if (head_ < table.entries().size()) {
+      trace_op_ = static_cast<uint32_t>(table.entries()[head_].op);
+      trace_flow_ = table.entries()[head_].flow;
+    }
+    trace_dma_busy_ = !idle;
   }
-  trace_dma_busy_ = !dma_idle();
 
   bool queues_empty = true;
-  for (const auto& p : ports_) queues_empty = queues_empty && p->queued_flits_at(now) == 0;
-  if (!done_ && head_ >= table.entries().size() && dma_idle() && queues_empty &&
+  bool sent_now = false;  // a flit left this cycle
+  for (const auto& p : ports_) {
+    queues_empty = queues_empty && p->queued_flits_at(now) == 0;
+    sent_now = sent_now || p->queued_flits_at(now) != p->queued_flits();
+  }
+  if (!done_ && head_ >= table.entries().size() && idle && queues_empty &&
       events_.empty() && inbox_.empty() && waiting_.empty() &&
       ejection.open_messages() == 0) {
     done_ = true;
@@ -522,9 +529,7 @@ void NetworkInterface::evaluate(uint64_t now) {
   uint64_t next = progress_ != before ? now + 1 : kNever;
   // A flit that left this cycle frees its buffer slot for the next cycle; its on_send wake-up
   // may have come before this evaluation and been absorbed by it.
-  for (const auto& p : ports_) {
-    if (p->queued_flits_at(now) != p->queued_flits()) next = std::min(next, now + 1);
-  }
+  if (sent_now) next = std::min(next, now + 1);
   if (!events_.empty()) next = std::min(next, std::max(events_.top().cycle, now + 1));
   if (!inbox_.empty()) next = std::min(next, std::max(inbox_.front().cycle + 1, now + 1));
   if (lockstep.zero_at() > now) next = std::min(next, lockstep.zero_at());
@@ -559,6 +564,7 @@ std::string NetworkInterface::status() const {
 }
 
 void NetworkInterface::trace(sc_core::sc_trace_file* tf) const {
+  traced_ = true;
   const std::string p = name();
   sc_core::sc_trace(tf, trace_timestep_, p + ".timestep");
   sc_core::sc_trace(tf, trace_lockstep_, p + ".lockstep");

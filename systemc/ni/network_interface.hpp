@@ -234,7 +234,8 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   size_t head_ = 0;  // index of the table's head entry
   CycleEvent wake_;  // runs evaluate(): the NI's and its ports' wake-ups
   uint64_t next_wake_ = ~0ull;
-  // Traced copies (sc_trace samples variables).
+  // Traced copies (sc_trace samples variables), kept once trace() has registered them.
+  mutable bool traced_ = false;
   uint32_t trace_timestep_ = 0, trace_entry_ = 0, trace_op_ = 0, trace_flow_ = 0;
   std::vector<uint64_t> trace_flits_out_, trace_flits_in_;  // per port
   uint64_t trace_lockstep_ = 0;

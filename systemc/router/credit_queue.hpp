@@ -5,6 +5,7 @@
 // Taking the credits usable by a cycle gives the same counts as a FIFO of single credits.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "router/ring_buffer.hpp"
@@ -31,6 +32,18 @@ class CreditQueue {
     run.first = usable;
     run.count = 1;
     run.vc = vc;
+  }
+
+  // Credits for `vc` usable by cycle `now` and not yet taken.
+  uint32_t usable(uint8_t vc, uint64_t now) const {
+    uint32_t n = 0;
+    for (size_t i = 0; i < runs_.size() && runs_.at(i).first <= now; ++i) {
+      const Run& run = runs_.at(i);
+      if (run.vc == vc) {
+        n += static_cast<uint32_t>(std::min<uint64_t>(run.count, now - run.first + 1));
+      }
+    }
+    return n;
   }
 
   // Takes, oldest first, every credit usable by cycle `now`: add(vc, n) for each run of n.

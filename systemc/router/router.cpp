@@ -214,7 +214,6 @@ void Router::evaluate(uint64_t now) {
   uint64_t next = kNever;
   bool progress = false;
 
-  take_credits(now, next);
   // RC for idle VCs whose front (a head) is usable and whose previous packet has left.
   for (VcMask m = nonempty_ & ~(vc_alloc_ | active_); m != 0; m &= m - 1) {
     const unsigned i = lowest_bit(m);
@@ -230,21 +229,31 @@ void Router::evaluate(uint64_t now) {
 
   // A grant changes what the next cycle can do; without one, this cycle's outcome repeats
   // until a stage delay ends or a flit or credit arrives, all of which are in `next`.
-  if (progress || shared_->always_evaluate) next = now + 1;
+  if (progress || shared_->always_evaluate) {
+    next = now + 1;
+  } else {
+    take_credits(now, next);
+  }
   if (next != kNever) wake_at(next);
 }
 
 void Router::take_credits(uint64_t now, uint64_t& next) {
   for (PortMask m = credit_ports_; m != 0; m &= m - 1) {
     const unsigned p = lowest_bit(m);
-    CreditQueue& q = credits_in_[p];
-    q.take(now, [this, p](uint8_t vc, uint32_t n) { ovcs_[(p << vc_shift_) | vc].credits += n; });
-    if (q.empty()) {
-      credit_ports_ &= ~port_bit(p);
-    } else {
-      next = std::min(next, q.next_usable());
-    }
+    take_port_credits(p, now);
+    if (!credits_in_[p].empty()) next = std::min(next, credits_in_[p].next_usable());
   }
+}
+
+void Router::take_port_credits(unsigned p, uint64_t now) {
+  CreditQueue& q = credits_in_[p];
+  q.take(now, [this, p](uint8_t vc, uint32_t n) { ovcs_[(p << vc_shift_) | vc].credits += n; });
+  if (q.empty()) credit_ports_ &= ~port_bit(p);
+}
+
+uint32_t Router::credits_now(unsigned p, unsigned vc, uint64_t now) const {
+  return ovcs_.at((p << vc_shift_) | vc).credits +
+         (p < credits_in_.size() ? credits_in_[p].usable(static_cast<uint8_t>(vc), now) : 0);
 }
 
 std::string Router::vc_report(unsigned i) const {
@@ -268,15 +277,15 @@ std::string Router::vc_report(unsigned i) const {
                        v.vc_lo, v.vc_hi);
       for (unsigned o = v.vc_lo; o < v.vc_hi; ++o) {
         const OutputVc& ov = ovcs_[(static_cast<unsigned>(v.out_port) << vc_shift_) | o];
-        s += fmt::format(" [vc {} {} credits {}/{}]", o, ov.busy ? "busy" : "free", ov.credits,
-                         v.need);
+        s += fmt::format(" [vc {} {} credits {}/{}]", o, ov.busy ? "busy" : "free",
+                         credits_now(v.out_port, o, now_cycle()), v.need);
       }
       break;
     }
     case VcState::kActive: {
-      const OutputVc& ov = ovcs_[(static_cast<unsigned>(v.out_port) << vc_shift_) | v.out_vc];
       s += fmt::format(", holds output {} vc {} with {} credit(s), needs {}",
-                       port_label(v.out_port), v.out_vc, ov.credits,
+                       port_label(v.out_port), v.out_vc,
+                       credits_now(v.out_port, v.out_vc, now_cycle()),
                        v.reserve ? subpacket_need_ : 1u);
       break;
     }

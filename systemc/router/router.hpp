@@ -137,11 +137,10 @@ class Router final : public sc_core::sc_module, public FlitPeer {
   uint64_t flits_out_total() const;
   // Flits that arrived on port p's input on VC vc so far (shows the dateline classes).
   uint64_t flits_in(uint8_t p, uint8_t vc) const { return flits_in_.at((p << vc_shift_) | vc); }
-  // Credits this router holds for the downstream buffer of output port p, VC vc, and whether
-  // a packet holds that VC. After a drain every output VC is free with vc_depth credits.
-  uint32_t output_credits(uint8_t p, uint8_t vc) const {
-    return ovcs_.at((p << vc_shift_) | vc).credits;
-  }
+  // Credits this router holds for the downstream buffer of output port p, VC vc (every credit
+  // usable by the current cycle), and whether a packet holds that VC. After a drain every
+  // output VC is free with vc_depth credits.
+  uint32_t output_credits(uint8_t p, uint8_t vc) const { return credits_now(p, vc, now_cycle()); }
   bool output_busy(uint8_t p, uint8_t vc) const { return ovcs_.at((p << vc_shift_) | vc).busy; }
   // Pipeline evaluations so far (router-cycles actually simulated).
   uint64_t evaluations() const { return evaluations_; }
@@ -194,7 +193,14 @@ class Router final : public sc_core::sc_module, public FlitPeer {
   void allocate_vcs(uint64_t now, bool& progress, uint64_t& next);          // VA
   void allocate_switch(uint64_t now, bool& progress, uint64_t& next);       // SA
   void grant_switch(unsigned ivc_index, uint64_t now);
+  // Credits arriving at an output port are taken into its output VCs when a decision needs
+  // more than an output VC holds (take_port_credits), or all of them when an evaluation moves
+  // nothing, to find the next wake-up (take_credits): the decisions see every credit usable by
+  // their cycle, as if all were taken at the start of each evaluation, without the work per
+  // port and cycle that a stream of flits would make that.
   void take_credits(uint64_t now, uint64_t& next);
+  void take_port_credits(unsigned p, uint64_t now);
+  uint32_t credits_now(unsigned p, unsigned vc, uint64_t now) const;
 
   // TLM callbacks, tagged with the port.
   tlm::tlm_sync_enum receive_flit(int port, Flit& flit, tlm::tlm_phase& phase,

@@ -157,6 +157,7 @@ void Router::allocate_vcs(uint64_t now, bool& progress, uint64_t& next) {
       continue;
     }
     const unsigned base = static_cast<unsigned>(v.out_port) << vc_shift_;
+    if ((credit_ports_ >> v.out_port & 1u) != 0) take_port_credits(v.out_port, now);
     uint32_t free = 0;
     for (unsigned o = v.vc_lo; o < v.vc_hi; ++o) {
       const OutputVc& ov = ovcs_[base | o];
@@ -203,7 +204,12 @@ void Router::allocate_switch(uint64_t now, bool& progress, uint64_t& next) {
       continue;
     }
     const OutputVc& ov = ovcs_[(static_cast<unsigned>(v.out_port) << vc_shift_) | v.out_vc];
-    if (ov.credits < (v.reserve ? subpacket_need_ : 1u)) continue;  // a credit will wake us
+    const uint32_t need = v.reserve ? subpacket_need_ : 1u;
+    if (ov.credits < need) {
+      if ((credit_ports_ >> v.out_port & 1u) == 0) continue;  // a credit will wake us
+      take_port_credits(v.out_port, now);
+      if (ov.credits < need) continue;
+    }
     const unsigned port = i >> vc_shift_;
     if ((inputs >> port & 1u) == 0) candidates[port] = 0;
     candidates[port] |= 1u << (i & (vcs_ - 1));

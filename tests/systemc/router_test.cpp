@@ -158,7 +158,7 @@ TEST(RingBuffer, KeepsOrderWhileGrowing) {
 }
 
 // The runs give what a FIFO of single credits gives: streams of one VC (one run), VC changes,
-// gaps, two credits in one cycle, and takes that split a run.
+// gaps, two credits in one cycle, and takes that split a run; usable() counts them per VC.
 TEST(CreditQueue, TakesWhatAFifoOfSingleCreditsGives) {
   CreditQueue q;
   std::deque<std::pair<uint8_t, uint64_t>> fifo;  // (vc, usable)
@@ -174,12 +174,16 @@ TEST(CreditQueue, TakesWhatAFifoOfSingleCreditsGives) {
       fifo.emplace_back(vc, usable);
     }
     if (rng() % 7 == 0) {
+      // What usable() counts before the take is what the take then gives.
+      std::array<uint32_t, 4> counted{};
+      for (uint8_t vc = 0; vc < 4; ++vc) counted[vc] = got[vc] + q.usable(vc, now);
       q.take(now, [&got](uint8_t vc, uint32_t n) { got[vc] += n; });
       while (!fifo.empty() && fifo.front().second <= now) {
         ++want[fifo.front().first];
         fifo.pop_front();
       }
       ASSERT_EQ(got, want) << "at cycle " << now;
+      ASSERT_EQ(counted, want) << "at cycle " << now;
       ASSERT_EQ(q.empty(), fifo.empty());
       if (!q.empty()) {
         ASSERT_EQ(q.next_usable(), fifo.front().second);
