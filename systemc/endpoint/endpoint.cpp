@@ -133,6 +133,7 @@ bool Endpoint::try_inject(uint64_t now) {
   const Flit& front = queue_.front().flit;
   if (current_vc_ < 0) {
     const uint32_t need = head_need(front);
+    take_credits(now);  // the VC chosen depends on every VC's credits
     for (uint32_t k = 0; k < cfg_.vcs; ++k) {
       const uint32_t v = (next_vc_ + k) % cfg_.vcs;
       if (credits_[v] >= need) {
@@ -143,7 +144,11 @@ bool Endpoint::try_inject(uint64_t now) {
     if (current_vc_ < 0) return false;  // a returning credit wakes us
   } else {
     const uint32_t need = reserve_ && !cfg_.wormhole ? cfg_.subpacket_flits : 1;
-    if (credits_[static_cast<size_t>(current_vc_)] < need) return false;
+    uint32_t& held = credits_[static_cast<size_t>(current_vc_)];
+    if (held < need) {
+      take_credits(now);
+      if (held < need) return false;
+    }
   }
   // Callbacks may send() more, so work on a copy and pop first.
   Flit f = front;
@@ -169,9 +174,12 @@ bool Endpoint::try_inject(uint64_t now) {
   return true;
 }
 
+void Endpoint::take_credits(uint64_t now) {
+  credits_in_.take(now, [this](uint8_t vc, uint32_t n) { credits_[vc] += n; });
+}
+
 void Endpoint::evaluate(uint64_t now) {
   next_wake_ = kNever;  // the pending notification has just fired
-  credits_in_.take(now, [this](uint8_t vc, uint32_t n) { credits_[vc] += n; });
   // Sink every usable flit at once and hand its buffer slot back. The flit is read in its slot
   // (only the router's grant adds arrivals, never a callback), then popped.
   while (!arrivals_.empty() && arrivals_.front().cycle <= now) {
@@ -191,12 +199,16 @@ void Endpoint::evaluate(uint64_t now) {
   const bool sent = !queue_.empty() && queue_.front().cycle <= now && try_inject(now);
 
   uint64_t next = kNever;
-  if (!credits_in_.empty()) next = std::min(next, credits_in_.next_usable());
   if (!arrivals_.empty()) next = std::min(next, arrivals_.front().cycle);
   if (!queue_.empty()) {
     const uint64_t t = std::max(queue_.front().cycle, now + 1);
     // Blocked on credits: only a credit can unblock it, and credits wake us.
     if (sent || queue_.front().cycle > now) next = std::min(next, t);
+  }
+  // The next credit, unless the next cycle is due anyway (credits are taken when needed).
+  if (!credits_in_.empty() && next > now + 1) {
+    take_credits(now);
+    if (!credits_in_.empty()) next = std::min(next, credits_in_.next_usable());
   }
   if (next != kNever) wake_at(next, now);
 }

@@ -63,8 +63,11 @@ class Endpoint final : public sc_core::sc_module, public FlitPeer {
   uint64_t cycle() const {
     return driver_ != nullptr ? driver_->scheduler().now() : clock_.now();
   }
-  // Credits held for VC vc of the router's local input buffer (vc_depth when all returned).
-  uint32_t credits(uint32_t vc) const { return credits_.at(vc); }
+  // Credits held for VC vc of the router's local input buffer, counting every credit usable by
+  // the current cycle (vc_depth when all returned).
+  uint32_t credits(uint32_t vc) const {
+    return credits_.at(vc) + credits_in_.usable(static_cast<uint8_t>(vc), cycle());
+  }
 
   // A flit from the router (port 0: the one link), usable from cycle `usable` on; a credit for
   // the router's input buffer (FlitPeer: what receive_flit and receive_credit do).
@@ -83,6 +86,9 @@ class Endpoint final : public sc_core::sc_module, public FlitPeer {
   void run() { evaluate(cycle()); }  // the process of an endpoint without a driver
   void end_of_elaboration() override;  // finds the router's direct calls
   bool try_inject(uint64_t now);
+  // Credits usable by `now` into credits_: taken when a decision needs them, or to find the
+  // next wake-up when the next cycle is not due anyway.
+  void take_credits(uint64_t now);
   uint32_t head_need(const Flit& head) const;
   void wake_at(uint64_t cycle, uint64_t now);  // now: the current cycle
   tlm::tlm_sync_enum receive_flit(Flit& flit, tlm::tlm_phase& phase, sc_core::sc_time& delay);
