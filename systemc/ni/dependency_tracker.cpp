@@ -11,11 +11,13 @@ DependencyTracker::DependencyTracker(sc_core::sc_module_name name, uint32_t slot
     : sc_module(name), slots_(slots) {}
 
 void DependencyTracker::reset() {
+  ++changes_;
   rows_.clear();
   reduced_flow_.clear();
 }
 
 void DependencyTracker::arrive(Op op, uint32_t flow, uint32_t sender) {
+  ++changes_;
   std::vector<uint32_t>& senders = rows_[row(op, flow)];
   if (senders.size() >= slots_) {
     throw std::runtime_error(fmt::format(
@@ -27,6 +29,7 @@ void DependencyTracker::arrive(Op op, uint32_t flow, uint32_t sender) {
 }
 
 void DependencyTracker::issue(const TableEntry& e) {
+  ++changes_;
   if (e.op != Op::kReduce) return;
   if (e.flow >= reduced_flow_.size()) reduced_flow_.resize(e.flow + 1, false);
   reduced_flow_[e.flow] = true;

@@ -38,6 +38,9 @@ class DependencyTracker : public sc_core::sc_module {
   bool first_missing(const TableEntry& e, Op& op, uint32_t& from) const;
   bool arrived(Op op, uint32_t flow, uint32_t sender) const;
   uint32_t slots() const { return slots_; }
+  // Counts reset(), arrive() and issue(): first_missing's answer for an entry stays the same
+  // while this does.
+  uint64_t changes() const { return changes_; }
 
  private:
   static uint64_t row(Op op, uint32_t flow) {
@@ -46,6 +49,7 @@ class DependencyTracker : public sc_core::sc_module {
   uint32_t slots_;
   std::unordered_map<uint64_t, std::vector<uint32_t>> rows_;  // (op, flow) -> senders
   std::vector<bool> reduced_flow_;
+  uint64_t changes_ = 0;
 };
 
 }  // namespace mt::noc

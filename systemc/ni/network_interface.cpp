@@ -464,9 +464,15 @@ void NetworkInterface::control(uint64_t now) {
     }
     return;
   }
+  // The head still waits if it waited when the dependencies last changed.
+  if (waiting_head_ == head_ && waiting_changes_ == dependencies.changes()) return;
   Op op;
   uint32_t from;
-  if (dependencies.first_missing(e, op, from)) return;
+  if (dependencies.first_missing(e, op, from)) {
+    waiting_head_ = head_;
+    waiting_changes_ = dependencies.changes();
+    return;
+  }
   decoder.decode(e, decoded_);
   // The sends must fit their ports' send queues (the RTL's); otherwise the entry waits.
   std::array<uint32_t, kMaxLocalPorts> adding{};

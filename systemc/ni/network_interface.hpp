@@ -232,6 +232,9 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   size_t live_blocks_ = 0;  // received blocks not yet complete (block_slots)
   size_t peak_live_ = 0, peak_waiting_ = 0;
   size_t head_ = 0;  // index of the table's head entry
+  // The head entry and DependencyTracker::changes() when it last waited for a message.
+  size_t waiting_head_ = ~size_t{0};
+  uint64_t waiting_changes_ = 0;
   CycleEvent wake_;  // runs evaluate(): the NI's and its ports' wake-ups
   uint64_t next_wake_ = ~0ull;
   // Traced copies (sc_trace samples variables), kept once trace() has registered them.
