@@ -38,8 +38,10 @@ Endpoint::Endpoint(sc_core::sc_module_name name, uint32_t node, const NocConfig&
 }
 
 void Endpoint::end_of_elaboration() {
-  router_in_ = flit_peer_of(out.operator->(), clock_.period());
-  router_out_ = flit_peer_of(in.operator->(), clock_.period());
+  router_fw_ = out.operator->();
+  router_bw_ = in.operator->();
+  router_in_ = flit_peer_of(router_fw_, clock_.period());
+  router_out_ = flit_peer_of(router_bw_, clock_.period());
 }
 
 size_t Endpoint::queued_flits() const { return queue_.size(); }
@@ -161,13 +163,7 @@ bool Endpoint::try_inject(uint64_t now) {
     current_vc_ = -1;
     next_vc_ = (vc + 1) % cfg_.vcs;
   }
-  if (router_in_.peer != nullptr) {
-    router_in_.peer->accept_flit(router_in_.port, f, now + cfg_.local_latency);
-  } else {
-    tlm::tlm_phase phase = tlm::BEGIN_REQ;
-    sc_core::sc_time delay = local_delay_;
-    out->nb_transport_fw(f, phase, delay);
-  }
+  hand_flit(router_in_, router_fw_, f, now + cfg_.local_latency, local_delay_);
   ++sent_;
   last_send_ = now;
   if (on_send) on_send(f, now);
@@ -185,14 +181,7 @@ void Endpoint::evaluate(uint64_t now) {
   while (!arrivals_.empty() && arrivals_.front().cycle <= now) {
     const Flit& f = arrivals_.front().flit;
     ++received_;
-    if (router_out_.peer != nullptr) {
-      router_out_.peer->accept_credit(router_out_.port, f.vc, now + cfg_.local_latency);
-    } else {
-      credit_.vc = f.vc;
-      tlm::tlm_phase phase = CREDIT;
-      sc_core::sc_time delay = local_delay_;
-      in->nb_transport_bw(credit_, phase, delay);
-    }
+    hand_credit(router_out_, router_bw_, credit_, f.vc, now + cfg_.local_latency, local_delay_);
     if (on_receive) on_receive(f, now);
     arrivals_.pop_front();
   }

@@ -84,7 +84,7 @@ class Endpoint final : public sc_core::sc_module, public FlitPeer {
   enum class Open : uint8_t { kNone, kPacket, kMessage };  // what send() has left open
 
   void run() { evaluate(cycle()); }  // the process of an endpoint without a driver
-  void end_of_elaboration() override;  // finds the router's direct calls
+  void end_of_elaboration() override;  // takes the bound interfaces and the router's calls
   bool try_inject(uint64_t now);
   // Credits usable by `now` into credits_: taken when a decision needs them, or to find the
   // next wake-up when the next cycle is not due anyway.
@@ -112,7 +112,11 @@ class Endpoint final : public sc_core::sc_module, public FlitPeer {
   Open open_ = Open::kNone;
   sc_core::sc_event own_wake_;
   const CycleEvent* driver_;  // the owner's wake-up, or null: own_wake_
-  FlitPeerRef router_in_, router_out_;  // the router's input and output, if direct
+  // The router's input and output: the interfaces bound, and the router if it takes direct
+  // calls (link/flit_peer.hpp).
+  tlm::tlm_fw_transport_if<FlitProtocol>* router_fw_ = nullptr;
+  tlm::tlm_bw_transport_if<FlitProtocol>* router_bw_ = nullptr;
+  FlitPeerRef router_in_, router_out_;
   uint64_t next_wake_ = ~0ull;
   Flit credit_;
 };

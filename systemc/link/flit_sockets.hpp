@@ -38,6 +38,34 @@ FlitPeerRef flit_peer_of(Interface* bound, uint64_t period) {
   return ref != nullptr && ref->period == period ? *ref : FlitPeerRef{};
 }
 
+// Hands a flit to the receiver behind `fw`: directly with the cycle it is usable from when the
+// receiver is a peer (`usable`: the current cycle plus `delay` in cycles), through
+// nb_transport_fw with `delay` otherwise.
+inline void hand_flit(const FlitPeerRef& peer, tlm::tlm_fw_transport_if<FlitProtocol>* fw,
+                      Flit& flit, uint64_t usable, const sc_core::sc_time& delay) {
+  if (peer.peer != nullptr) {
+    peer.peer->accept_flit(peer.port, flit, usable);
+    return;
+  }
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time d = delay;
+  fw->nb_transport_fw(flit, phase, d);
+}
+
+// The same for a credit for VC `vc` to the sender behind `bw` (`scratch` carries it over TLM).
+inline void hand_credit(const FlitPeerRef& peer, tlm::tlm_bw_transport_if<FlitProtocol>* bw,
+                        Flit& scratch, uint8_t vc, uint64_t usable,
+                        const sc_core::sc_time& delay) {
+  if (peer.peer != nullptr) {
+    peer.peer->accept_credit(peer.port, vc, usable);
+    return;
+  }
+  scratch.vc = vc;
+  tlm::tlm_phase phase = CREDIT;
+  sc_core::sc_time d = delay;
+  bw->nb_transport_bw(scratch, phase, d);
+}
+
 // The function of `Module` one socket calls: f(flit, phase, delay) or f(tag, flit, phase,
 // delay). Named as a template argument (set<&Module::f>), the call is one indirect call of a
 // function that calls f directly; given at run time (a pointer to member), it goes through

@@ -259,13 +259,7 @@ void Router::grant_switch(unsigned i, uint64_t now) {
   --ov.credits;
   flit.vc = v.out_vc;
   const PortLink& link = port_links_[out];
-  if (link.next.peer != nullptr) {
-    link.next.peer->accept_flit(link.next.port, flit, now + link.link_cycles);
-  } else {
-    tlm::tlm_phase fw_phase = tlm::BEGIN_REQ;
-    sc_core::sc_time fw_delay = link.link_delay;
-    link.fw->nb_transport_fw(flit, fw_phase, fw_delay);
-  }
+  hand_flit(link.next, link.fw, flit, now + link.link_cycles, link.link_delay);
   ++flits_out_[out];
   RingBuffer<uint64_t>& sends = sends_[out];
   while (!sends.empty() && sends.front() <= now) sends.pop_front();
@@ -274,15 +268,8 @@ void Router::grant_switch(unsigned i, uint64_t now) {
   if (v.fifo.empty()) nonempty_ &= ~vc_bit(i);
 
   const PortLink& back = port_links_[in_port];
-  if (back.prev.peer != nullptr) {
-    back.prev.peer->accept_credit(back.prev.port, static_cast<uint8_t>(i & (vcs_ - 1)),
-                                  now + back.credit_cycles);
-  } else {
-    credit_.vc = static_cast<uint8_t>(i & (vcs_ - 1));
-    tlm::tlm_phase phase = CREDIT;
-    sc_core::sc_time delay = back.credit_delay;
-    back.bw->nb_transport_bw(credit_, phase, delay);
-  }
+  hand_credit(back.prev, back.bw, credit_, static_cast<uint8_t>(i & (vcs_ - 1)),
+              now + back.credit_cycles, back.credit_delay);
 
   v.reserve = type == FlitType::kSubTail;  // the next flit starts a new sub-packet
   v.ready = now + 1;
