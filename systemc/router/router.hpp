@@ -196,8 +196,8 @@ class Router final : public sc_core::sc_module, public FlitPeer {
   // Credits arriving at an output port are taken into its output VCs when a decision needs
   // more than an output VC holds (take_port_credits), or all of them when an evaluation moves
   // nothing, to find the next wake-up (take_credits): the decisions see every credit usable by
-  // their cycle, as if all were taken at the start of each evaluation, without the work per
-  // port and cycle that a stream of flits would make that.
+  // their cycle, as if all were taken at the start of each evaluation, but a stream of flits
+  // no longer costs a take per port and cycle.
   void take_credits(uint64_t now, uint64_t& next);
   void take_port_credits(unsigned p, uint64_t now);
   uint32_t credits_now(unsigned p, unsigned vc, uint64_t now) const;
