@@ -522,8 +522,9 @@ void NetworkInterface::evaluate(uint64_t now) {
   bool queues_empty = true;
   bool sent_now = false;  // a flit left this cycle
   for (const auto& p : ports_) {
-    queues_empty = queues_empty && p->queued_flits_at(now) == 0;
-    sent_now = sent_now || p->queued_flits_at(now) != p->queued_flits();
+    const size_t at_start = p->queued_flits_at(now);
+    queues_empty = queues_empty && at_start == 0;
+    sent_now = sent_now || at_start != p->queued_flits();
   }
   if (!done_ && head_ >= table.entries().size() && idle && queues_empty &&
       events_.empty() && inbox_.empty() && waiting_.empty() &&

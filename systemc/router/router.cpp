@@ -51,11 +51,11 @@ Router::Router(sc_core::sc_module_name name, const RouterSpec& spec, const NocCo
   out_.resize(n_ports);
   for (uint8_t p = 0; p < n_ports; ++p) {
     const bool local = is_local(p);
-    port_links_[p].link_delay =
-        clock_.time_of(cfg.st_delay + 1 + (local ? cfg.local_latency : cfg.link_latency));
-    port_links_[p].credit_delay = clock_.time_of(local ? cfg.local_latency : cfg.credit_latency);
-    port_links_[p].link_cycles = cfg.st_delay + 1 + (local ? cfg.local_latency : cfg.link_latency);
-    port_links_[p].credit_cycles = local ? cfg.local_latency : cfg.credit_latency;
+    PortLink& link = port_links_[p];
+    link.link_cycles = cfg.st_delay + 1 + (local ? cfg.local_latency : cfg.link_latency);
+    link.credit_cycles = local ? cfg.local_latency : cfg.credit_latency;
+    link.link_delay = clock_.time_of(link.link_cycles);
+    link.credit_delay = clock_.time_of(link.credit_cycles);
     if (!has_port(p)) continue;
     in_[p] = std::make_unique<InSocket>(fmt::format("in_{}", port_label(p)).c_str());
     out_[p] = std::make_unique<OutSocket>(fmt::format("out_{}", port_label(p)).c_str());
@@ -252,8 +252,8 @@ void Router::take_port_credits(unsigned p, uint64_t now) {
 }
 
 uint32_t Router::credits_now(unsigned p, unsigned vc, uint64_t now) const {
-  return ovcs_.at((p << vc_shift_) | vc).credits +
-         (p < credits_in_.size() ? credits_in_[p].usable(static_cast<uint8_t>(vc), now) : 0);
+  const uint32_t held = ovcs_.at((p << vc_shift_) | vc).credits;  // throws for a port it lacks
+  return held + credits_in_[p].usable(static_cast<uint8_t>(vc), now);
 }
 
 std::string Router::vc_report(unsigned i) const {
