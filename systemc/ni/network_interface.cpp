@@ -352,6 +352,15 @@ void NetworkInterface::run_events(uint64_t now) {
   }
 }
 
+void NetworkInterface::prefetch(const Pending& ev) const {
+  if (ev.kind == EventKind::kBurstRead) {
+    __builtin_prefetch(&bursts_[ev.slot]);
+    __builtin_prefetch(bursts_[ev.slot].data.data());
+  } else {
+    __builtin_prefetch(&blocks_[ev.slot]);
+  }
+}
+
 void NetworkInterface::fetch(uint64_t now) {
   for (uint32_t p = 0; p < channels_.size(); ++p) {
     Channel& ch = channels_[p];
@@ -540,7 +549,9 @@ void NetworkInterface::evaluate(uint64_t now) {
   if (!events_.empty()) next = std::min(next, std::max(events_.top().cycle, now + 1));
   if (!inbox_.empty()) next = std::min(next, std::max(inbox_.front().cycle + 1, now + 1));
   if (lockstep.zero_at() > now) next = std::min(next, lockstep.zero_at());
-  if (next != kNever) wake_at(next);
+  if (next == kNever) return;
+  if (!events_.empty() && events_.top().cycle <= next) prefetch(events_.top());
+  wake_at(next);
 }
 
 std::string NetworkInterface::status() const {

@@ -171,6 +171,9 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   void evaluate(uint64_t now);  // the ports' too: they share this run (Endpoint's driver)
   void eject(uint64_t now);
   void run_events(uint64_t now);
+  // A host-speed hint, no model behaviour: the state event `ev` reads, written a memory
+  // latency ago and out of the host's cache by now, fetched one evaluation early.
+  void prefetch(const Pending& ev) const;
   void fetch(uint64_t now);
   void control(uint64_t now);
   SendRoute route_to(const SendRequest& s) const;
