@@ -252,8 +252,11 @@ class Router final : public sc_core::sc_module, public FlitPeer {
   // Every port code below ports() has VCs (unused codes, e.g. absent local ports, too).
   std::vector<InputVc> ivcs_;     // index port * vcs + vc
   std::vector<OutputVc> ovcs_;    // index port * vcs + vc
-  // Per output port: send cycles of the flits granted and not yet counted as sent.
-  std::vector<RingBuffer<uint64_t>> sends_;
+  // Per output port, the send cycles of its last send_slots_ grants (slot: grant count modulo
+  // send_slots_). A port grants at most one flit a cycle, so every older grant has been sent
+  // (send_slots_ >= st_delay + 1, a power of two).
+  std::vector<uint64_t> send_cycles_;
+  uint32_t send_slots_ = 1;
   std::vector<CreditQueue> credits_in_;  // per output port: its credits on their way back
   // Bit masks over input VC indices, so a cycle touches only busy VCs.
   VcMask nonempty_ = 0, vc_alloc_ = 0, active_ = 0;
@@ -269,7 +272,7 @@ class Router final : public sc_core::sc_module, public FlitPeer {
   uint64_t next_wake_ = kNever;  // cycle of the pending wake notification
   uint64_t evaluations_ = 0;
   uint32_t max_occupancy_ = 0;
-  std::vector<uint64_t> flits_out_;  // granted, per output port (sends_ not yet sent)
+  std::vector<uint64_t> flits_out_;  // granted, per output port (some not yet sent)
   std::vector<uint64_t> flits_in_;  // per input VC
   Flit credit_;  // scratch payload for credits
 };

@@ -260,10 +260,8 @@ void Router::grant_switch(unsigned i, uint64_t now) {
   flit.vc = v.out_vc;
   const PortLink& link = port_links_[out];
   hand_flit(link.next, link.fw, flit, now + link.link_cycles, link.link_delay);
-  ++flits_out_[out];
-  RingBuffer<uint64_t>& sends = sends_[out];
-  while (!sends.empty() && sends.front() <= now) sends.pop_front();
-  sends.push_back(now + cfg_.st_delay + 1);
+  const uint64_t slot = flits_out_[out]++ & (send_slots_ - 1);
+  send_cycles_[out * send_slots_ + slot] = now + cfg_.st_delay + 1;
   v.fifo.pop_front();
   if (v.fifo.empty()) nonempty_ &= ~vc_bit(i);
 
