@@ -318,7 +318,7 @@ void NetworkInterface::run_events(uint64_t now) {
       case EventKind::kBurstRead: {
         Burst& b = bursts_[ev.slot];
         burst_flits_.clear();
-        encoder.encode(b.job, b.offset, b.data.data(), b.data.size(), burst_flits_);
+        encoder.encode(b.job, b.offset, burst_data(ev.slot), b.bytes, burst_flits_);
         channels_[b.port].inflight_flits -= burst_flits_.size();
         ports_[b.port]->send(burst_flits_);
         free_bursts_.push_back(ev.slot);
@@ -354,8 +354,11 @@ void NetworkInterface::run_events(uint64_t now) {
 
 void NetworkInterface::prefetch(const Pending& ev) const {
   if (ev.kind == EventKind::kBurstRead) {
-    __builtin_prefetch(&bursts_[ev.slot]);
-    __builtin_prefetch(bursts_[ev.slot].data.data());
+    const auto* b = reinterpret_cast<const char*>(&bursts_[ev.slot]);
+    __builtin_prefetch(b);
+    __builtin_prefetch(b + sizeof(Burst) - 1);
+    const uint8_t* data = burst_data(ev.slot);
+    for (uint32_t at = 0; at < ni_.dma_burst_bytes; at += 64) __builtin_prefetch(data + at);
   } else {
     __builtin_prefetch(&blocks_[ev.slot]);
   }
@@ -377,21 +380,22 @@ void NetworkInterface::fetch(uint64_t now) {
     if (free_bursts_.empty()) {
       slot = static_cast<uint32_t>(bursts_.size());
       bursts_.emplace_back();
+      burst_bytes_.resize(bursts_.size() * ni_.dma_burst_bytes);
     } else {
       slot = free_bursts_.back();
       free_bursts_.pop_back();
     }
     Burst& b = bursts_[slot];
     b.port = p;
-    scratch_.resize(len);
     const uint64_t addr = job.request.addr + ch.fetched;
     uint64_t ready = 0;
-    const bool forwarded = ni_.forward && fetch_forwarded(addr, len, now, ready);
-    if (!forwarded) ready = dma.read(addr, scratch_.data(), len, now);
+    uint8_t* data = burst_data(slot);
+    const bool forwarded = ni_.forward && fetch_forwarded(addr, data, len, now, ready);
+    if (!forwarded) ready = dma.read(addr, data, len, now);
     // The flits count as injected (offered to the network) when the read completes.
     b.job = job;
     b.offset = ch.fetched;
-    b.data.swap(scratch_);  // both keep their capacity for the next burst
+    b.bytes = static_cast<uint32_t>(len);
     ch.inflight_flits += n;
     ch.fetched += len;
     schedule(ready, EventKind::kBurstRead, slot);
@@ -437,10 +441,10 @@ void NetworkInterface::hold_sum(const Block& b) {
   }
 }
 
-bool NetworkInterface::fetch_forwarded(uint64_t addr, uint64_t len, uint64_t now,
+bool NetworkInterface::fetch_forwarded(uint64_t addr, uint8_t* data, uint64_t len, uint64_t now,
                                        uint64_t& ready) {
   if (!forward_.holds(addr, len)) return false;
-  forward_.read(addr, scratch_.data(), len);
+  forward_.read(addr, data, len);
   ready = now + 1;  // one cycle to read the NI's buffer, as a burst from a register file
   return true;
 }

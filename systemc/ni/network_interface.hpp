@@ -138,11 +138,11 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   // A DMA read of a send, waiting for the memory: the bytes read, encoded into flits when
   // the read completes (a quarter of the flits' bytes to hold meanwhile; encoding is a pure
   // function of the send and the bytes, so when it runs changes nothing).
-  struct Burst {
+  struct Burst {  // its bytes: burst_data(slot)
     uint32_t port = 0;
+    uint32_t bytes = 0;
     SendJob job;
     uint64_t offset = 0;        // of the bytes in the send
-    std::vector<uint8_t> data;
   };
   struct Block {  // received data on its way into memory
     Op op = Op::kNop;
@@ -188,7 +188,16 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   void block_done(uint32_t slot);
   void count_block(Block& b);
   // Forwarding: [addr, addr + len) from the NI, if it holds it (ready the next cycle).
-  bool fetch_forwarded(uint64_t addr, uint64_t len, uint64_t now, uint64_t& ready);
+  bool fetch_forwarded(uint64_t addr, uint8_t* data, uint64_t len, uint64_t now,
+                       uint64_t& ready);
+  // The bytes of burst slot `slot`: dma_burst_bytes of burst_bytes_, at a place known from the
+  // slot alone (prefetch() reaches them without reading the Burst first).
+  uint8_t* burst_data(uint32_t slot) {
+    return burst_bytes_.data() + size_t{slot} * ni_.dma_burst_bytes;
+  }
+  const uint8_t* burst_data(uint32_t slot) const {
+    return burst_bytes_.data() + size_t{slot} * ni_.dma_burst_bytes;
+  }
   bool unread_by_any_send(uint64_t addr, uint64_t len) const;
   void plan_forwarding();
   void hold_sum(const Block& b);
@@ -208,6 +217,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> events_;
   uint64_t seq_ = 0;
   std::vector<Burst> bursts_;
+  std::vector<uint8_t> burst_bytes_;  // every burst slot's bytes (burst_data)
   std::vector<uint32_t> free_bursts_;
   std::vector<Block> blocks_;
   std::vector<uint32_t> free_blocks_;
@@ -221,7 +231,6 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   bool reducing_shrank_ = false;  // a block left reducing_ since release_waiting last ran
   Decoded decoded_;
   ReceivedBlock received_;
-  std::vector<uint8_t> scratch_;
   std::vector<Flit> burst_flits_;  // a completed burst's flits on their way to its port
   ForwardBuffer forward_;
   std::shared_ptr<const std::vector<uint64_t>> sample_;  // set_data_sample; null: all bytes
