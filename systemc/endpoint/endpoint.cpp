@@ -98,13 +98,14 @@ tlm::tlm_sync_enum Endpoint::receive_flit(Flit& flit, tlm::tlm_phase& phase,
   if (phase != tlm::BEGIN_REQ) {
     SC_REPORT_ERROR("mt/noc/endpoint", "flit link carries only BEGIN_REQ");
   }
-  accept_flit(0, flit, cycle() + flit_delay_(clock_, delay));
+  accept_flit(0, flit, flit.vc, cycle() + flit_delay_(clock_, delay));
   return tlm::TLM_ACCEPTED;
 }
 
-void Endpoint::accept_flit(unsigned, const Flit& flit, uint64_t usable) {
+void Endpoint::accept_flit(unsigned, const Flit& flit, uint8_t vc, uint64_t usable) {
   Timed& a = arrivals_.push_slot();
   a.flit = flit;
+  a.flit.vc = vc;
   a.cycle = usable;
   wake_at(usable, cycle());
 }
@@ -156,14 +157,15 @@ bool Endpoint::try_inject(uint64_t now) {
   Flit f = front;
   queue_.pop_front();
   const uint32_t vc = static_cast<uint32_t>(current_vc_);
-  f.vc = static_cast<uint8_t>(vc);
   --credits_[vc];
   reserve_ = f.type == FlitType::kSubTail;
   if (is_tail(f.type)) {
     current_vc_ = -1;
     next_vc_ = (vc + 1) % cfg_.vcs;
   }
-  hand_flit(router_in_, router_fw_, f, now + cfg_.local_latency, local_delay_);
+  hand_flit(router_in_, router_fw_, f, static_cast<uint8_t>(vc), now + cfg_.local_latency,
+            local_delay_);
+  f.vc = static_cast<uint8_t>(vc);  // for on_send (after the hand-off: see FlitPeer)
   ++sent_;
   last_send_ = now;
   if (on_send) on_send(f, now);

@@ -71,7 +71,7 @@ class Endpoint final : public sc_core::sc_module, public FlitPeer {
 
   // A flit from the router (port 0: the one link), usable from cycle `usable` on; a credit for
   // the router's input buffer (FlitPeer: what receive_flit and receive_credit do).
-  void accept_flit(unsigned port, const Flit& flit, uint64_t usable) override;
+  void accept_flit(unsigned port, const Flit& flit, uint8_t vc, uint64_t usable) override;
   void accept_credit(unsigned port, uint8_t vc, uint64_t usable) override;
 
  private:

@@ -15,9 +15,11 @@ namespace mt::noc {
 
 class FlitPeer {
  public:
-  // `flit` arrives at input `port`, usable from cycle `usable` on (the current cycle plus the
-  // link's latency).
-  virtual void accept_flit(unsigned port, const Flit& flit, uint64_t usable) = 0;
+  // `flit` arrives at input `port` on VC `vc`, usable from cycle `usable` on (the current cycle
+  // plus the link's latency). The VC comes beside the flit, and flit.vc is not read: a sender
+  // that wrote it into the flit just before the call would make the receiver's copy of the
+  // flit wait for that one-byte store (a store-to-load forwarding stall).
+  virtual void accept_flit(unsigned port, const Flit& flit, uint8_t vc, uint64_t usable) = 0;
   // A credit for VC `vc` of the receiver's buffer arrives at output `port`, usable from cycle
   // `usable` on.
   virtual void accept_credit(unsigned port, uint8_t vc, uint64_t usable) = 0;

@@ -38,15 +38,16 @@ FlitPeerRef flit_peer_of(Interface* bound, uint64_t period) {
   return ref != nullptr && ref->period == period ? *ref : FlitPeerRef{};
 }
 
-// Hands a flit to the receiver behind `fw`: directly with the cycle it is usable from when the
-// receiver is a peer (`usable`: the current cycle plus `delay` in cycles), through
-// nb_transport_fw with `delay` otherwise.
+// Hands a flit on VC `vc` to the receiver behind `fw`: directly with the cycle it is usable
+// from when the receiver is a peer (`usable`: the current cycle plus `delay` in cycles), through
+// nb_transport_fw with `delay` and flit.vc = vc otherwise.
 inline void hand_flit(const FlitPeerRef& peer, tlm::tlm_fw_transport_if<FlitProtocol>* fw,
-                      Flit& flit, uint64_t usable, const sc_core::sc_time& delay) {
+                      Flit& flit, uint8_t vc, uint64_t usable, const sc_core::sc_time& delay) {
   if (peer.peer != nullptr) {
-    peer.peer->accept_flit(peer.port, flit, usable);
+    peer.peer->accept_flit(peer.port, flit, vc, usable);
     return;
   }
+  flit.vc = vc;
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time d = delay;
   fw->nb_transport_fw(flit, phase, d);

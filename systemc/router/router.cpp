@@ -167,17 +167,18 @@ tlm::tlm_sync_enum Router::receive_flit(int port, Flit& flit, tlm::tlm_phase& ph
                                         sc_core::sc_time& delay) {
   if (phase != tlm::BEGIN_REQ) fail("flit link carries only BEGIN_REQ");
   const uint64_t now = now_cycle();
-  accept_flit(static_cast<unsigned>(port), flit,
+  accept_flit(static_cast<unsigned>(port), flit, flit.vc,
               now + port_links_[static_cast<size_t>(port)].flit_in(clock_, delay));
   return tlm::TLM_ACCEPTED;
 }
 
-void Router::accept_flit(unsigned port, const Flit& flit, uint64_t usable) {
-  if (flit.vc >= vcs_) fail(fmt::format("flit on VC {} >= {} VCs: {}", flit.vc, vcs_, flit.str()));
-  const unsigned i = (port << vc_shift_) | flit.vc;
+void Router::accept_flit(unsigned port, const Flit& flit, uint8_t vc, uint64_t usable) {
+  if (vc >= vcs_) fail(fmt::format("flit on VC {} >= {} VCs: {}", vc, vcs_, flit.str()));
+  const unsigned i = (port << vc_shift_) | vc;
   InputVc& ivc = ivcs_[i];
   Arrival& a = ivc.fifo.push_slot();
   a.flit = flit;
+  a.flit.vc = vc;
   a.usable = usable;
   nonempty_ |= vc_bit(i);
   ++flits_in_[i];

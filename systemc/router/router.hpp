@@ -208,7 +208,7 @@ class Router final : public sc_core::sc_module, public FlitPeer {
   tlm::tlm_sync_enum receive_credit(int port, Flit& credit, tlm::tlm_phase& phase,
                                     sc_core::sc_time& delay);
   // What the callbacks do, given the cycle the flit or credit is usable from (FlitPeer).
-  void accept_flit(unsigned port, const Flit& flit, uint64_t usable) override;
+  void accept_flit(unsigned port, const Flit& flit, uint8_t vc, uint64_t usable) override;
   void accept_credit(unsigned port, uint8_t vc, uint64_t usable) override;
 
   bool is_switch() const { return switch_routes_ && node_ >= switch_routes_->nodes(); }

@@ -257,9 +257,8 @@ void Router::grant_switch(unsigned i, uint64_t now) {
   Flit& flit = v.fifo.front().flit;
   const FlitType type = flit.type;
   --ov.credits;
-  flit.vc = v.out_vc;
   const PortLink& link = port_links_[out];
-  hand_flit(link.next, link.fw, flit, now + link.link_cycles, link.link_delay);
+  hand_flit(link.next, link.fw, flit, v.out_vc, now + link.link_cycles, link.link_delay);
   const uint64_t slot = flits_out_[out]++ & (send_slots_ - 1);
   send_cycles_[out * send_slots_ + slot] = now + cfg_.st_delay + 1;
   v.fifo.pop_front();
