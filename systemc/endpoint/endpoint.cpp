@@ -47,17 +47,31 @@ void Endpoint::end_of_elaboration() {
 size_t Endpoint::queued_flits() const { return queue_.size(); }
 
 void Endpoint::send(const std::vector<Flit>& flits) {
-  if (flits.empty()) return;
-  // Check the flit types form whole or continued packets/messages before queueing anything.
+  for (const Flit& f : flits) append(f);
+  commit(flits.size());
+}
+
+Flit& Endpoint::append(const Flit& proto) {
+  Timed& q = queue_.push_slot();
+  q.flit = proto;
+  q.cycle = cycle() + 1;
+  return q.flit;
+}
+
+void Endpoint::commit(size_t n) {
+  if (n == 0) return;
+  // Check the flit types form whole or continued packets/messages before any can leave.
+  const size_t first = queue_.size() - n;
   Open open = open_;
-  for (size_t i = 0; i < flits.size(); ++i) {
-    const FlitType t = flits[i].type;
+  for (size_t i = 0; i < n; ++i) {
+    const FlitType t = queue_.at(first + i).flit.type;
     const bool ok = open == Open::kNone     ? is_head(t)
                     : open == Open::kPacket ? t == FlitType::kBody || t == FlitType::kTail
                                             : t == FlitType::kSubBody ||
                                                   t == FlitType::kSubTail ||
                                                   t == FlitType::kSubMessageTail;
     if (!ok) {
+      queue_.drop_back(n);
       throw InputError(fmt::format(
           "endpoint {}: flit {} of a send() is a {} flit, which cannot come {}", node_, i,
           flit_type_name(t),
@@ -72,15 +86,9 @@ void Endpoint::send(const std::vector<Flit>& flits) {
     }
   }
   open_ = open;
-  const uint64_t now = cycle();
-  const bool was_empty = queue_.empty();
-  for (const Flit& f : flits) {
-    Timed& q = queue_.push_slot();
-    q.flit = f;
-    q.cycle = now + 1;
-  }
   // A non-empty queue already has a wake-up pending (or waits for a credit, which wakes it).
-  if (was_empty) wake_at(now + 1, now);
+  const uint64_t now = cycle();
+  if (first == 0) wake_at(now + 1, now);
 }
 
 void Endpoint::wake_at(uint64_t at, uint64_t now) {

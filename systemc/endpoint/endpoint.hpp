@@ -9,6 +9,7 @@
 
 #include <systemc>
 
+#include "flit/flit_sink.hpp"
 #include "link/flit_sockets.hpp"
 #include "noc/noc_config.hpp"
 #include "router/credit_queue.hpp"
@@ -18,7 +19,7 @@
 
 namespace mt::noc {
 
-class Endpoint final : public sc_core::sc_module, public FlitPeer {
+class Endpoint final : public sc_core::sc_module, public FlitPeer, public FlitSink {
  public:
   // With `driver`, the endpoint has no process of its own: it notifies *driver when it needs
   // an evaluation, and the owner's run, which *driver makes, calls evaluate() of every
@@ -41,6 +42,12 @@ class Endpoint final : public sc_core::sc_module, public FlitPeer {
   // with room for the whole packet (a message: for each sub-packet). Throws mt::InputError if
   // the types do not continue whole packets/messages (a packet may span several calls).
   void send(const std::vector<Flit>& flits);
+  // send() without the copy (FlitSink): append() queues a copy of `proto` for the caller to
+  // complete in place; commit(n) then checks the last n flits appended as send() does (throwing,
+  // with them removed, if they do not continue whole packets/messages) and lets them leave.
+  // Nothing may use the endpoint between the appends and their commit.
+  Flit& append(const Flit& proto) override;
+  void commit(size_t n);
   size_t queued_flits() const;
   // The flits queued at the start of cycle `now`: the same whether SystemC runs this endpoint
   // before or after its user within the cycle (at most one flit leaves per cycle), as a

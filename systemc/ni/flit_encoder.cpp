@@ -39,8 +39,15 @@ uint64_t FlitEncoder::flits(const SendJob& job, uint64_t offset, uint64_t len) c
   return last - first + ceil_div(last, per_packet) - ceil_div(first, per_packet);
 }
 
-void FlitEncoder::encode(const SendJob& job, uint64_t offset, const uint8_t* data, uint64_t len,
-                         std::vector<Flit>& out) const {
+uint64_t FlitEncoder::encode(const SendJob& job, uint64_t offset, const uint8_t* data,
+                             uint64_t len, std::vector<Flit>& out) const {
+  out.reserve(out.size() + flits(job, offset, len));
+  FlitVectorSink sink(out);
+  return encode(job, offset, data, len, sink);
+}
+
+uint64_t FlitEncoder::encode(const SendJob& job, uint64_t offset, const uint8_t* data,
+                             uint64_t len, FlitSink& out) const {
   const SendRequest& r = job.request;
   const uint64_t total = payload_flits(r.bytes);
   const uint64_t first = offset / kFlitPayloadBytes;
@@ -61,18 +68,20 @@ void FlitEncoder::encode(const SendJob& job, uint64_t offset, const uint8_t* dat
 
   // Each flit is built in its place in `out` from the prototype: no flit is assembled on the
   // stack and copied (its 3-bit fields would be stored narrow and read back wide).
-  out.reserve(out.size() + flits(job, offset, len));
+  uint64_t heads = 0;
   for (uint64_t j = first; j < last; ++j) {
+    Flit* payload;  // the flit of payload j
     if (job.route.source_routed) {
       const uint64_t n = 1 + total;  // flits of the message
       if (j == 0) {
-        Flit& head = out.emplace_back(proto);
+        Flit& head = out.append(proto);
+        ++heads;
         head.type = FlitType::kSubHead;
         head.addr = r.addr;
         head.packet = job.id;
         head.length = static_cast<uint32_t>(n);
       }
-      Flit& f = out.emplace_back(proto);
+      Flit& f = out.append(proto);
       const uint64_t i = j + 1;
       f.packet = job.id;
       f.length = static_cast<uint32_t>(n);
@@ -80,11 +89,13 @@ void FlitEncoder::encode(const SendJob& job, uint64_t offset, const uint8_t* dat
       f.type = i + 1 == n                      ? FlitType::kSubMessageTail
                : (i + 1) % subpacket_flits_ == 0 ? FlitType::kSubTail
                                                  : FlitType::kSubBody;
+      payload = &f;
     } else {
       const uint64_t p = j / per_packet, k = j % per_packet;
       const uint64_t in_packet = std::min(per_packet, total - p * per_packet);
       if (k == 0) {
-        Flit& head = out.emplace_back(proto);
+        Flit& head = out.append(proto);
+        ++heads;
         head.type = FlitType::kHead;
         head.packet_bytes = head_field<uint16_t>(
             std::min<uint64_t>(packet_payload_, r.bytes - p * packet_payload_),
@@ -93,20 +104,22 @@ void FlitEncoder::encode(const SendJob& job, uint64_t offset, const uint8_t* dat
         head.packet = (job.id << 24) | p;
         head.length = static_cast<uint32_t>(1 + in_packet);
       }
-      Flit& f = out.emplace_back(proto);
+      Flit& f = out.append(proto);
       f.packet = (job.id << 24) | p;
       f.length = static_cast<uint32_t>(1 + in_packet);
       f.index = static_cast<uint32_t>(k + 1);
       f.type = k + 1 == in_packet ? FlitType::kTail : FlitType::kBody;
+      payload = &f;
     }
     // Payload: the flit's 16 bytes of the range, zero beyond the end of the send.
     const uint64_t at = j * kFlitPayloadBytes;
     if (at + kFlitPayloadBytes <= r.bytes) {
-      std::memcpy(out.back().data.data(), data + (at - offset), kFlitPayloadBytes);
+      std::memcpy(payload->data.data(), data + (at - offset), kFlitPayloadBytes);
     } else if (at < r.bytes) {
-      std::memcpy(out.back().data.data(), data + (at - offset), r.bytes - at);
+      std::memcpy(payload->data.data(), data + (at - offset), r.bytes - at);
     }
   }
+  return heads + (last - first);
 }
 
 }  // namespace mt::noc

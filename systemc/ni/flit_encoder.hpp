@@ -18,6 +18,7 @@
 #include <systemc>
 
 #include "flit/flit.hpp"
+#include "flit/flit_sink.hpp"
 #include "ni/decoder.hpp"
 #include "ni/ni_config.hpp"
 #include "noc/noc_config.hpp"
@@ -50,8 +51,11 @@ class FlitEncoder : public sc_core::sc_module {
   // preceded by the head of the message or packet it starts. `offset` is a multiple of 16
   // and of the packet payload where packets are used; `len` is too unless the range reaches
   // the end of the send (a zero-byte send is one empty payload flit: offset 0, len 0).
-  void encode(const SendJob& job, uint64_t offset, const uint8_t* data, uint64_t len,
-              std::vector<Flit>& out) const;
+  // Returns the number of flits appended.
+  uint64_t encode(const SendJob& job, uint64_t offset, const uint8_t* data, uint64_t len,
+                  FlitSink& out) const;
+  uint64_t encode(const SendJob& job, uint64_t offset, const uint8_t* data, uint64_t len,
+                  std::vector<Flit>& out) const;
 
  private:
   uint32_t node_;

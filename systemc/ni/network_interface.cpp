@@ -316,11 +316,11 @@ void NetworkInterface::run_events(uint64_t now) {
     ++progress_;
     switch (ev.kind) {
       case EventKind::kBurstRead: {
-        Burst& b = bursts_[ev.slot];
-        burst_flits_.clear();
-        encoder.encode(b.job, b.offset, burst_data(ev.slot), b.bytes, burst_flits_);
-        channels_[b.port].inflight_flits -= burst_flits_.size();
-        ports_[b.port]->send(burst_flits_);
+        const Burst& b = bursts_[ev.slot];
+        Endpoint& port = *ports_[b.port];  // the flits are encoded into its queue
+        const uint64_t n = encoder.encode(b.job, b.offset, burst_data(ev.slot), b.bytes, port);
+        channels_[b.port].inflight_flits -= n;
+        port.commit(n);
         free_bursts_.push_back(ev.slot);
         break;
       }

@@ -231,7 +231,6 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   bool reducing_shrank_ = false;  // a block left reducing_ since release_waiting last ran
   Decoded decoded_;
   ReceivedBlock received_;
-  std::vector<Flit> burst_flits_;  // a completed burst's flits on their way to its port
   ForwardBuffer forward_;
   std::shared_ptr<const std::vector<uint64_t>> sample_;  // set_data_sample; null: all bytes
   uint64_t sample_base_ = 0;

@@ -37,6 +37,8 @@ class RingBuffer {
     return slot;
   }
   void push_back(const T& v) { push_slot() = v; }
+  // Removes the last n entries (n <= size()).
+  void drop_back(size_t n) { count_ -= n; }
   void pop_front() {
     head_ = (head_ + 1) & mask_;
     --count_;
