@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/prefetch.hpp"
 
 namespace mt::noc {
 
@@ -58,11 +59,10 @@ void AccelMemory::copy(uint64_t offset, uint8_t* buf, uint64_t len, bool write) 
     uint8_t* at = mem_.data() + offset;
     if (write) std::memcpy(at, buf, len);
     else std::memcpy(buf, at, len);
-    // A host-speed hint, no model behaviour: DMA bursts walk a buffer in order, and with
-    // every node's memory far beyond the host's caches the next burst's lines are fetched
-    // now, while the simulation runs the cycles until that burst (1.1x on torus:8x8 1 MiB).
-    const uint64_t ahead = std::min<uint64_t>(len, mem_.size() - offset - len);
-    for (uint64_t b = 0; b < ahead; b += 64) __builtin_prefetch(at + len + b, 1);
+    // DMA bursts walk a buffer in order, and every node's memory together is far beyond the
+    // host's caches: the next burst's lines are fetched now, while the simulation runs the
+    // cycles until that burst (1.1x on torus:8x8 1 MiB).
+    prefetch_write(at + len, std::min<uint64_t>(len, mem_.size() - offset - len));
     return;
   }
   if (!write) std::memset(buf, 0, len);

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "common/prefetch.hpp"
 #include "flit/source_route.hpp"
 #include "ni/accel_memory.hpp"
 
@@ -354,13 +355,10 @@ void NetworkInterface::run_events(uint64_t now) {
 
 void NetworkInterface::prefetch(const Pending& ev) const {
   if (ev.kind == EventKind::kBurstRead) {
-    const auto* b = reinterpret_cast<const char*>(&bursts_[ev.slot]);
-    __builtin_prefetch(b);
-    __builtin_prefetch(b + sizeof(Burst) - 1);
-    const uint8_t* data = burst_data(ev.slot);
-    for (uint32_t at = 0; at < ni_.dma_burst_bytes; at += 64) __builtin_prefetch(data + at);
+    prefetch_read(&bursts_[ev.slot], sizeof(Burst));
+    prefetch_read(burst_data(ev.slot), ni_.dma_burst_bytes);
   } else {
-    __builtin_prefetch(&blocks_[ev.slot]);
+    prefetch_read(&blocks_[ev.slot], sizeof(Block));
   }
 }
 

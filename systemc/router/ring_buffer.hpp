@@ -8,6 +8,8 @@
 #include <memory>
 #include <utility>
 
+#include "common/prefetch.hpp"
+
 namespace mt::noc {
 
 template <typename T>
@@ -33,7 +35,10 @@ class RingBuffer {
     if (count_ > mask_) grow();
     T& slot = buf_[(head_ + count_) & mask_];
     ++count_;
-    prefetch(&buf_[(head_ + count_) & mask_], 1);
+    // A long FIFO's slots are touched once per lap, long after the last time, so they are
+    // rarely in cache: the next slot to be written, and below the next to be read, are
+    // fetched ahead of their use.
+    prefetch_write(&buf_[(head_ + count_) & mask_], sizeof(T));
     return slot;
   }
   void push_back(const T& v) { push_slot() = v; }
@@ -42,7 +47,7 @@ class RingBuffer {
   void pop_front() {
     head_ = (head_ + 1) & mask_;
     --count_;
-    prefetch(&buf_[(head_ + 1) & mask_], 0);
+    prefetch_read(&buf_[(head_ + 1) & mask_], sizeof(T));
   }
 
  private:
@@ -55,19 +60,6 @@ class RingBuffer {
     head_ = 0;
   }
 
-  // A long FIFO's slots are touched once per lap, long after the last time, so they are
-  // rarely in cache: fetch the next slot to be written or read ahead of its use (a hint, it
-  // changes no state).
-  static void prefetch(const T* p, int write) {
-    const char* c = reinterpret_cast<const char*>(p);
-    for (size_t b = 0; b < sizeof(T); b += 64) {
-      if (write) {
-        __builtin_prefetch(c + b, 1);
-      } else {
-        __builtin_prefetch(c + b, 0);
-      }
-    }
-  }
 
   std::unique_ptr<T[]> buf_;
   size_t mask_ = 0;  // capacity - 1
