@@ -70,7 +70,10 @@ Router::Router(sc_core::sc_module_name name, const RouterSpec& spec, const NocCo
   va_out_ptr_.assign(ovcs_.size(), 0);
   sa_in_ptr_.assign(n_ports, 0);
   sa_out_ptr_.assign(n_ports, 0);
-  while (send_slots_ < cfg.st_delay + 1) send_slots_ *= 2;
+  // An output's unsent grants number at most st_delay + 1 (one grant a cycle) and at most
+  // vcs * vc_depth (each holds a credit until its flit has left the next buffer).
+  const uint64_t unsent = std::min(uint64_t{cfg.st_delay} + 1, uint64_t{cfg.vcs} * cfg.vc_depth);
+  while (send_slots_ < unsent) send_slots_ *= 2;
   send_cycles_.assign(size_t{n_ports} * send_slots_, 0);
   credits_in_.resize(n_ports);
   flits_out_.assign(n_ports, 0);
@@ -123,7 +126,7 @@ uint64_t Router::flits_out(uint8_t p) const {
   if (p >= ports()) return 0;
   const uint64_t now = now_cycle();
   uint64_t unsent = 0;
-  for (uint32_t k = 0; k < send_slots_; ++k) unsent += send_cycles_[p * send_slots_ + k] > now;
+  for (uint64_t k = 0; k < send_slots_; ++k) unsent += send_cycles_[p * send_slots_ + k] > now;
   return flits_out_[p] - unsent;
 }
 

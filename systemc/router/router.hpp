@@ -253,10 +253,10 @@ class Router final : public sc_core::sc_module, public FlitPeer {
   std::vector<InputVc> ivcs_;     // index port * vcs + vc
   std::vector<OutputVc> ovcs_;    // index port * vcs + vc
   // Per output port, the send cycles of its last send_slots_ grants (slot: grant count modulo
-  // send_slots_). A port grants at most one flit a cycle, so every older grant has been sent
-  // (send_slots_ >= st_delay + 1, a power of two).
+  // send_slots_, a power of two at least the most grants an output can have unsent, so every
+  // older grant has been sent; see the constructor).
   std::vector<uint64_t> send_cycles_;
-  uint32_t send_slots_ = 1;
+  uint64_t send_slots_ = 1;
   std::vector<CreditQueue> credits_in_;  // per output port: its credits on their way back
   // Bit masks over input VC indices, so a cycle touches only busy VCs.
   VcMask nonempty_ = 0, vc_alloc_ = 0, active_ = 0;

@@ -447,6 +447,46 @@ TEST_F(NetworkSim, RejectsMoreNodesThanAHeadNames) {
   }
 }
 
+// flits_out() counts a flit from the cycle it goes onto the link, st_delay + 1 after its
+// grant, which is when the next router takes it (flits_in). Checked every cycle while flits
+// are in switch traversal: three at once (st_delay 3, a flit granted every cycle), and with
+// fewer credits than that on the output (2 VCs of one flit: at most two unsent).
+TEST_F(NetworkSim, FlitsOutCountsFromTheSendCycle) {
+  NocConfig deep;
+  deep.st_delay = 3;
+  deep.link_latency = 2;
+  deep.ni_ports = 2;
+  NocConfig shallow = deep;
+  shallow.vcs = 2;
+  shallow.vc_depth = 1;
+  shallow.subpacket_flits = 1;
+  shallow.credit_latency = 1;
+  for (const NocConfig& cfg : {deep, shallow}) {
+    SCOPED_TRACE(cfg.str());
+    test::fresh_simcontext();
+    Harness h("mesh:4x4", cfg);
+    h.ep(0, 0).send(make_packet(1, 0, 1, 24));  // both NI ports, to load both VCs at once
+    h.ep(0, 1).send(make_packet(2, 0, 1, 24));
+    const Router& next = h.net.router(1);
+    std::vector<uint64_t> taken;  // by the next router (granted here) in cycles 0..t
+    uint32_t most_unsent = 0;
+    for (uint64_t t = 0; t < 1000; ++t) {
+      h.run(1);  // cycle t; flits_out() now counts as of the start of cycle t + 1
+      uint64_t in = 0;
+      for (uint8_t vc = 0; vc < cfg.vcs; ++vc) in += next.flits_in(kPortXMinus, vc);
+      taken.push_back(in);
+      const uint64_t out = h.net.flits_out(0, kPortXPlus);
+      // Sent by cycle t + 1: granted by cycle t + 1 - (st_delay + 1).
+      const uint64_t sent = t >= cfg.st_delay ? taken[t - cfg.st_delay] : 0;
+      ASSERT_EQ(out, sent) << "cycle " << t;
+      most_unsent = std::max(most_unsent, static_cast<uint32_t>(in - out));
+    }
+    EXPECT_EQ(h.net.flits_out(0, kPortXPlus), 48u) << "both packets left";
+    // Sampled at a cycle's start, the flits granted in the st_delay cycles before are unsent.
+    EXPECT_EQ(most_unsent, std::min(cfg.st_delay, cfg.vcs * cfg.vc_depth));
+  }
+}
+
 TEST_F(NetworkSim, EndpointRejectsMalformedPackets) {
   Endpoint e("endpoint", 0, NocConfig{});
   std::vector<Flit> body_first = make_packet(1, 0, 1, 3);
