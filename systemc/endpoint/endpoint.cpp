@@ -53,8 +53,7 @@ void Endpoint::send(const std::vector<Flit>& flits) {
 
 Flit& Endpoint::append(const Flit& proto) {
   Timed& q = queue_.push_slot();
-  q.flit = proto;
-  q.cycle = cycle() + 1;
+  q.flit = proto;  // its cycle is set by commit()
   return q.flit;
 }
 
@@ -62,9 +61,12 @@ void Endpoint::commit(size_t n) {
   if (n == 0) return;
   // Check the flit types form whole or continued packets/messages before any can leave.
   const size_t first = queue_.size() - n;
+  const uint64_t now = cycle();
   Open open = open_;
   for (size_t i = 0; i < n; ++i) {
-    const FlitType t = queue_.at(first + i).flit.type;
+    Timed& q = queue_.at(first + i);
+    q.cycle = now + 1;  // flits leave from the next cycle on
+    const FlitType t = q.flit.type;
     const bool ok = open == Open::kNone     ? is_head(t)
                     : open == Open::kPacket ? t == FlitType::kBody || t == FlitType::kTail
                                             : t == FlitType::kSubBody ||
@@ -87,7 +89,6 @@ void Endpoint::commit(size_t n) {
   }
   open_ = open;
   // A non-empty queue already has a wake-up pending (or waits for a credit, which wakes it).
-  const uint64_t now = cycle();
   if (first == 0) wake_at(now + 1, now);
 }
 

@@ -28,6 +28,7 @@ class RingBuffer {
   const T& front() const { return buf_[head_]; }
   T& back() { return buf_[(head_ + count_ - 1) & mask_]; }
   // i-th element from the front.
+  T& at(size_t i) { return buf_[(head_ + i) & mask_]; }
   const T& at(size_t i) const { return buf_[(head_ + i) & mask_]; }
 
   // Appends a slot and returns it for the caller to fill (saves a copy of large entries).
@@ -59,7 +60,6 @@ class RingBuffer {
     mask_ = cap * 2 - 1;
     head_ = 0;
   }
-
 
   std::unique_ptr<T[]> buf_;
   size_t mask_ = 0;  // capacity - 1

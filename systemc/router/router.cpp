@@ -250,10 +250,12 @@ void Router::take_credits(uint64_t now, uint64_t& next) {
   }
 }
 
-void Router::take_port_credits(unsigned p, uint64_t now) {
+bool Router::take_port_credits(unsigned p, uint64_t now) {
+  if ((credit_ports_ >> p & 1u) == 0) return false;
   CreditQueue& q = credits_in_[p];
   q.take(now, [this, p](uint8_t vc, uint32_t n) { ovcs_[(p << vc_shift_) | vc].credits += n; });
   if (q.empty()) credit_ports_ &= ~port_bit(p);
+  return true;
 }
 
 uint32_t Router::credits_now(unsigned p, unsigned vc, uint64_t now) const {

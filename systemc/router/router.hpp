@@ -199,7 +199,8 @@ class Router final : public sc_core::sc_module, public FlitPeer {
   // their cycle, as if all were taken at the start of each evaluation, but a stream of flits
   // no longer costs a take per port and cycle.
   void take_credits(uint64_t now, uint64_t& next);
-  void take_port_credits(unsigned p, uint64_t now);
+  // False, taking nothing, if no credit is on its way to port p.
+  bool take_port_credits(unsigned p, uint64_t now);
   uint32_t credits_now(unsigned p, unsigned vc, uint64_t now) const;
 
   // TLM callbacks, tagged with the port.

@@ -157,7 +157,7 @@ void Router::allocate_vcs(uint64_t now, bool& progress, uint64_t& next) {
       continue;
     }
     const unsigned base = static_cast<unsigned>(v.out_port) << vc_shift_;
-    if ((credit_ports_ >> v.out_port & 1u) != 0) take_port_credits(v.out_port, now);
+    take_port_credits(v.out_port, now);
     uint32_t free = 0;
     for (unsigned o = v.vc_lo; o < v.vc_hi; ++o) {
       const OutputVc& ov = ovcs_[base | o];
@@ -205,11 +205,8 @@ void Router::allocate_switch(uint64_t now, bool& progress, uint64_t& next) {
     }
     const OutputVc& ov = ovcs_[(static_cast<unsigned>(v.out_port) << vc_shift_) | v.out_vc];
     const uint32_t need = v.reserve ? subpacket_need_ : 1u;
-    if (ov.credits < need) {
-      if ((credit_ports_ >> v.out_port & 1u) == 0) continue;  // a credit will wake us
-      take_port_credits(v.out_port, now);
-      if (ov.credits < need) continue;
-    }
+    // Short of credits: those on their way are taken; one still to come will wake us.
+    if (ov.credits < need && (!take_port_credits(v.out_port, now) || ov.credits < need)) continue;
     const unsigned port = i >> vc_shift_;
     if ((inputs >> port & 1u) == 0) candidates[port] = 0;
     candidates[port] |= 1u << (i & (vcs_ - 1));
