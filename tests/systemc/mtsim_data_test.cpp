@@ -1,7 +1,7 @@
 // mtsim --data sampled (allreduce/data_sample.hpp): the same cycles, step timeline and link
 // loads as --data full on every path that touches the buffers (--compare, --images, --rtl),
-// a wrong sampled sum caught with exit code 3, bad values refused, and the data held growing
-// with the sample, not with nodes x bytes.
+// a wrong sampled sum caught with exit code 3, bad values refused, memories the host cannot
+// hold refused by name, and the data held growing with the sample, not with nodes x bytes.
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -124,6 +124,23 @@ TEST(MtsimData, BadValuesAreRefused) {
     EXPECT_THAT(r.out, HasSubstr("mtsim: error: " )) << c.args;
     EXPECT_THAT(r.out, HasSubstr(c.message)) << c.args << "\n" << r.out;
   }
+}
+
+// Every node's memory is mapped at once (mt::ZeroedPages): a host that cannot give them is an
+// error naming the size, with no JSON, before anything runs. `ulimit -v` stands in for a
+// small host: 16 x 128 MiB do not fit in 1 GiB of address space.
+TEST(MtsimData, MemoriesTheHostCannotHoldAreAClearError) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "MT_SANITIZE: AddressSanitizer's shadow memory does not fit any ulimit -v";
+#endif
+  const std::string dir = temp_dir("host");
+  const auto r = run_command("ulimit -v 1048576 && " + kMtsim +
+                             " -q -t torus:4x4 -b 128MiB --json " + dir + "/x.json");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("mtsim: error: the accelerator memories need 134217728 bytes "
+                               "for each of the 16 nodes, and the host refused them"));
+  EXPECT_THAT(r.out, HasSubstr("--data sampled"));
+  EXPECT_FALSE(fs::exists(dir + "/x.json"));
 }
 
 // The bytes the model holds for data (every node's stored bytes and the expected sums): with
