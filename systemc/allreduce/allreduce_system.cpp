@@ -1,16 +1,13 @@
 #include "allreduce/allreduce_system.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdint>
-#include <system_error>
+#include <new>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "allreduce/physical_bound.hpp"
 #include "common/error.hpp"
-#include "common/prefetch.hpp"
-#include "common/zeroed_pages.hpp"
 #include "ni/network_interface.hpp"
 #include "stats/link_load.hpp"
 #include "router/router.hpp"
@@ -24,31 +21,20 @@ std::shared_ptr<const std::vector<uint64_t>> sample_of(const TableSet& set,
   return std::make_shared<const std::vector<uint64_t>>(DataSample(set, opt.seed).lines());
 }
 
-// Every node's memory bytes in one mapping, each node's at a cache-line boundary: huge pages
-// need 2 MiB ranges, and a node's window is often smaller (a host-speed hint; 1.03x on
-// torus:8x8 1 MiB, README "Benchmarks").
-std::vector<std::shared_ptr<uint8_t>> memory_storage(uint32_t nodes, const MemoryConfig& memory,
-                                                     const std::vector<uint64_t>* sample) {
-  memory.validate();  // its errors first
-  const uint64_t stored = AccelMemory::stored_bytes(memory, sample);
-  const uint64_t each = (stored + kCacheLineBytes - 1) / kCacheLineBytes * kCacheLineBytes;
-  std::shared_ptr<ZeroedPages> pages;
+// Node n's accelerator memory, of `nodes`; a host that cannot hold it is an input error that
+// names the size (not std::bad_alloc, an internal error).
+std::unique_ptr<AccelMemory> new_memory(uint32_t n, uint32_t nodes, const MemoryConfig& memory,
+                                        std::shared_ptr<const std::vector<uint64_t>> sample) {
+  const uint64_t stored = sample ? sample->size() * AccelMemory::kLineBytes : memory.bytes;
   try {
-    if (each < stored || each > SIZE_MAX / std::max(nodes, 1u)) {
-      throw std::system_error(ENOMEM, std::generic_category());  // beyond the address space
-    }
-    pages = std::make_shared<ZeroedPages>(each * nodes);
-  } catch (const std::system_error& e) {
+    return std::make_unique<AccelMemory>(fmt::format("memory_{}", n).c_str(), memory,
+                                         std::move(sample));
+  } catch (const std::bad_alloc&) {
     throw InputError(fmt::format(
         "the accelerator memories need {} bytes for each of the {} nodes, and the host refused "
-        "them ({}); --data sampled stores a sample of each",
-        stored, nodes, e.code().message()));
+        "node {}'s; --data sampled stores a sample of each",
+        stored, nodes, n));
   }
-  std::vector<std::shared_ptr<uint8_t>> storage;
-  for (uint64_t n = 0; n < nodes; ++n) {
-    storage.emplace_back(pages, pages->data() + n * each);  // each shares the mapping
-  }
-  return storage;
 }
 
 }  // namespace
@@ -98,11 +84,8 @@ AllReduceSystem::AllReduceSystem(sc_core::sc_module_name name, const Topology& t
   net_.set_watchdog(std::max<uint64_t>(opt.ni.watchdog_cycles,
                                        4 * (noc.link_latency + noc.credit_latency)));
   std::vector<NiModel*> nis;
-  const std::vector<std::shared_ptr<uint8_t>> storage =
-      memory_storage(topo.nodes(), memory, sample_.get());
   for (uint32_t n = 0; n < topo.nodes(); ++n) {
-    memories_.push_back(std::make_unique<AccelMemory>(fmt::format("memory_{}", n).c_str(),
-                                                      memory, sample_, storage[n]));
+    memories_.push_back(new_memory(n, topo.nodes(), memory, sample_));
     fill(n, opt);
     nis_.push_back(build_ni(n, opt));
     NiModel& ni = *nis_.back();

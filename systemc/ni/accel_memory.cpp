@@ -9,7 +9,6 @@
 
 #include "common/error.hpp"
 #include "common/prefetch.hpp"
-#include "common/zeroed_pages.hpp"
 
 namespace mt::noc {
 
@@ -43,15 +42,9 @@ uint64_t period_of(const MemoryConfig& cfg) {
 }  // namespace
 
 AccelMemory::AccelMemory(sc_core::sc_module_name name, const MemoryConfig& cfg,
-                         std::shared_ptr<const std::vector<uint64_t>> sample,
-                         std::shared_ptr<uint8_t> storage)
+                         std::shared_ptr<const std::vector<uint64_t>> sample)
     : sc_core::sc_module(name), port("port"), cfg_(cfg), period_(period_of(cfg)),
-      sample_(std::move(sample)), size_(stored_bytes(cfg, sample_.get())),
-      mem_(std::move(storage)) {
-  if (!mem_) {
-    auto pages = std::make_shared<ZeroedPages>(size_);
-    mem_ = std::shared_ptr<uint8_t>(pages, pages->data());  // shares ownership of `pages`
-  }
+      sample_(std::move(sample)), mem_(sample_ ? sample_->size() * kLineBytes : cfg.bytes, 0) {
   port.register_b_transport(this, &AccelMemory::b_transport);
   port.register_transport_dbg(this, &AccelMemory::transport_dbg);
 }
@@ -63,19 +56,19 @@ bool AccelMemory::inside(uint64_t addr, uint64_t len) const {
 
 void AccelMemory::copy(uint64_t offset, uint8_t* buf, uint64_t len, bool write) {
   if (!sample_) {
-    uint8_t* at = mem_.get() + offset;
+    uint8_t* at = mem_.data() + offset;
     if (write) std::memcpy(at, buf, len);
     else std::memcpy(buf, at, len);
     // DMA bursts walk a buffer in order, and every node's memory together is far beyond the
     // host's caches: the next burst's lines are fetched now, while the simulation runs the
     // cycles until that burst (1.1x on torus:8x8 1 MiB).
-    prefetch_write(at + len, std::min<uint64_t>(len, size_ - offset - len));
+    prefetch_write(at + len, std::min<uint64_t>(len, mem_.size() - offset - len));
     return;
   }
   if (!write) std::memset(buf, 0, len);
   const std::vector<uint64_t>& lines = *sample_;
   for_each_sampled_part(lines, offset, len, [&](size_t i, uint64_t from, uint64_t to) {
-    uint8_t* stored = mem_.get() + i * kLineBytes + (from - lines[i]);
+    uint8_t* stored = mem_.data() + i * kLineBytes + (from - lines[i]);
     if (write) std::memcpy(stored, buf + (from - offset), to - from);
     else std::memcpy(buf + (from - offset), stored, to - from);
   });

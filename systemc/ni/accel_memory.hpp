@@ -73,29 +73,20 @@ class AccelMemory : public sc_core::sc_module {
     }
   }
 
-  // Bytes a memory stores for the window: all `cfg.bytes` of it, or with `sample` 16 per
-  // sampled line.
-  static uint64_t stored_bytes(const MemoryConfig& cfg, const std::vector<uint64_t>* sample) {
-    return sample ? sample->size() * kLineBytes : cfg.bytes;
-  }
-
-  // Validates `cfg` (mt::InputError) and takes zeroed bytes for the window (stored_bytes()).
-  // `sample` holds the lines' offsets from `cfg.base`, ascending, distinct, multiples of 16,
-  // inside the window. `storage`: those bytes, zeroed, in a mapping the memory shares
-  // (AllReduceSystem maps every node's memory at once, mt::ZeroedPages); null: the memory
-  // maps its own.
+  // Validates `cfg` (mt::InputError) and allocates zeroed bytes for the window: all
+  // `cfg.bytes` of it, or with `sample` 16 bytes per sampled line. `sample` holds the lines'
+  // offsets from `cfg.base`, ascending, distinct, multiples of 16, inside the window.
   AccelMemory(sc_core::sc_module_name name, const MemoryConfig& cfg,
-              std::shared_ptr<const std::vector<uint64_t>> sample = nullptr,
-              std::shared_ptr<uint8_t> storage = nullptr);
+              std::shared_ptr<const std::vector<uint64_t>> sample = nullptr);
 
   tlm_utils::simple_target_socket<AccelMemory> port;
 
   // Backdoor for the host: fills inputs and checks results, no timing or statistics. The
   // bytes stored: data()[i] is the byte at address base + i, or with a sample the byte at
   // base + sample[i / 16] + i % 16.
-  uint8_t* data() { return mem_.get(); }
-  const uint8_t* data() const { return mem_.get(); }
-  uint64_t size() const { return size_; }  // bytes stored
+  uint8_t* data() { return mem_.data(); }
+  const uint8_t* data() const { return mem_.data(); }
+  uint64_t size() const { return mem_.size(); }  // bytes stored
   bool sampled() const { return sample_ != nullptr; }
 
   const MemoryConfig& config() const { return cfg_; }
@@ -122,8 +113,7 @@ class AccelMemory : public sc_core::sc_module {
   MemoryConfig cfg_;
   uint64_t period_;  // sc_time units per cycle
   std::shared_ptr<const std::vector<uint64_t>> sample_;  // null: every byte is stored
-  uint64_t size_;
-  std::shared_ptr<uint8_t> mem_;  // size_ bytes
+  std::vector<uint8_t> mem_;
   uint64_t free_ = 0;
   uint64_t bytes_read_ = 0, bytes_written_ = 0, busy_cycles_ = 0;
 };

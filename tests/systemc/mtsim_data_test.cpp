@@ -126,9 +126,9 @@ TEST(MtsimData, BadValuesAreRefused) {
   }
 }
 
-// Every node's memory is mapped at once (mt::ZeroedPages): a host that cannot give them is an
-// error naming the size, with no JSON, before anything runs. `ulimit -v` stands in for a
-// small host: 16 x 128 MiB do not fit in 1 GiB of address space.
+// A host that cannot hold every node's memory is an input error naming the size, with no
+// JSON. `ulimit -v` stands in for a small host: 16 x 128 MiB do not fit in 1 GiB of address
+// space.
 TEST(MtsimData, MemoriesTheHostCannotHoldAreAClearError) {
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "MT_SANITIZE: AddressSanitizer's shadow memory does not fit any ulimit -v";
@@ -138,7 +138,7 @@ TEST(MtsimData, MemoriesTheHostCannotHoldAreAClearError) {
                              " -q -t torus:4x4 -b 128MiB --json " + dir + "/x.json");
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_THAT(r.out, HasSubstr("mtsim: error: the accelerator memories need 134217728 bytes "
-                               "for each of the 16 nodes, and the host refused them"));
+                               "for each of the 16 nodes, and the host refused node "));
   EXPECT_THAT(r.out, HasSubstr("--data sampled"));
   EXPECT_FALSE(fs::exists(dir + "/x.json"));
 }

@@ -14,7 +14,6 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "common/error.hpp"
-#include "common/zeroed_pages.hpp"
 #include "ni/accel_memory.hpp"
 #include "sim_test_util.hpp"
 
@@ -113,10 +112,9 @@ class NiAccelMemoryTest : public test::SimTest {
   MemoryConfig cfg;
 
   void build(const MemoryConfig& c,
-             std::shared_ptr<const std::vector<uint64_t>> sample = nullptr,
-             std::shared_ptr<uint8_t> storage = nullptr) {
+             std::shared_ptr<const std::vector<uint64_t>> sample = nullptr) {
     cfg = c;
-    mem = std::make_unique<AccelMemory>("memory", c, std::move(sample), std::move(storage));
+    mem = std::make_unique<AccelMemory>("memory", c, std::move(sample));
     dma = std::make_unique<Initiator>("dma", c.clock_ps);
     dma->socket.bind(mem->port);
   }
@@ -305,30 +303,6 @@ TEST_F(NiAccelMemoryTest, ASampledMemoryStoresOnlyItsLinesAndKeepsTheTiming) {
   EXPECT_EQ(mem->data()[0], 0);  // byte 0 was not written
   EXPECT_EQ(mem->bytes_written(), 1100u);
   EXPECT_EQ(mem->bytes_read(), 4096u);
-}
-
-// AllReduceSystem maps every node's memory at once: a memory given storage keeps to its bytes
-// there and keeps the mapping alive.
-TEST_F(NiAccelMemoryTest, AMemoryOnSharedStorageUsesOnlyItsBytes) {
-  auto pages = std::make_shared<ZeroedPages>(3 * 4096);
-  uint8_t* const mine = pages->data() + 4096;
-  build(small_config(), nullptr, std::shared_ptr<uint8_t>(pages, mine));
-  std::weak_ptr<ZeroedPages> alive = pages;
-  pages.reset();
-  ASSERT_FALSE(alive.expired()) << "the memory shares the mapping";
-  EXPECT_EQ(mem->data(), mine);
-  EXPECT_EQ(mem->size(), 4096u);
-  const std::vector<uint8_t> a = pattern(4096, 11);
-  run([&](Initiator& d) {
-    std::vector<uint8_t> src = a;
-    ASSERT_EQ(d.write(0, src.data(), 4096).status, tlm::TLM_OK_RESPONSE);
-  });
-  EXPECT_TRUE(std::equal(a.begin(), a.end(), mine));
-  EXPECT_TRUE(std::all_of(mine - 4096, mine, [](uint8_t b) { return b == 0; }));
-  EXPECT_TRUE(std::all_of(mine + 4096, mine + 8192, [](uint8_t b) { return b == 0; }));
-  dma.reset();
-  mem.reset();
-  EXPECT_TRUE(alive.expired()) << "the last share unmaps it";
 }
 
 TEST_F(NiAccelMemoryTest, BackdoorFillsAreReadThroughThePort) {
