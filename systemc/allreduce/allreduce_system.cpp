@@ -21,11 +21,11 @@ std::shared_ptr<const std::vector<uint64_t>> sample_of(const TableSet& set,
   return std::make_shared<const std::vector<uint64_t>>(DataSample(set, opt.seed).lines());
 }
 
-// Node n's accelerator memory, of `nodes`; a host that cannot hold it is an input error that
-// names the size (not std::bad_alloc, an internal error).
+// Node n's accelerator memory (of `nodes` memories). A host that cannot hold it is an input
+// error that names the size, not std::bad_alloc (an internal error).
 std::unique_ptr<AccelMemory> new_memory(uint32_t n, uint32_t nodes, const MemoryConfig& memory,
                                         std::shared_ptr<const std::vector<uint64_t>> sample) {
-  const uint64_t stored = sample ? sample->size() * AccelMemory::kLineBytes : memory.bytes;
+  const uint64_t stored = AccelMemory::stored_bytes(memory, sample.get());
   try {
     return std::make_unique<AccelMemory>(fmt::format("memory_{}", n).c_str(), memory,
                                          std::move(sample));
