@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <memory>
+#include <new>
 #include <set>
 #include <utility>
 
@@ -30,6 +32,11 @@ uint32_t bit_width(uint64_t v) {
   return bits;
 }
 
+// What a memory error adds for a run with full data.
+const char* sampled_hint(DataMode data) {
+  return data == DataMode::kFull ? " (--data sampled stores 1/64 of the data)" : "";
+}
+
 // Each node holds its buffer in the memory model (1/64 of it sampled, DataSample), and
 // GradientData holds the expected sum (8 bytes per 4-byte element stored): refuse up front
 // what this machine cannot hold rather than dying in the allocator.
@@ -46,7 +53,7 @@ void check_fits_this_machine(uint32_t nodes, uint64_t bytes, DataMode data) {
         "--data {}; this machine has {:.1f} GiB{}", bytes, nodes,
         static_cast<double>(stored) * static_cast<double>(copies) / double(1ull << 30),
         data_mode_name(data), static_cast<double>(physical) / double(1ull << 30),
-        data == DataMode::kFull ? " (--data sampled stores 1/64 of the data)" : ""));
+        sampled_hint(data)));
   }
 }
 
@@ -185,13 +192,23 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
   mem_cfg.clock_ps = noc.clock_ps;
   mem_cfg.validate();
 
-  AllReduceSystem system("system", topo, set, loaded.images, run, noc, mem_cfg,
-                         opt.images.empty() ? &loaded.plan : nullptr);
+  // A host that refuses the memories or the expected sums below check_fits_this_machine's
+  // estimate (a ulimit, an overcommit limit) is an input error too, not an internal one.
+  std::unique_ptr<AllReduceSystem> system;
+  try {
+    system = std::make_unique<AllReduceSystem>(
+        "system", topo, set, loaded.images, run, noc, mem_cfg,
+        opt.images.empty() ? &loaded.plan : nullptr);
+  } catch (const std::bad_alloc&) {
+    throw InputError(fmt::format(
+        "the host refused memory for a {}-byte all-reduce on {} nodes with --data {}{}",
+        set.bytes, topo.nodes(), data_mode_name(opt.data), sampled_hint(opt.data)));
+  }
   // SystemC's notes ("simulation stopped by user", trace timescale) are not news here.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   sc_core::sc_start();
-  if (!system.host_error().empty()) throw InputError(system.host_error());
-  return system.result();
+  if (!system->host_error().empty()) throw InputError(system->host_error());
+  return system->result();
 }
 
 }  // namespace mt::noc

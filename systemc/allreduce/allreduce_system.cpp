@@ -1,8 +1,6 @@
 #include "allreduce/allreduce_system.hpp"
 
 #include <algorithm>
-#include <new>
-#include <utility>
 
 #include <fmt/format.h>
 
@@ -19,22 +17,6 @@ std::shared_ptr<const std::vector<uint64_t>> sample_of(const TableSet& set,
                                                        const AllReduceOptions& opt) {
   if (opt.data == DataMode::kFull) return nullptr;
   return std::make_shared<const std::vector<uint64_t>>(DataSample(set, opt.seed).lines());
-}
-
-// Node n's accelerator memory (of `nodes` memories). A host that cannot hold it is an input
-// error that names the size, not std::bad_alloc (an internal error).
-std::unique_ptr<AccelMemory> new_memory(uint32_t n, uint32_t nodes, const MemoryConfig& memory,
-                                        std::shared_ptr<const std::vector<uint64_t>> sample) {
-  const uint64_t stored = AccelMemory::stored_bytes(memory, sample.get());
-  try {
-    return std::make_unique<AccelMemory>(fmt::format("memory_{}", n).c_str(), memory,
-                                         std::move(sample));
-  } catch (const std::bad_alloc&) {
-    throw InputError(fmt::format(
-        "the accelerator memories need {} bytes for each of the {} nodes, and the host refused "
-        "node {}'s; --data sampled stores a sample of each",
-        stored, nodes, n));
-  }
 }
 
 }  // namespace
@@ -85,7 +67,8 @@ AllReduceSystem::AllReduceSystem(sc_core::sc_module_name name, const Topology& t
                                        4 * (noc.link_latency + noc.credit_latency)));
   std::vector<NiModel*> nis;
   for (uint32_t n = 0; n < topo.nodes(); ++n) {
-    memories_.push_back(new_memory(n, topo.nodes(), memory, sample_));
+    memories_.push_back(
+        std::make_unique<AccelMemory>(fmt::format("memory_{}", n).c_str(), memory, sample_));
     fill(n, opt);
     nis_.push_back(build_ni(n, opt));
     NiModel& ni = *nis_.back();

@@ -44,7 +44,7 @@ uint64_t period_of(const MemoryConfig& cfg) {
 AccelMemory::AccelMemory(sc_core::sc_module_name name, const MemoryConfig& cfg,
                          std::shared_ptr<const std::vector<uint64_t>> sample)
     : sc_core::sc_module(name), port("port"), cfg_(cfg), period_(period_of(cfg)),
-      sample_(std::move(sample)), mem_(stored_bytes(cfg, sample_.get()), 0) {
+      sample_(std::move(sample)), mem_(sample_ ? sample_->size() * kLineBytes : cfg.bytes, 0) {
   port.register_b_transport(this, &AccelMemory::b_transport);
   port.register_transport_dbg(this, &AccelMemory::transport_dbg);
 }

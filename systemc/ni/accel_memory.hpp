@@ -73,15 +73,9 @@ class AccelMemory : public sc_core::sc_module {
     }
   }
 
-  // Bytes a memory stores for the window: all `cfg.bytes` of it, or with `sample` 16 bytes per
-  // sampled line.
-  static uint64_t stored_bytes(const MemoryConfig& cfg, const std::vector<uint64_t>* sample) {
-    return sample ? sample->size() * kLineBytes : cfg.bytes;
-  }
-
-  // Validates `cfg` (mt::InputError) and allocates zeroed bytes for the window
-  // (stored_bytes()). `sample` holds the lines' offsets from `cfg.base`, ascending, distinct,
-  // multiples of 16, inside the window.
+  // Validates `cfg` (mt::InputError) and allocates zeroed bytes for the window: all
+  // `cfg.bytes` of it, or with `sample` 16 bytes per sampled line. `sample` holds the lines'
+  // offsets from `cfg.base`, ascending, distinct, multiples of 16, inside the window.
   AccelMemory(sc_core::sc_module_name name, const MemoryConfig& cfg,
               std::shared_ptr<const std::vector<uint64_t>> sample = nullptr);
 
