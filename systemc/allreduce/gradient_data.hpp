@@ -48,7 +48,14 @@ class GradientData {
     bool int32;
     int64_t range;       // fp32: values lie in [-range, range]
     FastModulo modulo;   // fp32: % (2 range + 1)
-    uint32_t operator()(uint64_t element, int64_t& addend) const;
+    VectorModulo vector_modulo;  // the same, for the vectorised full-buffer fill
+    // With kInt32 == int32 and `Modulo` either of the two (the same values): a loop over
+    // elements then has no branch and vectorises.
+    template <bool kInt32, typename Modulo>
+    uint32_t of(uint64_t element, const Modulo& mod, int64_t& addend) const;
+    uint32_t operator()(uint64_t element, int64_t& addend) const {
+      return int32 ? of<true>(element, modulo, addend) : of<false>(element, modulo, addend);
+    }
   };
   Values values_of(uint32_t node) const;
   // Calls f(k, e) for every checked element e, stored at byte 4k of the storage.

@@ -1,5 +1,5 @@
-// FastModulo against the `%` it replaces, on divisors and dividends chosen for the edges of
-// its arithmetic as well as at random.
+// FastModulo and VectorModulo against the `%` they replace, on divisors and dividends chosen
+// for the edges of their arithmetic as well as at random.
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -41,6 +41,28 @@ TEST(FastModulo, EqualsTheRemainderOfEveryDividendTried) {
 }
 
 TEST(FastModulo, RefusesDivisorZero) { EXPECT_THROW(FastModulo(0), std::invalid_argument); }
+
+TEST(VectorModulo, EqualsTheRemainderOfEveryDividendTried) {
+  std::mt19937_64 rng(25);
+  constexpr uint64_t kLimit = VectorModulo::kDivisorLimit;
+  std::vector<uint64_t> divisors = {1, 2, 3, 5, 7, 255, 256, 257, 65535, 65537, kLimit - 1,
+                                    kLimit - 2, kLimit / 2, kLimit / 2 + 1, kLimit / 2 - 1};
+  for (uint64_t nodes = 1; nodes <= 4096; ++nodes) divisors.push_back(2 * ((1u << 23) / nodes) + 1);
+  for (int i = 0; i < 200; ++i) divisors.push_back(1 + rng() % (kLimit - 1));
+  for (uint64_t d : divisors) {
+    const VectorModulo mod(d);
+    EXPECT_EQ(mod.divisor(), d);
+    for (uint64_t x : dividends(d, rng)) {
+      ASSERT_EQ(mod(x), x % d) << x << " % " << d;
+    }
+  }
+}
+
+TEST(VectorModulo, RefusesDivisorsOutsideOneTo2To25) {
+  EXPECT_THROW(VectorModulo{0}, std::invalid_argument);
+  EXPECT_THROW(VectorModulo{VectorModulo::kDivisorLimit}, std::invalid_argument);
+  EXPECT_THROW(VectorModulo{kMax}, std::invalid_argument);
+}
 
 }  // namespace
 }  // namespace mt::noc
