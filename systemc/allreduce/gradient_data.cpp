@@ -84,6 +84,13 @@ void fill_whole(const Values& values, uint8_t* stored, int64_t* sum, uint64_t n)
   fill_elements(values, values.modulo, stored, sum, n);
 }
 
+// The word an element holding `sum` stores: int32 wraps to its low 32 bits; an fp32 sum is
+// exact (GradientData::values_of).
+template <bool kInt32>
+uint32_t sum_word(int64_t sum) {
+  return kInt32 ? static_cast<uint32_t>(sum) : float_bits(static_cast<float>(sum));
+}
+
 // Whether the n elements stored are the sums' words: the check of a whole buffer as one
 // branch-free pass (a run that passes pays only this).
 template <bool kInt32>
@@ -92,9 +99,7 @@ bool holds_sums(const uint8_t* stored, const int64_t* sum, uint64_t n) {
   for (uint64_t k = 0; k < n; ++k) {
     uint32_t got;
     std::memcpy(&got, stored + 4 * k, 4);
-    const uint32_t want = kInt32 ? static_cast<uint32_t>(sum[k])
-                                 : float_bits(static_cast<float>(sum[k]));
-    diff |= got ^ want;
+    diff |= got ^ sum_word<kInt32>(sum[k]);
   }
   return diff == 0;
 }
@@ -171,8 +176,8 @@ std::string GradientData::check(uint32_t node, const uint8_t* stored) const {
     if (!error.empty()) return;
     uint32_t got;
     std::memcpy(&got, stored + 4 * k, 4);
-    const uint32_t want = dtype_ == DType::kInt32 ? static_cast<uint32_t>(sum[k])
-                                                  : float_bits(static_cast<float>(sum[k]));
+    const uint32_t want =
+        dtype_ == DType::kInt32 ? sum_word<true>(sum[k]) : sum_word<false>(sum[k]);
     if (got == want) return;
     error = dtype_ == DType::kInt32
                 ? fmt::format("node {}, element {} (byte {}): {} instead of {}", node, e, 4 * e,
