@@ -51,14 +51,10 @@ class VectorModulo {
 
   // Throws std::invalid_argument for d = 0 or d >= kDivisorLimit.
   explicit VectorModulo(uint64_t d)
-      : d_(static_cast<int64_t>(d)),
-        c1_(static_cast<int64_t>(d == 0 ? 0 : (uint64_t{1} << 24) % d)),
-        c2_(static_cast<int64_t>(d == 0 ? 0 : (uint64_t{1} << 48) % d)),
-        inverse_(1.0 / static_cast<double>(d)) {
-    if (d == 0 || d >= kDivisorLimit) {
-      throw std::invalid_argument("VectorModulo: divisor 0 or not below 2^25");
-    }
-  }
+      : d_(static_cast<int64_t>(valid(d))),
+        c1_(static_cast<int64_t>((uint64_t{1} << 24) % d)),
+        c2_(static_cast<int64_t>((uint64_t{1} << 48) % d)),
+        inverse_(1.0 / static_cast<double>(d)) {}
 
   uint64_t divisor() const { return static_cast<uint64_t>(d_); }
   uint64_t operator()(uint64_t x) const {
@@ -74,7 +70,14 @@ class VectorModulo {
   }
 
  private:
-  int64_t d_;
+  static uint64_t valid(uint64_t d) {
+    if (d == 0 || d >= kDivisorLimit) {
+      throw std::invalid_argument("VectorModulo: divisor 0 or not below 2^25");
+    }
+    return d;
+  }
+
+  int64_t d_;  // first: the members after it divide by it
   int64_t c1_, c2_;  // 2^24 and 2^48 mod d
   double inverse_;   // 1 / d, rounded
 };

@@ -59,6 +59,10 @@ template <typename Values, typename Modulo>
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
+#define MT_FILL_AVX512 1
+#endif
+
+#ifdef MT_FILL_AVX512
 // AVX-512 has the 64-bit products and int64 <-> double conversions the hash and VectorModulo
 // need, eight lanes at a time (4x as fast as the scalar loop on the AMD EPYC we measure on).
 // Without them (AVX2 and older) that loop is slower than the scalar one, which runs there.
@@ -78,7 +82,7 @@ bool has_avx512() {
 // A whole buffer's fill (no sample), vectorised where the machine has AVX-512.
 template <typename Values>
 void fill_whole(const Values& values, uint8_t* stored, int64_t* sum, uint64_t n) {
-#if defined(__x86_64__) && defined(__GNUC__)
+#ifdef MT_FILL_AVX512
   if (has_avx512()) return fill_elements_avx512(values, stored, sum, n);
 #endif
   fill_elements(values, values.modulo, stored, sum, n);
