@@ -37,6 +37,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
       lockstep("lockstep"),
       decoder("decoder", ni),
       dependencies("dependencies", ni.arrival_slots),
+      interlock("interlock", ni.waiting_blocks),
       dma("dma", noc.clock_ps, ni.memory_requests),
       reduction("reduction", reduction_cfg, dtype),
       encoder("encoder", place.node, noc, ni),
@@ -218,33 +219,14 @@ void NetworkInterface::eject(uint64_t now) {
     if (received_.op == Op::kGather) {
       if (ni_.forward) forward_.erase(b.addr, b.data.size());  // no longer this NI's sum
       schedule(dma.write(b.addr, b.data.data(), b.data.size(), now), EventKind::kBlockDone, slot);
-    } else if (overlaps(b, true)) {
-      waiting_.push_back(slot);
-    } else {
+    } else if (interlock.arrive(slot, b.addr, b.data.size())) {
       issue_reduce(slot, now);
     }
   }
 }
 
-bool NetworkInterface::overlaps(const Block& b, bool with_waiting_before) const {
-  // [addr, addr + size) may end exactly at 2^64: compare offsets, not ends.
-  auto meet = [&](uint32_t other) {
-    const Block& o = blocks_[other];
-    if (&o == &b) return false;
-    return b.addr >= o.addr ? b.addr - o.addr < o.data.size() : o.addr - b.addr < b.data.size();
-  };
-  if (std::any_of(reducing_.begin(), reducing_.end(), meet)) return true;
-  if (!with_waiting_before) return false;
-  for (uint32_t w : waiting_) {  // the blocks that came before b
-    if (&blocks_[w] == &b) break;
-    if (meet(w)) return true;
-  }
-  return false;
-}
-
 void NetworkInterface::issue_reduce(uint32_t slot, uint64_t now) {
   Block& b = blocks_[slot];
-  reducing_.push_back(slot);
   // The memory serves accesses in order: the read returns the bytes as every earlier access
   // left them (the RTL's memory does the same), whatever is written after it.
   b.acc.resize(b.data.size());
@@ -270,25 +252,10 @@ uint64_t NetworkInterface::reduce_block(Block& b, uint64_t now) {
 }
 
 void NetworkInterface::release_waiting(uint64_t now) {
-  // Which blocks may go depends only on the blocks being reduced and those waiting before
-  // them. After a pass none of those left can go, and a block joining either list keeps it
-  // so (a block only waits behind others), so only a block leaving reducing_ can free one.
-  for (auto it = waiting_.begin(); reducing_shrank_ && it != waiting_.end();) {
-    const uint32_t slot = *it;
-    if (overlaps(blocks_[slot], true)) {
-      ++it;
-      continue;
-    }
-    it = waiting_.erase(it);
+  // Their reads go after the cycle's other accesses (the RTL queues them so).
+  for (const uint32_t slot : interlock.release()) {
     issue_reduce(slot, now);
     ++progress_;
-  }
-  reducing_shrank_ = false;
-  peak_waiting_ = std::max(peak_waiting_, waiting_.size());
-  if (waiting_.size() > ni_.waiting_blocks) {
-    throw std::runtime_error(fmt::format(
-        "NI {}: {} Reduce blocks wait behind the interlock, more than the RTL's {} "
-        "(NiConfig::waiting_blocks)", place_.node, waiting_.size(), ni_.waiting_blocks));
   }
 }
 
@@ -338,8 +305,7 @@ void NetworkInterface::run_events(uint64_t now) {
         Block& b = blocks_[ev.slot];
         schedule(dma.write(b.addr, b.data.data(), b.data.size(), now), EventKind::kBlockDone,
                  ev.slot);
-        reducing_.erase(std::find(reducing_.begin(), reducing_.end(), ev.slot));
-        reducing_shrank_ = true;
+        interlock.write_back(ev.slot);
         if (ni_.forward) {  // the sum is in the NI now; its write-back completes later
           hold_sum(b);
           count_block(b);
@@ -538,7 +504,7 @@ void NetworkInterface::evaluate(uint64_t now) {
     sent_now = sent_now || at_start != p->queued_flits();
   }
   if (!done_ && head_ >= table.entries().size() && idle && queues_empty &&
-      events_.empty() && inbox_.empty() && waiting_.empty() &&
+      events_.empty() && inbox_.empty() && interlock.waiting() == 0 &&
       ejection.open_messages() == 0) {
     done_ = true;
     done_cycle_ = now;

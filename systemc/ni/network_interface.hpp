@@ -37,6 +37,7 @@
 #include "ni/ejection_decoder.hpp"
 #include "ni/flit_encoder.hpp"
 #include "ni/forward_buffer.hpp"
+#include "ni/interlock.hpp"
 #include "ni/lockstep_counter.hpp"
 #include "ni/ni_config.hpp"
 #include "ni/ni_model.hpp"
@@ -61,6 +62,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   LockstepCounter lockstep;
   Decoder decoder;
   DependencyTracker dependencies;
+  Interlock interlock;   // the read-after-write interlock of Reduce blocks
   DmaRequester dma;      // bind dma.mem to the accelerator memory
   ReductionUnit reduction;
   FlitEncoder encoder;
@@ -103,10 +105,9 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
 
   const NiPlace& place() const { return place_; }
   uint64_t flits_injected() const override;
-  // The most received blocks live, and Reduce blocks waiting behind the interlock, at once
-  // (what NiConfig::block_slots and waiting_blocks must hold).
+  // The most received blocks live at once (what NiConfig::block_slots must hold; the
+  // interlock's peaks are interlock.peak_reducing() and peak_waiting()).
   size_t peak_live_blocks() const { return peak_live_; }
-  size_t peak_waiting() const { return peak_waiting_; }
   uint64_t flits_ejected() const override;
   uint64_t head_flits_injected() const override { return heads_; }
   // Registers the NI's state with a trace file (GTKWave): timestep, lockstep counter, table
@@ -178,9 +179,6 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   void control(uint64_t now);
   SendRoute route_to(const SendRequest& s) const;
   void schedule(uint64_t cycle, EventKind kind, uint32_t slot);
-  // The read-after-write interlock of Reduce blocks (README "Changes made so that hardware
-  // can do it"): a block whose bytes overlap a block being reduced waits.
-  bool overlaps(const Block& b, bool with_waiting_before) const;
   void issue_reduce(uint32_t slot, uint64_t now);
   uint64_t reduce_block(Block& b, uint64_t now);  // the sum into b.acc; its ready cycle
   void release_waiting(uint64_t now);
@@ -224,11 +222,6 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   // Messages being received: blocks not yet in memory, and whether the last has arrived.
   std::unordered_map<uint64_t, uint32_t> outstanding_;
   std::unordered_set<uint64_t> last_seen_;
-  // Reduce blocks whose local read has issued and whose write-back has not, and the Reduce
-  // blocks that wait for them, oldest first.
-  std::vector<uint32_t> reducing_;
-  std::deque<uint32_t> waiting_;
-  bool reducing_shrank_ = false;  // a block left reducing_ since release_waiting last ran
   Decoded decoded_;
   ReceivedBlock received_;
   ForwardBuffer forward_;
@@ -241,7 +234,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   bool started_ = false, done_ = false;
   uint64_t done_cycle_ = 0, progress_ = 0, heads_ = 0, next_job_id_ = 1;
   size_t live_blocks_ = 0;  // received blocks not yet complete (block_slots)
-  size_t peak_live_ = 0, peak_waiting_ = 0;
+  size_t peak_live_ = 0;
   size_t head_ = 0;  // index of the table's head entry
   // The head entry and DependencyTracker::changes() when it last waited for a message.
   size_t waiting_head_ = ~size_t{0};

@@ -1,0 +1,93 @@
+// The NI's read-after-write interlock (ni/interlock.hpp): a Reduce block that overlaps a block
+// being reduced or an earlier waiting block waits; waiting blocks go oldest first after a
+// write-back, and only when they overlap nothing before them; partial overlaps (the nested
+// ranges of ring2d, halving-doubling and double binary trees) wait as identical ones do; the
+// waiting list's bound is an error naming NiConfig::waiting_blocks; peaks are counted.
+#include <stdexcept>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "ni/interlock.hpp"
+
+namespace mt::noc {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+TEST(Interlock, DisjointBlocksReadAtOnceIdenticalOnesWait) {
+  Interlock lock("interlock", 8);
+  EXPECT_TRUE(lock.arrive(0, 0x1000, 256));
+  EXPECT_TRUE(lock.arrive(1, 0x1100, 256));   // starts where block 0 ends
+  EXPECT_FALSE(lock.arrive(2, 0x1000, 256));  // another child's block of the same bytes
+  EXPECT_EQ(lock.waiting(), 1u);
+  EXPECT_THAT(lock.release(), IsEmpty());     // nothing wrote back yet
+  lock.write_back(1);
+  EXPECT_THAT(lock.release(), IsEmpty());     // block 0 still reduces its bytes
+  lock.write_back(0);
+  EXPECT_THAT(lock.release(), ElementsAre(2u));
+  EXPECT_EQ(lock.waiting(), 0u);
+  EXPECT_EQ(lock.peak_reducing(), 2u);
+  EXPECT_EQ(lock.peak_waiting(), 1u);
+}
+
+TEST(Interlock, PartialOverlapsWaitLikeIdenticalOnes) {
+  Interlock lock("interlock", 8);
+  EXPECT_TRUE(lock.arrive(0, 0x3000, 256));
+  EXPECT_FALSE(lock.arrive(1, 0x30f0, 256));  // the same bytes at another block offset
+  EXPECT_FALSE(lock.arrive(2, 0x2f20, 0xf0)); // ends 16 bytes into block 0
+  EXPECT_TRUE(lock.arrive(3, 0x2e00, 0x100)); // ends where block 0 starts
+  lock.write_back(0);
+  // Block 1 goes; block 2 does not overlap it and overlaps no earlier waiter: it goes too.
+  EXPECT_THAT(lock.release(), ElementsAre(1u, 2u));
+}
+
+TEST(Interlock, AWaiterNeverPassesAnOverlappingEarlierWaiter) {
+  Interlock lock("interlock", 8);
+  EXPECT_TRUE(lock.arrive(0, 0x0, 256));
+  EXPECT_TRUE(lock.arrive(1, 0x200, 256));
+  EXPECT_FALSE(lock.arrive(2, 0x80, 0x200));  // overlaps blocks 0 and 1
+  EXPECT_FALSE(lock.arrive(3, 0x200, 256));   // overlaps block 1 and waiter 2
+  lock.write_back(1);
+  EXPECT_THAT(lock.release(), IsEmpty());     // 2 still overlaps 0; 3 waits behind 2
+  lock.write_back(0);
+  EXPECT_THAT(lock.release(), ElementsAre(2u));  // 3 now overlaps 2, which reduces
+  lock.write_back(2);
+  EXPECT_THAT(lock.release(), ElementsAre(3u));
+}
+
+TEST(Interlock, ARangeEndingAtTheTopOfTheAddressSpaceIsCompared) {
+  Interlock lock("interlock", 8);
+  EXPECT_TRUE(lock.arrive(0, ~0ull - 255, 256));  // ends exactly at 2^64
+  EXPECT_FALSE(lock.arrive(1, ~0ull - 15, 16));
+  EXPECT_TRUE(lock.arrive(2, 0, 16));
+}
+
+TEST(Interlock, MoreWaitingThanTheBoundIsAnErrorNamingIt) {
+  Interlock lock("interlock", 2);
+  EXPECT_TRUE(lock.arrive(0, 0x100, 64));
+  EXPECT_FALSE(lock.arrive(1, 0x100, 64));
+  EXPECT_FALSE(lock.arrive(2, 0x100, 64));
+  EXPECT_NO_THROW(lock.release());
+  EXPECT_FALSE(lock.arrive(3, 0x100, 64));
+  try {
+    lock.release();
+    FAIL() << "three waiting blocks passed a bound of two";
+  } catch (const std::runtime_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("NiConfig::waiting_blocks"));
+    EXPECT_THAT(e.what(), HasSubstr("3 Reduce blocks wait"));
+  }
+}
+
+TEST(Interlock, AWriteBackOfABlockNotBeingReducedIsALogicError) {
+  Interlock lock("interlock", 2);
+  EXPECT_TRUE(lock.arrive(0, 0x100, 64));
+  EXPECT_FALSE(lock.arrive(1, 0x100, 64));
+  EXPECT_THROW(lock.write_back(1), std::logic_error);  // 1 waits; it does not reduce
+}
+
+}  // namespace
+}  // namespace mt::noc
