@@ -61,6 +61,7 @@ void check_setup(const noc::NiSetup& s) {
   need("sends queued per port", s.ni.send_queue, param::SEND_QUEUE);
   need("senders per scoreboard row", s.ni.arrival_slots, param::SLOTS);
   need("received block slots", s.ni.block_slots, param::BLOCKS);
+  need("Reduce blocks being reduced", s.ni.reducing_blocks, param::REDUCING);
   need("waiting Reduce blocks", s.ni.waiting_blocks, param::WAITS);
   need("outstanding memory accesses", s.ni.memory_requests, param::REQUESTS);
   need("reduction lanes (elements per cycle)", s.reduction.elements_per_cycle, param::LANES);

@@ -6,13 +6,14 @@
 // Per cycle, in the SystemC NI's order (systemc/ni/README.md):
 //   ejection   the flits that arrived in the previous cycle are decoded (④), port 0 first; a
 //              finished block takes a block slot: a Gather block asks for its memory write,
-//              a Reduce block for its local read, or waits behind an overlapping Reduce
-//              (read-after-write interlock)
+//              a Reduce block for its local read, or waits behind the Reduce blocks it
+//              overlaps (read-after-write interlock, interlock.sv)
 //   completions the memory's completion of the cycle: a burst's flits join its port's NI
 //              buffer, a Reduce read goes to the reduction unit, a write completes its block;
 //              a message whose blocks are all in memory clears its dependency (⑤, ⑥); a
 //              Reduce whose sum is complete asks for its write-back
-//   interlock  waiting Reduce blocks that no longer overlap ask for their reads
+//   interlock  the oldest waiting Reduce block that overlaps nothing before it asks for
+//              its read (one a cycle)
 //   DMA        each port's oldest send asks for its next burst (send_channel.sv)
 //   control    the head entry issues (①, ②) or the timestep advances (③)
 // Memory accesses asked for in one cycle go to the memory in that order, one per cycle
@@ -55,7 +56,10 @@ module network_interface #(
   // Received blocks held at once, from decode to the completion of their write
   // (NiConfig::block_slots).
   parameter int unsigned BLOCKS = 128,
-  // Reduce blocks that can wait behind the interlock (NiConfig::waiting_blocks).
+  // Reduce blocks between their read and their write-back, a power of two
+  // (NiConfig::reducing_blocks), and Reduce blocks waiting behind the interlock
+  // (NiConfig::waiting_blocks).
+  parameter int unsigned REDUCING = 64,
   parameter int unsigned WAITS = 32,
   // Memory accesses queued or outstanding (NiConfig::memory_requests).
   parameter int unsigned REQUESTS = 256,
@@ -150,8 +154,6 @@ module network_interface #(
   localparam int unsigned BEAT_W = BEATS > 1 ? $clog2(BEATS) + 1 : 1;
   localparam int unsigned PAD_W = BEATS * LANES * 32;  // a block in whole beats
   localparam int unsigned KEY_W = 2 + 2 * NODE_W;  // op, flow, sender
-  localparam int unsigned WLIST = WAITS + K;       // waiting list with this cycle's blocks
-  localparam int unsigned WPTR_W = $clog2(WLIST + 1);
   localparam int unsigned JOB_W = 1 + 3 + 3 + 2 * NODE_W + 2 + ADDR_W + SIZE_W;
   localparam int unsigned BURST_LEN_W = $clog2(BURST_BYTES + 1);
   localparam int unsigned COUNT_W = 32;
@@ -159,7 +161,7 @@ module network_interface #(
   localparam int unsigned LaneEject = 0;
   localparam int unsigned LaneWriteBack = K;
   localparam int unsigned LaneRelease = K + 1;
-  localparam int unsigned LaneFetch = K + 1 + WLIST;
+  localparam int unsigned LaneFetch = K + 2;
   localparam int unsigned PUSHES = LaneFetch + K;
   // Kinds of memory access.
   localparam logic [1:0] KindBurst = 2'd0;
@@ -174,6 +176,7 @@ module network_interface #(
   localparam int unsigned ErrFlit = 4;       // ejection: a flit out of order, an empty block
   localparam int unsigned ErrScoreboard = 5; // dependency row full, flow beyond FLOWS
   localparam int unsigned ErrStep = 6;       // head entry for a step already past
+  localparam int unsigned ErrReducing = 7;   // more than REDUCING Reduce blocks being reduced
 
   logic started_q;
   logic [7:0] cause_q, cause_d;
@@ -223,7 +226,7 @@ module network_interface #(
   // =====================================================================================
   // Block slots: a received block from decode until its memory write completes.
   // =====================================================================================
-  logic [BLOCKS-1:0]  live_q, last_q, reducing_q;
+  logic [BLOCKS-1:0]  live_q, last_q;
   logic [KEY_W-1:0]   key_q [BLOCKS];
   logic [ADDR_W-1:0]  addr_q [BLOCKS];
   logic [LEN_W-1:0]   len_q [BLOCKS];
@@ -232,23 +235,9 @@ module network_interface #(
   // the reduction, acc (a Reduce block's local partial sum, once read) for the reduction.
   logic [DATA_W-1:0]  data_wb, data_src, acc_rd;
 
-  function automatic logic overlap(input logic [ADDR_W-1:0] a, input logic [LEN_W-1:0] la,
-                                   input logic [ADDR_W-1:0] b, input logic [LEN_W-1:0] lb);
-    // Non-empty ranges [a, a + la) and [b, b + lb); offsets, so a range may end at 2^ADDR_W.
-    overlap = a >= b ? a - b < ADDR_W'(lb) : b - a < ADDR_W'(la);
-  endfunction
-
-  // Whether [a, a + l) overlaps a block slot of `slots`.
-  function automatic logic overlaps_slots(input logic [ADDR_W-1:0] a, input logic [LEN_W-1:0] l,
-                                          input logic [BLOCKS-1:0] slots);
-    overlaps_slots = 1'b0;
-    for (int s = 0; s < BLOCKS; s++) begin
-      if (slots[s] && overlap(a, l, addr_q[s], len_q[s])) overlaps_slots = 1'b1;
-    end
-  endfunction
-
-  // This cycle's new blocks, port order: slot, and whether they wait or read now.
-  logic [K-1:0]        nb, nb_issue, nb_wait;
+  // This cycle's new blocks, port order: slot, and whether they read now (a Reduce block
+  // the interlock lets through).
+  logic [K-1:0]        nb, nb_reduce, nb_issue;
   logic [K*SLOT_W-1:0] nb_slot;
   logic [BLOCKS-1:0]   taken;
   logic                no_slot, empty_block;
@@ -257,24 +246,11 @@ module network_interface #(
     nb_key = {blk_sender[NODE_W*p +: NODE_W], blk_flow[NODE_W*p +: NODE_W], blk_op[2*p +: 2]};
   endfunction
 
-  // The waiting list: registered entries, oldest first.
-  logic [WAITS*SLOT_W-1:0] wait_slot_q;
-  logic [WAITS*ADDR_W-1:0] wait_addr_q;
-  logic [WAITS*LEN_W-1:0]  wait_len_q;
-  logic [WPTR_W-1:0]       wait_n_q;
-
   always_comb begin
-    logic              found, ov;
-    logic [ADDR_W-1:0] a;
-    logic [LEN_W-1:0]  l;
+    logic found;
     found = 1'b0;
-    ov = 1'b0;
-    a = '0;
-    l = '0;
     taken = '0;
     nb = '0;
-    nb_issue = '0;
-    nb_wait = '0;
     nb_slot = '0;
     no_slot = 1'b0;
     empty_block = 1'b0;
@@ -299,30 +275,7 @@ module network_interface #(
         end
       end
     end
-    // A Reduce block waits if it overlaps a block being reduced, a waiting block, or an
-    // earlier Reduce block of this cycle.
-    for (int p = 0; p < K; p++) begin
-      if (nb[p] && 32'(blk_op[2*p +: 2]) == OP_REDUCE) begin
-        a = blk_addr[ADDR_W*p +: ADDR_W];
-        l = blk_len[LEN_W*p +: LEN_W];
-        ov = 1'b0;
-        ov = overlaps_slots(a, l, reducing_q);
-        for (int w = 0; w < WAITS; w++) begin
-          if (w < 32'(wait_n_q) &&
-              overlap(a, l, wait_addr_q[ADDR_W*w +: ADDR_W], wait_len_q[LEN_W*w +: LEN_W])) begin
-            ov = 1'b1;
-          end
-        end
-        for (int q = 0; q < p; q++) begin
-          if (nb[q] && 32'(blk_op[2*q +: 2]) == OP_REDUCE &&
-              overlap(a, l, blk_addr[ADDR_W*q +: ADDR_W], blk_len[LEN_W*q +: LEN_W])) begin
-            ov = 1'b1;
-          end
-        end
-        nb_wait[p] = ov;
-        nb_issue[p] = !ov;
-      end
-    end
+    for (int p = 0; p < K; p++) nb_reduce[p] = nb[p] && 32'(blk_op[2*p +: 2]) == OP_REDUCE;
   end
 
   // =====================================================================================
@@ -418,72 +371,24 @@ module network_interface #(
   );
 
   // =====================================================================================
-  // The interlock: waiting Reduce blocks whose overlap is gone ask for their reads.
+  // The interlock (interlock.sv): a Reduce block reads now unless it overlaps a block being
+  // reduced or waiting; the oldest waiting block that overlaps nothing before it reads after
+  // the cycle's write-back.
   // =====================================================================================
-  logic [WLIST-1:0]        w_valid, w_release;
-  logic [WLIST*SLOT_W-1:0] w_slot;
-  logic [WLIST*ADDR_W-1:0] w_addr;
-  logic [WLIST*LEN_W-1:0]  w_len;
-  logic [BLOCKS-1:0]       reducing_now;
-  logic                    wait_overflow;
+  logic              released, reducing_full, wait_overflow;
+  logic [SLOT_W-1:0] release_slot;
+  logic [ADDR_W-1:0] release_addr;
+  logic [LEN_W-1:0]  release_len;
 
-  always_comb begin
-    logic [WPTR_W-1:0] n;
-    logic              ov;
-    logic [ADDR_W-1:0] a;
-    logic [LEN_W-1:0]  l;
-    ov = 1'b0;
-    a = '0;
-    l = '0;
-    w_valid = '0;
-    w_slot = '0;
-    w_addr = '0;
-    w_len = '0;
-    for (int w = 0; w < WAITS; w++) begin
-      w_valid[w] = w < 32'(wait_n_q);
-      w_slot[SLOT_W*w +: SLOT_W] = wait_slot_q[SLOT_W*w +: SLOT_W];
-      w_addr[ADDR_W*w +: ADDR_W] = wait_addr_q[ADDR_W*w +: ADDR_W];
-      w_len[LEN_W*w +: LEN_W] = wait_len_q[LEN_W*w +: LEN_W];
-    end
-    n = wait_n_q;
-    for (int p = 0; p < K; p++) begin
-      if (nb_wait[p]) begin
-        w_valid[n] = 1'b1;
-        w_slot[SLOT_W*n +: SLOT_W] = nb_slot[SLOT_W*p +: SLOT_W];
-        w_addr[ADDR_W*n +: ADDR_W] = blk_addr[ADDR_W*p +: ADDR_W];
-        w_len[LEN_W*n +: LEN_W] = blk_len[LEN_W*p +: LEN_W];
-        n = n + WPTR_W'(1);
-      end
-    end
-    // Blocks being reduced once this cycle's write-back has gone and its new blocks read.
-    reducing_now = reducing_q;
-    if (wb_q) reducing_now[wb_slot_q] = 1'b0;
-    for (int p = 0; p < K; p++) begin
-      if (nb_issue[p]) reducing_now[nb_slot[SLOT_W*p +: SLOT_W]] = 1'b1;
-    end
-    w_release = '0;
-    for (int i = 0; i < WLIST; i++) begin
-      if (w_valid[i]) begin
-        a = w_addr[ADDR_W*i +: ADDR_W];
-        l = w_len[LEN_W*i +: LEN_W];
-        ov = 1'b0;
-        ov = overlaps_slots(a, l, reducing_q & reducing_now);
-        for (int p = 0; p < K; p++) begin
-          if (nb_issue[p] &&
-              overlap(a, l, blk_addr[ADDR_W*p +: ADDR_W], blk_len[LEN_W*p +: LEN_W])) begin
-            ov = 1'b1;
-          end
-        end
-        for (int j = 0; j < i; j++) begin
-          if (w_valid[j] && overlap(a, l, w_addr[ADDR_W*j +: ADDR_W], w_len[LEN_W*j +: LEN_W])) begin
-            ov = 1'b1;
-          end
-        end
-        w_release[i] = !ov;
-      end
-    end
-    wait_overflow = 32'(n) - 32'($countones(w_release)) > WAITS;
-  end
+  interlock #(
+    .K(K), .ADDR_W(ADDR_W), .LEN_W(LEN_W), .SLOT_W(SLOT_W), .REDUCING(REDUCING), .WAITS(WAITS)
+  ) u_interlock (
+    .clk_i, .rst_ni, .new_i(nb_reduce), .new_slot_i(nb_slot), .new_addr_i(blk_addr),
+    .new_len_i(blk_len), .issue_o(nb_issue), .wb_i(wb_q), .wb_slot_i(wb_slot_q),
+    .release_o(released), .release_slot_o(release_slot), .release_addr_o(release_addr),
+    .release_len_o(release_len), .reducing_full_o(reducing_full),
+    .waiting_full_o(wait_overflow)
+  );
 
   // =====================================================================================
   // Control: the table's head entry.
@@ -696,15 +601,11 @@ module network_interface #(
     push_tag[TAG_W*LaneWriteBack +: TAG_W] = TAG_W'(wb_slot_q);
     push_addr[ADDR_W*LaneWriteBack +: ADDR_W] = addr_q[wb_slot_q];
     push_len[LEN_W*LaneWriteBack +: LEN_W] = len_q[wb_slot_q];
-    for (int w = 0; w < WLIST; w++) begin
-      int unsigned i;
-      i = LaneRelease + w;
-      push[i] = w_release[w];
-      push_kind[2*i +: 2] = KindReduceRead;
-      push_tag[TAG_W*i +: TAG_W] = TAG_W'(w_slot[SLOT_W*w +: SLOT_W]);
-      push_addr[ADDR_W*i +: ADDR_W] = w_addr[ADDR_W*w +: ADDR_W];
-      push_len[LEN_W*i +: LEN_W] = w_len[LEN_W*w +: LEN_W];
-    end
+    push[LaneRelease] = released;
+    push_kind[2*LaneRelease +: 2] = KindReduceRead;
+    push_tag[TAG_W*LaneRelease +: TAG_W] = TAG_W'(release_slot);
+    push_addr[ADDR_W*LaneRelease +: ADDR_W] = release_addr;
+    push_len[LEN_W*LaneRelease +: LEN_W] = release_len;
     for (int p = 0; p < K; p++) begin
       int unsigned i;
       i = LaneFetch + p;
@@ -761,6 +662,7 @@ module network_interface #(
     cause_d = cause_q;
     if (no_slot) cause_d[ErrBlocks] = 1'b1;
     if (wait_overflow) cause_d[ErrWaits] = 1'b1;
+    if (reducing_full) cause_d[ErrReducing] = 1'b1;
     if (dma_overflow) cause_d[ErrRequests] = 1'b1;
     if (|ch_overflow || (due && bad_dest)) cause_d[ErrSend] = 1'b1;
     if (|ej_error || empty_block) cause_d[ErrFlit] = 1'b1;
@@ -776,15 +678,12 @@ module network_interface #(
       head_q <= '0;
       live_q <= '0;
       last_q <= '0;
-      reducing_q <= '0;
-      wait_n_q <= '0;
       rq_head_q <= '0;
       rq_tail_q <= '0;
       rq_count_q <= '0;
       red_busy_q <= 1'b0;
       wb_q <= 1'b0;
     end else begin
-      logic [WPTR_W-1:0] n;
       logic [SLOT_W-1:0] tail;
       logic [SLOT_W:0]   count;
       done_q <= done;
@@ -802,21 +701,6 @@ module network_interface #(
           last_q[nb_slot[SLOT_W*p +: SLOT_W]] <= blk_last[p] || pass_last_new[p];
         end
       end
-      reducing_q <= reducing_now;
-      for (int w = 0; w < WLIST; w++) begin
-        if (w_release[w]) reducing_q[w_slot[SLOT_W*w +: SLOT_W]] <= 1'b1;
-      end
-      // The waiting list keeps the blocks not released, in order.
-      n = '0;
-      for (int w = 0; w < WLIST; w++) begin
-        if (w_valid[w] && !w_release[w] && 32'(n) < WAITS) begin
-          wait_slot_q[SLOT_W*n +: SLOT_W] <= w_slot[SLOT_W*w +: SLOT_W];
-          wait_addr_q[ADDR_W*n +: ADDR_W] <= w_addr[ADDR_W*w +: ADDR_W];
-          wait_len_q[LEN_W*n +: LEN_W] <= w_len[LEN_W*w +: LEN_W];
-          n = n + WPTR_W'(1);
-        end
-      end
-      wait_n_q <= n;
       // Reduction queue and sequencer.
       tail = rq_tail_q;
       count = rq_count_q;

@@ -19,7 +19,7 @@ from cli import ArgumentParser  # scripts/area/cli.py
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The small NI: 16 nodes, two ports, two lanes, a two-burst NI buffer, few slots and queues.
 SMALL = ["--nodes", "16", "--k", "2", "--lanes", "2", "--buffer-flits", "32", "--blocks", "4",
-         "--waits", "2", "--requests", "8"]
+         "--reducing", "2", "--waits", "2", "--requests", "8"]
 
 
 def expected_bits(p):

@@ -26,6 +26,10 @@
 namespace mt::noc {
 namespace {
 
+// Payload bytes of the blocks the RTL NI's queues are sized for (a 256-byte packet, or a
+// sub-packet: rtl/network_interface.sv's BLOCK_BYTES).
+constexpr uint32_t kRtlBlockBytes = 256;
+
 uint32_t bit_width(uint64_t v) {
   uint32_t bits = 0;
   for (; v != 0; v >>= 1) ++bits;
@@ -175,16 +179,23 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
   noc.validate();
   opt.ni.validate();
   AllReduceOptions run = opt;
+  // The RTL's per-block queues grow in proportion where the RTL NI is not used (checks, no
+  // cycle effect; systemc/ni/README.md "Bounded queues"): on a switch network a tree node may
+  // hear from more than the 4 senders they are sized for, and packets of fewer than 256
+  // payload bytes make more blocks of a message.
+  uint32_t scale = 1;
   if (!topo.direct()) {
-    // systemc/ni/README.md "Switch networks": a tree node may hear from more than the 4
-    // senders the RTL's queues are sized for; they grow in proportion (checks, no cycle effect).
     const uint32_t senders = most_senders_per_flow(set);
-    const uint32_t scale = std::max(1u, (senders + 3) / 4);
+    scale = std::max(1u, (senders + 3) / 4);
     run.ni.arrival_slots = std::max(opt.ni.arrival_slots, senders);
-    run.ni.waiting_blocks = opt.ni.waiting_blocks * scale;
-    run.ni.block_slots = opt.ni.block_slots * scale;
-    run.ni.memory_requests = opt.ni.memory_requests * scale;
   }
+  if (opt.ni.flow_control == FlowControl::kPacket) {
+    scale *= (kRtlBlockBytes + opt.ni.packet_payload_bytes - 1) / opt.ni.packet_payload_bytes;
+  }
+  run.ni.reducing_blocks = opt.ni.reducing_blocks * scale;
+  run.ni.waiting_blocks = opt.ni.waiting_blocks * scale;
+  run.ni.block_slots = opt.ni.block_slots * scale;
+  run.ni.memory_requests = opt.ni.memory_requests * scale;
   opt.reduction.validate();
   MemoryConfig mem_cfg = opt.memory;
   mem_cfg.base = set.base_addr;  // the window the tables touch, not everything below it

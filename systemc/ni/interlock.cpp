@@ -7,8 +7,9 @@
 
 namespace mt::noc {
 
-Interlock::Interlock(sc_core::sc_module_name name, uint32_t waiting_blocks)
-    : sc_module(name), waiting_blocks_(waiting_blocks) {}
+Interlock::Interlock(sc_core::sc_module_name name, uint32_t reducing_blocks,
+                     uint32_t waiting_blocks)
+    : sc_module(name), reducing_blocks_(reducing_blocks), waiting_blocks_(waiting_blocks) {}
 
 bool Interlock::overlaps(const Range& r, size_t waiting_before) const {
   // [addr, addr + bytes) may end exactly at 2^64: compare offsets, not ends.
@@ -22,6 +23,11 @@ bool Interlock::overlaps(const Range& r, size_t waiting_before) const {
 void Interlock::start_reducing(const Range& r) {
   reducing_.push_back(r);
   peak_reducing_ = std::max(peak_reducing_, reducing_.size());
+  if (reducing_.size() > reducing_blocks_) {
+    throw std::runtime_error(fmt::format(
+        "{}: {} Reduce blocks between their read and their write-back, more than the RTL's {} "
+        "(NiConfig::reducing_blocks)", name(), reducing_.size(), reducing_blocks_));
+  }
 }
 
 bool Interlock::arrive(uint32_t slot, uint64_t addr, uint64_t bytes) {
@@ -35,39 +41,35 @@ bool Interlock::arrive(uint32_t slot, uint64_t addr, uint64_t bytes) {
 }
 
 void Interlock::write_back(uint32_t slot) {
-  const auto it = std::find_if(reducing_.begin(), reducing_.end(),
-                               [&](const Range& r) { return r.slot == slot; });
-  if (it == reducing_.end()) {
-    throw std::logic_error(fmt::format("{}: write-back of block {}, which is not being reduced",
-                                       name(), slot));
+  if (reducing_.empty() || reducing_.front().slot != slot) {
+    throw std::logic_error(fmt::format("{}: write-back of block {}, which is not the oldest "
+                                       "being reduced", name(), slot));
   }
-  reducing_.erase(it);
-  shrank_ = true;
+  reducing_.pop_front();
+  maybe_free_ = true;
 }
 
-const std::vector<uint32_t>& Interlock::release() {
-  released_.clear();
+std::optional<uint32_t> Interlock::release() {
+  std::optional<uint32_t> out;
   // Which blocks may go depends only on the blocks being reduced and those waiting before
-  // them. After a pass none of those left can go, and a block joining either list keeps it
-  // so (a block only waits behind others), so only a block leaving reducing_ can free one.
-  for (size_t i = 0; shrank_ && i < waiting_.size();) {
-    if (overlaps(waiting_[i], i)) {
-      ++i;
-      continue;
-    }
+  // them; a block joining either list keeps a blocked one blocked (a block only waits behind
+  // others), so after a pass that lets none go only a write-back can free one.
+  for (size_t i = 0; maybe_free_ && i < waiting_.size(); ++i) {
+    if (overlaps(waiting_[i], i)) continue;
     const Range r = waiting_[i];
     waiting_.erase(waiting_.begin() + static_cast<long>(i));
     start_reducing(r);
-    released_.push_back(r.slot);
+    out = r.slot;
+    break;
   }
-  shrank_ = false;
+  maybe_free_ = out.has_value();
   peak_waiting_ = std::max(peak_waiting_, waiting_.size());
   if (waiting_.size() > waiting_blocks_) {
     throw std::runtime_error(fmt::format(
         "{}: {} Reduce blocks wait behind the interlock, more than the RTL's {} "
         "(NiConfig::waiting_blocks)", name(), waiting_.size(), waiting_blocks_));
   }
-  return released_;
+  return out;
 }
 
 }  // namespace mt::noc

@@ -5,21 +5,26 @@
 // order, so a read issued after it sees the sum).
 //
 // The rule, by byte ranges: a Reduce block decoded in a cycle waits if it overlaps a block
-// being reduced or a block already waiting; waiting blocks are tried oldest first after a
-// cycle's write-back, and one goes (its read issues after the write-back) when it overlaps no
-// block being reduced, including those released before it in the same pass, and no block
-// waiting before it. Ranges, not start addresses: Reduce blocks a node receives may overlap
-// without being identical (a ring2d column-stage sub-chunk inside a row-stage chunk,
-// halving-doubling's nested halves, double binary trees' chunks at other offsets).
+// being reduced or a block already waiting (its dependencies). After the cycle's write-back,
+// the oldest waiting block that overlaps no block being reduced and no block waiting before
+// it reads, one per cycle, after the write-back. Ranges, not start addresses: Reduce blocks a
+// node receives may overlap without being identical (a ring2d column-stage sub-chunk inside a
+// row-stage chunk, halving-doubling's nested halves, double binary trees' chunks at other
+// offsets).
 //
-// Hardware (rtl/network_interface.sv): a waiting list of `waiting_blocks` entries; more
-// waiting at once stops the run with an error naming NiConfig::waiting_blocks, where the RTL
-// raises error_o.
+// Hardware (rtl/interlock.sv), the same rule kept as counts: a waiting block's count of the
+// blocks it overlaps when it arrives (being reduced, waiting, or earlier this cycle), less one
+// at each such block's write-back; it may read when its count is zero, which happens exactly
+// when the rule above lets it. Blocks being reduced are a FIFO (reads issue, complete, are
+// summed and written back in one order) of `reducing_blocks` entries, waiting ones a list of
+// `waiting_blocks`; more stops the run with an error naming the NiConfig field, as the RTL
+// raises error_o. Only the K new blocks and the write-back are compared with the entries each
+// cycle, never the waiting blocks with every block.
 #pragma once
 
 #include <cstdint>
 #include <deque>
-#include <vector>
+#include <optional>
 
 #include <systemc>
 
@@ -27,17 +32,17 @@ namespace mt::noc {
 
 class Interlock : public sc_core::sc_module {
  public:
-  // `waiting_blocks`: NiConfig::waiting_blocks.
-  Interlock(sc_core::sc_module_name name, uint32_t waiting_blocks);
+  // NiConfig::reducing_blocks and waiting_blocks.
+  Interlock(sc_core::sc_module_name name, uint32_t reducing_blocks, uint32_t waiting_blocks);
 
   // The Reduce block in block slot `slot`, [addr, addr + bytes), decoded this cycle (a
   // cycle's blocks in port order): true if it reads now, false if it waits.
   bool arrive(uint32_t slot, uint64_t addr, uint64_t bytes);
-  // The write-back of the block in `slot` issues: it is no longer being reduced.
+  // The write-back of the block in `slot`, the oldest being reduced, issues.
   void write_back(uint32_t slot);
-  // After the cycle's write-back: the waiting blocks that read now, oldest first (valid until
-  // the next call). Throws std::runtime_error when more than `waiting_blocks` still wait.
-  const std::vector<uint32_t>& release();
+  // After the cycle's write-back: the waiting block that reads now, if any. Throws
+  // std::runtime_error when more than `waiting_blocks` still wait.
+  std::optional<uint32_t> release();
 
   size_t waiting() const { return waiting_.size(); }
   // The most blocks being reduced, and waiting, at once.
@@ -52,11 +57,12 @@ class Interlock : public sc_core::sc_module {
   bool overlaps(const Range& r, size_t waiting_before) const;
   void start_reducing(const Range& r);
 
-  uint32_t waiting_blocks_;
-  std::vector<Range> reducing_;  // read issued, write-back not yet issued
-  std::deque<Range> waiting_;    // oldest first
-  bool shrank_ = false;          // a block left reducing_ since release() last ran
-  std::vector<uint32_t> released_;
+  uint32_t reducing_blocks_, waiting_blocks_;
+  std::deque<Range> reducing_;  // read issued, write-back not yet issued; oldest first
+  std::deque<Range> waiting_;   // oldest first
+  // A waiting block may be free to read: a write-back issued, or the last pass let one go
+  // (another freed by the same write-back goes in the next cycle).
+  bool maybe_free_ = false;
   size_t peak_reducing_ = 0, peak_waiting_ = 0;
 };
 

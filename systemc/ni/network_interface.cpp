@@ -37,7 +37,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
       lockstep("lockstep"),
       decoder("decoder", ni),
       dependencies("dependencies", ni.arrival_slots),
-      interlock("interlock", ni.waiting_blocks),
+      interlock("interlock", ni.reducing_blocks, ni.waiting_blocks),
       dma("dma", noc.clock_ps, ni.memory_requests),
       reduction("reduction", reduction_cfg, dtype),
       encoder("encoder", place.node, noc, ni),
@@ -252,9 +252,9 @@ uint64_t NetworkInterface::reduce_block(Block& b, uint64_t now) {
 }
 
 void NetworkInterface::release_waiting(uint64_t now) {
-  // Their reads go after the cycle's other accesses (the RTL queues them so).
-  for (const uint32_t slot : interlock.release()) {
-    issue_reduce(slot, now);
+  // Its read goes after the cycle's other accesses (the RTL queues it so).
+  if (const auto slot = interlock.release()) {
+    issue_reduce(*slot, now);
     ++progress_;
   }
 }

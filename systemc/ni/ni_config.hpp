@@ -39,10 +39,11 @@ struct NiConfig {
   // Received blocks the RTL holds at once (decoded, not yet written to memory); the model
   // checks it and stops with an error where the RTL would have to stall ejection.
   uint32_t block_slots = 128;
-  // Reduce blocks that wait behind the read-after-write interlock at once (rtl/
-  // network_interface.sv's WAITS), and memory accesses asked for and not yet complete
-  // (rtl/dma_requester.sv's DEPTH). The model stops with an error naming the field where the
-  // RTL would have to stall.
+  // The read-after-write interlock (rtl/interlock.sv): Reduce blocks between their read and
+  // their write-back (REDUCING) and Reduce blocks waiting (WAITS) at once; memory accesses
+  // asked for and not yet complete (rtl/dma_requester.sv's DEPTH). The model stops with an
+  // error naming the field where the RTL would have to stall.
+  uint32_t reducing_blocks = 64;
   uint32_t waiting_blocks = 32;
   uint32_t memory_requests = 256;
   // Deadlock watchdog: an NI that has work left and sees nothing happen (no flit in or out,

@@ -1,8 +1,10 @@
 // The NI's read-after-write interlock (ni/interlock.hpp): a Reduce block that overlaps a block
-// being reduced or an earlier waiting block waits; waiting blocks go oldest first after a
-// write-back, and only when they overlap nothing before them; partial overlaps (the nested
-// ranges of ring2d, halving-doubling and double binary trees) wait as identical ones do; the
-// waiting list's bound is an error naming NiConfig::waiting_blocks; peaks are counted.
+// being reduced or an earlier waiting block waits; waiting blocks go oldest first, one a cycle,
+// and only when they overlap nothing before them; partial overlaps (the nested ranges of
+// ring2d, halving-doubling and double binary trees) wait as identical ones do; write-backs come
+// in read order; both bounds are errors naming their NiConfig field; peaks are counted.
+// tb/interlock_test.cpp holds rtl/interlock.sv to the same, cycle by cycle.
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -14,60 +16,63 @@
 namespace mt::noc {
 namespace {
 
-using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using ::testing::IsEmpty;
+
+constexpr std::optional<uint32_t> kNone;
 
 TEST(Interlock, DisjointBlocksReadAtOnceIdenticalOnesWait) {
-  Interlock lock("interlock", 8);
-  EXPECT_TRUE(lock.arrive(0, 0x1000, 256));
-  EXPECT_TRUE(lock.arrive(1, 0x1100, 256));   // starts where block 0 ends
+  Interlock lock("interlock", 8, 8);
+  EXPECT_TRUE(lock.arrive(0, 0x1100, 256));
+  EXPECT_TRUE(lock.arrive(1, 0x1000, 256));   // ends where block 0 starts
   EXPECT_FALSE(lock.arrive(2, 0x1000, 256));  // another child's block of the same bytes
   EXPECT_EQ(lock.waiting(), 1u);
-  EXPECT_THAT(lock.release(), IsEmpty());     // nothing wrote back yet
-  lock.write_back(1);
-  EXPECT_THAT(lock.release(), IsEmpty());     // block 0 still reduces its bytes
+  EXPECT_EQ(lock.release(), kNone);  // nothing wrote back yet
   lock.write_back(0);
-  EXPECT_THAT(lock.release(), ElementsAre(2u));
+  EXPECT_EQ(lock.release(), kNone);  // block 1 still reduces its bytes
+  lock.write_back(1);
+  EXPECT_EQ(lock.release(), 2u);
   EXPECT_EQ(lock.waiting(), 0u);
   EXPECT_EQ(lock.peak_reducing(), 2u);
   EXPECT_EQ(lock.peak_waiting(), 1u);
 }
 
 TEST(Interlock, PartialOverlapsWaitLikeIdenticalOnes) {
-  Interlock lock("interlock", 8);
+  Interlock lock("interlock", 8, 8);
   EXPECT_TRUE(lock.arrive(0, 0x3000, 256));
   EXPECT_FALSE(lock.arrive(1, 0x30f0, 256));  // the same bytes at another block offset
   EXPECT_FALSE(lock.arrive(2, 0x2f20, 0xf0)); // ends 16 bytes into block 0
   EXPECT_TRUE(lock.arrive(3, 0x2e00, 0x100)); // ends where block 0 starts
   lock.write_back(0);
-  // Block 1 goes; block 2 does not overlap it and overlaps no earlier waiter: it goes too.
-  EXPECT_THAT(lock.release(), ElementsAre(1u, 2u));
+  // Block 1 goes; block 2 overlaps neither it nor an earlier waiter: it goes the next cycle.
+  EXPECT_EQ(lock.release(), 1u);
+  EXPECT_EQ(lock.release(), 2u);
+  EXPECT_EQ(lock.release(), kNone);
 }
 
 TEST(Interlock, AWaiterNeverPassesAnOverlappingEarlierWaiter) {
-  Interlock lock("interlock", 8);
-  EXPECT_TRUE(lock.arrive(0, 0x0, 256));
-  EXPECT_TRUE(lock.arrive(1, 0x200, 256));
+  Interlock lock("interlock", 8, 8);
+  EXPECT_TRUE(lock.arrive(0, 0x200, 256));
+  EXPECT_TRUE(lock.arrive(1, 0x0, 256));
   EXPECT_FALSE(lock.arrive(2, 0x80, 0x200));  // overlaps blocks 0 and 1
-  EXPECT_FALSE(lock.arrive(3, 0x200, 256));   // overlaps block 1 and waiter 2
-  lock.write_back(1);
-  EXPECT_THAT(lock.release(), IsEmpty());     // 2 still overlaps 0; 3 waits behind 2
+  EXPECT_FALSE(lock.arrive(3, 0x200, 256));   // overlaps block 0 and waiter 2
   lock.write_back(0);
-  EXPECT_THAT(lock.release(), ElementsAre(2u));  // 3 now overlaps 2, which reduces
+  EXPECT_EQ(lock.release(), kNone);  // 2 still overlaps 1; 3 waits behind 2
+  lock.write_back(1);
+  EXPECT_EQ(lock.release(), 2u);     // 3 now overlaps 2, which reduces
+  EXPECT_EQ(lock.release(), kNone);
   lock.write_back(2);
-  EXPECT_THAT(lock.release(), ElementsAre(3u));
+  EXPECT_EQ(lock.release(), 3u);
 }
 
 TEST(Interlock, ARangeEndingAtTheTopOfTheAddressSpaceIsCompared) {
-  Interlock lock("interlock", 8);
+  Interlock lock("interlock", 8, 8);
   EXPECT_TRUE(lock.arrive(0, ~0ull - 255, 256));  // ends exactly at 2^64
   EXPECT_FALSE(lock.arrive(1, ~0ull - 15, 16));
   EXPECT_TRUE(lock.arrive(2, 0, 16));
 }
 
 TEST(Interlock, MoreWaitingThanTheBoundIsAnErrorNamingIt) {
-  Interlock lock("interlock", 2);
+  Interlock lock("interlock", 8, 2);
   EXPECT_TRUE(lock.arrive(0, 0x100, 64));
   EXPECT_FALSE(lock.arrive(1, 0x100, 64));
   EXPECT_FALSE(lock.arrive(2, 0x100, 64));
@@ -82,11 +87,30 @@ TEST(Interlock, MoreWaitingThanTheBoundIsAnErrorNamingIt) {
   }
 }
 
-TEST(Interlock, AWriteBackOfABlockNotBeingReducedIsALogicError) {
-  Interlock lock("interlock", 2);
+TEST(Interlock, MoreBeingReducedThanTheBoundIsAnErrorNamingIt) {
+  Interlock lock("interlock", 2, 8);
+  EXPECT_TRUE(lock.arrive(0, 0x000, 64));
+  EXPECT_TRUE(lock.arrive(1, 0x100, 64));
+  try {
+    lock.arrive(2, 0x200, 64);
+    FAIL() << "three blocks being reduced passed a bound of two";
+  } catch (const std::runtime_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("NiConfig::reducing_blocks"));
+  }
+}
+
+TEST(Interlock, WriteBacksComeInReadOrder) {
+  Interlock lock("interlock", 8, 2);
   EXPECT_TRUE(lock.arrive(0, 0x100, 64));
-  EXPECT_FALSE(lock.arrive(1, 0x100, 64));
-  EXPECT_THROW(lock.write_back(1), std::logic_error);  // 1 waits; it does not reduce
+  EXPECT_TRUE(lock.arrive(1, 0x200, 64));
+  EXPECT_FALSE(lock.arrive(2, 0x100, 64));
+  EXPECT_THROW(lock.write_back(2), std::logic_error);  // 2 waits; it does not reduce
+  EXPECT_THROW(lock.write_back(1), std::logic_error);  // 0 read first
+  lock.write_back(0);
+  EXPECT_EQ(lock.release(), 2u);
+  lock.write_back(1);
+  lock.write_back(2);
+  EXPECT_EQ(lock.peak_reducing(), 2u);
 }
 
 }  // namespace

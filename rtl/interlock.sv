@@ -1,0 +1,240 @@
+// The read-after-write interlock of Reduce blocks: a Reduce block must not read the local
+// partial sum while a block of overlapping bytes is being reduced (read issued, write-back not
+// yet issued) or waits before it. SystemC twin: systemc/ni/interlock.hpp, which states the
+// rule; tb/interlock_test.cpp checks the two every cycle.
+//
+// The rule kept as counts. A new block's count is the number of blocks it overlaps when it
+// arrives: those being reduced, those waiting, and the earlier new blocks of its cycle. Each
+// write-back takes one off the count of every waiting block it overlaps (and of a new block
+// of its cycle). A block reads now if its count is zero on arrival; otherwise it waits, and
+// the oldest waiting block whose count is zero reads after the cycle's write-back, one a cycle.
+// Ranges, not start addresses: the plans give a node partially overlapping Reduce blocks
+// (systemc/ni/README.md).
+//
+// Per cycle only the K new blocks are compared with the entries held (K x (REDUCING + WAITS)
+// range compares) and the write-back with the waiting blocks; a waiting block is never
+// compared with every block again. Blocks being reduced form a FIFO: reads issue, complete,
+// are summed and written back in one order, so the write-back is always its head. The waiting
+// list is kept oldest first; the one leaving a cycle closes its gap.
+//
+// Overflows raise reducing_full_o and waiting_full_o, counted as the SystemC model counts
+// them (NiConfig::reducing_blocks, waiting_blocks): the new blocks that read now before the
+// write-back's pop, the released one after it; the waiting list after the cycle.
+module interlock #(
+  // New blocks per cycle (NI ports).
+  parameter int unsigned K = 4,
+  // Width of an address.
+  parameter int unsigned ADDR_W = 32,
+  // Width of a block's length in bytes.
+  parameter int unsigned LEN_W = 9,
+  // Width of a block slot id.
+  parameter int unsigned SLOT_W = 7,
+  // Blocks being reduced at once (a power of two; NiConfig::reducing_blocks).
+  parameter int unsigned REDUCING = 64,
+  // Blocks waiting at once (NiConfig::waiting_blocks).
+  parameter int unsigned WAITS = 32,
+  localparam int unsigned R_W = REDUCING > 1 ? $clog2(REDUCING) : 1,
+  localparam int unsigned CNT_W = $clog2(REDUCING + WAITS + K + 1),
+  localparam int unsigned END_W = ADDR_W + 1
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  // This cycle's Reduce blocks, port order: slot, address, length (not zero).
+  input  logic [K-1:0]        new_i,
+  input  logic [K*SLOT_W-1:0] new_slot_i,
+  input  logic [K*ADDR_W-1:0] new_addr_i,
+  input  logic [K*LEN_W-1:0]  new_len_i,
+  // Which of them read now; the others wait.
+  output logic [K-1:0]        issue_o,
+  // The write-back of the oldest block being reduced issues (its slot for a check only).
+  input  logic                wb_i,
+  input  logic [SLOT_W-1:0]   wb_slot_i,
+  // The waiting block that reads after it.
+  output logic                release_o,
+  output logic [SLOT_W-1:0]   release_slot_o,
+  output logic [ADDR_W-1:0]   release_addr_o,
+  output logic [LEN_W-1:0]    release_len_o,
+  output logic                reducing_full_o,
+  output logic                waiting_full_o
+);
+
+  if ((REDUCING & (REDUCING - 1)) != 0) begin : g_bad_reducing
+    $error("interlock: REDUCING must be a power of two");
+  end
+
+  localparam int unsigned LIST = WAITS + K;  // the waiting list with this cycle's new blocks
+  localparam int unsigned LIST_W = $clog2(LIST + 1);
+  // A range: slot, start and stop (start + length: a range may end at 2^ADDR_W), packed
+  // {slot, start, stop}; a waiting block: a range and the count of blocks it waits for.
+  localparam int unsigned RANGE_W = SLOT_W + ADDR_W + END_W;
+  localparam int unsigned WAITER_W = RANGE_W + CNT_W;
+
+  /* verilator lint_off UNUSEDSIGNAL */  // each takes one field of a range
+  function automatic logic [SLOT_W-1:0] slot_of(input logic [RANGE_W-1:0] r);
+    slot_of = r[RANGE_W-1 -: SLOT_W];
+  endfunction
+  function automatic logic [ADDR_W-1:0] start_of(input logic [RANGE_W-1:0] r);
+    start_of = r[END_W +: ADDR_W];
+  endfunction
+  function automatic logic [END_W-1:0] stop_of(input logic [RANGE_W-1:0] r);
+    stop_of = r[END_W-1:0];
+  endfunction
+  function automatic logic overlap(input logic [RANGE_W-1:0] a, input logic [RANGE_W-1:0] b);
+    overlap = END_W'(start_of(a)) < stop_of(b) && END_W'(start_of(b)) < stop_of(a);
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  // The blocks being reduced (a FIFO) and the waiting list (oldest first).
+  logic [RANGE_W-1:0]  red_q [REDUCING];
+  logic [REDUCING-1:0] red_valid_q;
+  logic [R_W-1:0]      red_head_q, red_tail_q;
+  logic [R_W:0]        red_n_q;
+  logic [WAITER_W-1:0] wait_q [WAITS];
+  logic [LIST_W-1:0]   wait_n_q;
+
+  logic [RANGE_W-1:0] head;
+  assign head = red_q[red_head_q];
+
+  // ---- this cycle's new blocks: their counts ------------------------------------------------
+  logic [K*RANGE_W-1:0] nb;
+  logic [K*CNT_W-1:0]   nb_count;  // after this cycle's write-back
+  logic [K-1:0]         nb_wait;
+
+  always_comb begin
+    for (int p = 0; p < K; p++) begin
+      nb[RANGE_W*p +: RANGE_W] = {new_slot_i[SLOT_W*p +: SLOT_W], new_addr_i[ADDR_W*p +: ADDR_W],
+                                  END_W'(new_addr_i[ADDR_W*p +: ADDR_W]) +
+                                  END_W'(new_len_i[LEN_W*p +: LEN_W])};
+    end
+    for (int p = 0; p < K; p++) begin
+      logic [CNT_W-1:0] n;
+      logic [RANGE_W-1:0] b;
+      b = nb[RANGE_W*p +: RANGE_W];
+      n = '0;
+      for (int r = 0; r < REDUCING; r++) begin
+        if (red_valid_q[r] && overlap(b, red_q[r])) n = n + CNT_W'(1);
+      end
+      for (int w = 0; w < WAITS; w++) begin
+        if (w < 32'(wait_n_q) && overlap(b, wait_q[w][WAITER_W-1 -: RANGE_W])) n = n + CNT_W'(1);
+      end
+      for (int q = 0; q < p; q++) begin
+        if (new_i[q] && overlap(b, nb[RANGE_W*q +: RANGE_W])) n = n + CNT_W'(1);
+      end
+      issue_o[p] = new_i[p] && n == '0;
+      nb_wait[p] = new_i[p] && n != '0;
+      nb_count[CNT_W*p +: CNT_W] = n - CNT_W'(wb_i && overlap(b, head));
+    end
+  end
+
+  // ---- the waiting list with the new waiting blocks appended, after the write-back ----------
+  logic [LIST*WAITER_W-1:0] list;
+  logic [LIST_W-1:0]        list_n;
+
+  always_comb begin
+    logic [LIST_W-1:0]   n;
+    logic [WAITER_W-1:0] w;
+    list = '0;
+    for (int i = 0; i < WAITS; i++) begin
+      w = wait_q[i];
+      w[CNT_W-1:0] = w[CNT_W-1:0] - CNT_W'(wb_i && overlap(w[WAITER_W-1 -: RANGE_W], head));
+      list[WAITER_W*i +: WAITER_W] = w;
+    end
+    n = wait_n_q;
+    for (int p = 0; p < K; p++) begin
+      if (nb_wait[p]) begin
+        list[WAITER_W*n +: WAITER_W] = {nb[RANGE_W*p +: RANGE_W], nb_count[CNT_W*p +: CNT_W]};
+        n = n + LIST_W'(1);
+      end
+    end
+    list_n = n;
+  end
+
+  // The oldest whose count is zero reads now.
+  logic [LIST_W-1:0]   rel_idx;
+  logic [RANGE_W-1:0]  rel;
+  always_comb begin
+    release_o = 1'b0;
+    rel_idx = '0;
+    for (int i = LIST - 1; i >= 0; i--) begin
+      if (i < 32'(list_n) && list[WAITER_W*i +: CNT_W] == '0) begin
+        release_o = 1'b1;
+        rel_idx = LIST_W'(i);
+      end
+    end
+    rel = list[WAITER_W*rel_idx + CNT_W +: RANGE_W];
+  end
+  assign release_slot_o = slot_of(rel);
+  assign release_addr_o = start_of(rel);
+  assign release_len_o = LEN_W'(stop_of(rel) - END_W'(start_of(rel)));
+
+  // ---- overflows, counted as the SystemC model counts ---------------------------------------
+  logic [R_W:0]      issued;
+  logic [LIST_W-1:0] waiting_after;
+  always_comb begin
+    issued = '0;
+    for (int p = 0; p < K; p++) issued = issued + (R_W + 1)'(issue_o[p]);
+    waiting_after = list_n - LIST_W'(release_o);
+    reducing_full_o = 32'(red_n_q) + 32'(issued) > REDUCING ||
+                      32'(red_n_q) + 32'(issued) - 32'(wb_i) + 32'(release_o) > REDUCING;
+    waiting_full_o = 32'(waiting_after) > WAITS;
+  end
+
+  // ---- state ---------------------------------------------------------------------------------
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      red_valid_q <= '0;
+      red_head_q <= '0;
+      red_tail_q <= '0;
+      red_n_q <= '0;
+      wait_n_q <= '0;
+    end else begin
+      logic [R_W-1:0] tail;
+      tail = red_tail_q;
+      if (wb_i) begin
+        red_valid_q[red_head_q] <= 1'b0;
+        red_head_q <= red_head_q + R_W'(1);
+      end
+      for (int p = 0; p < K; p++) begin
+        if (issue_o[p]) begin
+          red_valid_q[tail] <= 1'b1;
+          tail = tail + R_W'(1);
+        end
+      end
+      if (release_o) begin
+        red_valid_q[tail] <= 1'b1;
+        tail = tail + R_W'(1);
+      end
+      red_tail_q <= tail;
+      red_n_q <= red_n_q + issued - (R_W + 1)'(wb_i) + (R_W + 1)'(release_o);
+      wait_n_q <= waiting_after > LIST_W'(WAITS) ? LIST_W'(WAITS) : waiting_after;
+    end
+  end
+
+  // Entry contents (no reset: read only where red_valid_q and wait_n_q say so). The waiting
+  // list closes the released block's gap.
+  always_ff @(posedge clk_i) begin
+    logic [R_W-1:0] tail;
+    tail = red_tail_q;
+    for (int p = 0; p < K; p++) begin
+      if (issue_o[p]) begin
+        red_q[tail] <= nb[RANGE_W*p +: RANGE_W];
+        tail = tail + R_W'(1);
+      end
+    end
+    if (release_o) red_q[tail] <= rel;
+    for (int i = 0; i < WAITS; i++) begin
+      wait_q[i] <= release_o && i >= 32'(rel_idx) ? list[WAITER_W*(i+1) +: WAITER_W]
+                                                 : list[WAITER_W*i +: WAITER_W];
+    end
+  end
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && wb_i && (red_n_q == '0 || slot_of(head) != wb_slot_i)) begin
+      $error("interlock: write-back of block %0d, which is not the oldest being reduced",
+             wb_slot_i);
+    end
+  end
+`endif
+
+endmodule
