@@ -2,7 +2,7 @@
 // twin: systemc/ni/dma_requester.hpp, as the SystemC NI calls it (network_interface.cpp).
 //
 // The NI asks for several accesses in one cycle (blocks of several ejection ports, a
-// write-back, released Reduce reads, bursts of several injection ports); the SystemC NI makes
+// write-back, a released Reduce read, bursts of several injection ports); the SystemC NI makes
 // them as blocking calls in that order, and the memory serves them in call order on one
 // channel. This queue takes them in the same order (push lane 0 first) and hands them to the
 // memory one per cycle, the oldest first, in the cycle they are pushed if nothing older waits.
@@ -10,13 +10,18 @@
 // so each access starts in the same cycle as in SystemC (rtl/README.md). Every access is
 // non-empty (table images refuse empty sends).
 //
-// The memory answers every access in order (read data, or the write's completion) with
-// mem_rsp_valid_i; the queue entry is retired then and its kind and tag come out on done_*_o
-// in that cycle. An entry lives from push to retirement, so DEPTH bounds the accesses queued
-// or outstanding; a push into a full queue sets overflow_o (the SystemC NI checks the same
-// bound, NiConfig::memory_requests).
+// Storage as memory macros: entry n of the queue (its sequence number modulo DEPTH) lives in
+// bank n mod BANKS, row n / BANKS, with BANKS the power of two at or above PUSHES. A cycle's
+// pushes have consecutive sequence numbers, so they fall in distinct banks: every bank is a
+// storage_array of one write port and one read port (the oldest waiting entry, for the
+// memory). The memory answers every access in order (read data, or the write's completion)
+// with mem_rsp_valid_i; the kind and tag of each access handed over wait in a second FIFO of
+// one write and one read port, and come out on done_*_o in the cycle it completes. An entry
+// lives from push to completion, so DEPTH bounds the accesses queued or outstanding; a push
+// into a full queue sets overflow_o (the SystemC NI checks the same bound,
+// NiConfig::memory_requests).
 module dma_requester #(
-  // Accesses queued or outstanding at once.
+  // Accesses queued or outstanding at once (a multiple of BANKS).
   parameter int unsigned DEPTH = 256,
   // Accesses that can be asked for in one cycle.
   parameter int unsigned PUSHES = 8,
@@ -28,7 +33,11 @@ module dma_requester #(
   parameter int unsigned ADDR_W = 32,
   // Width of an access's length in bytes.
   parameter int unsigned LEN_W = 9,
-  localparam int unsigned PTR_W = DEPTH > 1 ? $clog2(DEPTH) : 1
+  localparam int unsigned PTR_W = DEPTH > 1 ? $clog2(DEPTH) : 1,
+  localparam int unsigned BANK_W = PUSHES > 1 ? $clog2(PUSHES) : 1,
+  localparam int unsigned BANKS = 1 << BANK_W,
+  localparam int unsigned ROWS = DEPTH / BANKS,
+  localparam int unsigned ROW_W = ROWS > 1 ? $clog2(ROWS) : 1
 ) (
   input  logic                       clk_i,
   input  logic                       rst_ni,
@@ -55,33 +64,63 @@ module dma_requester #(
   output logic                       overflow_o
 );
 
-  localparam int unsigned EntryW = 1 + KIND_W + TAG_W + ADDR_W + LEN_W;
+  if (ROWS == 0 || DEPTH % BANKS != 0 || (DEPTH & (DEPTH - 1)) != 0) begin : g_bad_depth
+    $error("dma_requester: DEPTH must be a power of two and a multiple of the banks");
+  end
 
-  logic [EntryW-1:0] entry_q [DEPTH];
-  // push_q: next free entry; issue_q: oldest not yet handed to the memory; retire_q: oldest
-  // not yet complete.
-  logic [PTR_W-1:0]  push_q, issue_q, retire_q;
+  localparam int unsigned EntryW = 1 + KIND_W + TAG_W + ADDR_W + LEN_W;
+  localparam int unsigned DoneW = KIND_W + TAG_W;
+
+  // push_q: sequence number of the next push; issue_q: of the oldest not yet handed to the
+  // memory. Sequence numbers wrap at DEPTH (a power of two).
+  logic [PTR_W-1:0]  push_q, issue_q;
   logic [PTR_W:0]    used_q, waiting_q;  // entries live; of those, not yet handed over
   logic              overflow_q;
-
-  function automatic logic [PTR_W-1:0] wrap(input logic [PTR_W:0] p);
-    wrap = 32'(p) >= DEPTH ? PTR_W'(32'(p) - DEPTH) : p[PTR_W-1:0];
-  endfunction
 
   function automatic logic [EntryW-1:0] lane(input int unsigned i);
     lane = {push_write_i[i], push_kind_i[i*KIND_W +: KIND_W], push_tag_i[i*TAG_W +: TAG_W],
             push_addr_i[i*ADDR_W +: ADDR_W], push_len_i[i*LEN_W +: LEN_W]};
   endfunction
 
+  // ---- the pushes: lane i takes sequence number push_q + (pushes on lanes before it) --------
+  logic [PTR_W:0]              pushes;
+  logic [BANKS-1:0]            bank_we;
+  logic [BANKS*ROW_W-1:0]      bank_waddr;
+  logic [BANKS*EntryW-1:0]     bank_wdata;
+
+  always_comb begin
+    logic [PTR_W-1:0] at;
+    at = push_q;
+    pushes = '0;
+    bank_we = '0;
+    bank_waddr = '0;
+    bank_wdata = '0;
+    for (int i = 0; i < PUSHES; i++) begin
+      if (push_i[i]) begin
+        bank_we[at[BANK_W-1:0]] = 1'b1;
+        bank_waddr[ROW_W*at[BANK_W-1:0] +: ROW_W] = ROW_W'(at >> BANK_W);
+        bank_wdata[EntryW*at[BANK_W-1:0] +: EntryW] = lane(i);
+        at = at + PTR_W'(1);
+        pushes = pushes + (PTR_W + 1)'(1);
+      end
+    end
+  end
+
+  logic [BANKS*EntryW-1:0] bank_rdata;
+  for (genvar b = 0; b < BANKS; b++) begin : g_bank
+    storage_array #(.WIDTH(EntryW), .DEPTH(ROWS), .WRITES(1), .READS(1)) u_rows (
+      .clk_i, .we_i(bank_we[b]), .waddr_i(bank_waddr[ROW_W*b +: ROW_W]), .wmask_i(1'b1),
+      .wdata_i(bank_wdata[EntryW*b +: EntryW]), .raddr_i(ROW_W'(issue_q >> BANK_W)),
+      .rdata_o(bank_rdata[EntryW*b +: EntryW])
+    );
+  end
+
   // The request handed over: the oldest waiting entry, or this cycle's first push.
   logic [EntryW-1:0] req;
   logic              req_valid;
-  logic [PTR_W:0]    pushes;
 
   always_comb begin
-    pushes = '0;
-    for (int i = 0; i < PUSHES; i++) pushes = pushes + (PTR_W + 1)'(push_i[i]);
-    req = entry_q[issue_q];
+    req = bank_rdata[EntryW*issue_q[BANK_W-1:0] +: EntryW];
     req_valid = waiting_q != '0;
     if (!req_valid) begin
       for (int i = PUSHES - 1; i >= 0; i--) begin
@@ -95,7 +134,16 @@ module dma_requester #(
 
   assign {mem_req_write_o, mem_req_kind_o, mem_req_tag_o, mem_req_addr_o, mem_req_len_o} = req;
   assign mem_req_valid_o = req_valid;
-  assign {done_kind_o, done_tag_o} = entry_q[retire_q][EntryW-2 -: KIND_W + TAG_W];
+
+  // ---- completions: the kind and tag of each access handed over, in order -------------------
+  logic             issued;
+  logic [PTR_W-1:0] retire_q;  // sequence number of the oldest access not yet complete
+  assign issued = req_valid && mem_req_ready_i;
+
+  storage_array #(.WIDTH(DoneW), .DEPTH(DEPTH), .WRITES(1), .READS(1)) u_done (
+    .clk_i, .we_i(issued), .waddr_i(issue_q), .wmask_i(1'b1),
+    .wdata_i(req[EntryW-2 -: DoneW]), .raddr_i(retire_q), .rdata_o({done_kind_o, done_tag_o})
+  );
   assign done_o = mem_rsp_valid_i;
   assign overflow_o = overflow_q;
 
@@ -108,25 +156,12 @@ module dma_requester #(
       waiting_q <= '0;
       overflow_q <= 1'b0;
     end else begin
-      logic issued;
-      issued = req_valid && mem_req_ready_i;
       if (32'(used_q) + 32'(pushes) - 32'(mem_rsp_valid_i) > DEPTH) overflow_q <= 1'b1;
-      push_q <= wrap((PTR_W + 1)'(push_q) + pushes);
-      if (issued) issue_q <= wrap((PTR_W + 1)'(issue_q) + (PTR_W + 1)'(1));
-      if (mem_rsp_valid_i) retire_q <= wrap((PTR_W + 1)'(retire_q) + (PTR_W + 1)'(1));
+      push_q <= push_q + PTR_W'(pushes);
+      if (issued) issue_q <= issue_q + PTR_W'(1);
+      if (mem_rsp_valid_i) retire_q <= retire_q + PTR_W'(1);
       used_q <= used_q + pushes - (PTR_W + 1)'(mem_rsp_valid_i);
       waiting_q <= waiting_q + pushes - (PTR_W + 1)'(issued);
-    end
-  end
-
-  always_ff @(posedge clk_i) begin
-    logic [PTR_W:0] at;
-    at = (PTR_W + 1)'(push_q);
-    for (int i = 0; i < PUSHES; i++) begin
-      if (push_i[i]) begin
-        entry_q[wrap(at)] <= lane(i);
-        at = at + (PTR_W + 1)'(1);
-      end
     end
   end
 

@@ -22,6 +22,8 @@ ROLES = {
     ("network_interface", "u_block_acc"): ("ni_buffers", "block slots: local partial sums"),
     ("endpoint", "u_lines"): ("ni_buffers", "send NI buffer: burst lines"),
     ("ejection_decoder", "u_blocks"): ("ni_buffers", "ejection reassembly, one block per VC"),
+    ("dma_requester", "u_rows"): ("ni_buffers", "memory queue: one bank of requests"),
+    ("dma_requester", "u_done"): ("ni_buffers", "memory queue: kind and tag of each access in flight"),
 }
 
 
@@ -151,4 +153,6 @@ def _synth_flop_model(ctx, p, key):
 
 
 def classify(parent_hdl, inst):
-    return ROLES.get((parent_hdl, inst), ("ni_buffers", f"{parent_hdl}/{inst}"))
+    # An instance in a generate block is named after it (g_bank[3].u_rows): the role is the
+    # instance's own name.
+    return ROLES.get((parent_hdl, inst.split(".")[-1]), ("ni_buffers", f"{parent_hdl}/{inst}"))
