@@ -21,7 +21,7 @@
 // into a full queue sets overflow_o (the SystemC NI checks the same bound,
 // NiConfig::memory_requests).
 module dma_requester #(
-  // Accesses queued or outstanding at once (a multiple of BANKS).
+  // Accesses queued or outstanding at once (a power of two, at least 2 x BANKS).
   parameter int unsigned DEPTH = 256,
   // Accesses that can be asked for in one cycle.
   parameter int unsigned PUSHES = 8,
@@ -64,8 +64,9 @@ module dma_requester #(
   output logic                       overflow_o
 );
 
-  if (ROWS == 0 || DEPTH % BANKS != 0 || (DEPTH & (DEPTH - 1)) != 0) begin : g_bad_depth
-    $error("dma_requester: DEPTH must be a power of two and a multiple of the banks");
+  // A bank of one row would be registers, not a memory.
+  if (ROWS < 2 || DEPTH % BANKS != 0 || (DEPTH & (DEPTH - 1)) != 0) begin : g_bad_depth
+    $error("dma_requester: DEPTH must be a power of two of at least two rows of the banks");
   end
 
   localparam int unsigned EntryW = 1 + KIND_W + TAG_W + ADDR_W + LEN_W;

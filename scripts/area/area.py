@@ -73,7 +73,8 @@ def parse_args(argv):
     p.add_argument("--waits", type=int, default=4,
                    help="waiting Reduce blocks (default 4; the RTL's default is 32)")
     p.add_argument("--requests", type=int, default=32,
-                   help="memory accesses queued (default 32; the RTL's default is 256)")
+                   help="memory accesses queued, a power of two of at least two rows of the "
+                        "memory queue's banks (default 32; the RTL's default is 256)")
     p.add_argument("--depth", type=int, default=0,
                    help="table entries per bank (default 0: the next power of two of the largest "
                         "table of the MultiTree plan for N nodes and K)")
@@ -112,6 +113,10 @@ def check_args(p, args):
             p.error(f"--{name.replace('_', '-')} must be at least 1")
     if args.reducing & (args.reducing - 1):
         p.error(f"--reducing must be a power of two, not {args.reducing}")
+    banks = 1 << (2 * args.k + 1).bit_length()  # the memory queue's: 2K + 2 push lanes
+    if args.requests & (args.requests - 1) or args.requests < 2 * banks:
+        p.error(f"--requests must be a power of two of at least {2 * banks} (two rows of the "
+                f"memory queue's {banks} banks at --k {args.k}), not {args.requests}")
     if args.buffer_flits < BURST_FLITS:
         p.error(f"--buffer-flits must hold one burst ({BURST_FLITS} flits)")
     if args.clock_ns <= 0 or not math.isfinite(args.clock_ns):

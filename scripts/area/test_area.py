@@ -19,7 +19,7 @@ from cli import ArgumentParser  # scripts/area/cli.py
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The small NI: 16 nodes, two ports, two lanes, a two-burst NI buffer, few slots and queues.
 SMALL = ["--nodes", "16", "--k", "2", "--lanes", "2", "--buffer-flits", "32", "--blocks", "4",
-         "--reducing", "2", "--waits", "2", "--requests", "8"]
+         "--reducing", "2", "--waits", "2", "--requests", "16"]
 
 
 def expected_bits(p):
@@ -30,6 +30,10 @@ def expected_bits(p):
     block = 256 * 8
     meta = 1 + 3 + 3 + 2 * node_w + 2 + 32 + 3 * 32
     bufs = 2 * p["BLOCKS"] * block + k * p["LINES"] * (meta + block) + k * 4 * block
+    # The memory queue: each access (write, kind, tag, address, length) in its bank, and its
+    # kind and tag again in the FIFO of accesses in flight.
+    tag = max(max(1, (p["BLOCKS"] - 1).bit_length()), max(1, (k - 1).bit_length()))
+    bufs += p["REQUESTS"] * ((1 + 2 + tag + 32 + 9) + (2 + tag))
     return table, bufs
 
 
