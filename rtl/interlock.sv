@@ -87,7 +87,7 @@ module interlock #(
   // The blocks being reduced (a FIFO) and the waiting list (oldest first).
   logic [RANGE_W-1:0]  red_q [REDUCING];
   logic [REDUCING-1:0] red_valid_q;
-  logic [R_W-1:0]      red_head_q, red_tail_q;
+  logic [R_W-1:0]      red_head_q;
   logic [R_W:0]        red_n_q;
   logic [WAITER_W-1:0] wait_q [WAITS];
   logic [LIST_W-1:0]   wait_n_q;
@@ -179,32 +179,36 @@ module interlock #(
     waiting_full_o = 32'(waiting_after) > WAITS;
   end
 
+  // Where this cycle's blocks that read join the FIFO: after its last entry, the new ones in
+  // port order, then the released one.
+  logic [K*R_W-1:0] issue_at;
+  logic [R_W-1:0]   release_at;
+  always_comb begin
+    logic [R_W-1:0] at;
+    at = red_head_q + R_W'(red_n_q);
+    for (int p = 0; p < K; p++) begin
+      issue_at[R_W*p +: R_W] = at;
+      if (issue_o[p]) at = at + R_W'(1);
+    end
+    release_at = at;
+  end
+
   // ---- state ---------------------------------------------------------------------------------
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       red_valid_q <= '0;
       red_head_q <= '0;
-      red_tail_q <= '0;
       red_n_q <= '0;
       wait_n_q <= '0;
     end else begin
-      logic [R_W-1:0] tail;
-      tail = red_tail_q;
       if (wb_i) begin
         red_valid_q[red_head_q] <= 1'b0;
         red_head_q <= red_head_q + R_W'(1);
       end
       for (int p = 0; p < K; p++) begin
-        if (issue_o[p]) begin
-          red_valid_q[tail] <= 1'b1;
-          tail = tail + R_W'(1);
-        end
+        if (issue_o[p]) red_valid_q[issue_at[R_W*p +: R_W]] <= 1'b1;
       end
-      if (release_o) begin
-        red_valid_q[tail] <= 1'b1;
-        tail = tail + R_W'(1);
-      end
-      red_tail_q <= tail;
+      if (release_o) red_valid_q[release_at] <= 1'b1;
       red_n_q <= red_n_q + issued - (R_W + 1)'(wb_i) + (R_W + 1)'(release_o);
       wait_n_q <= waiting_after > LIST_W'(WAITS) ? LIST_W'(WAITS) : waiting_after;
     end
@@ -213,15 +217,10 @@ module interlock #(
   // Entry contents (no reset: read only where red_valid_q and wait_n_q say so). The waiting
   // list closes the released block's gap.
   always_ff @(posedge clk_i) begin
-    logic [R_W-1:0] tail;
-    tail = red_tail_q;
     for (int p = 0; p < K; p++) begin
-      if (issue_o[p]) begin
-        red_q[tail] <= nb[RANGE_W*p +: RANGE_W];
-        tail = tail + R_W'(1);
-      end
+      if (issue_o[p]) red_q[issue_at[R_W*p +: R_W]] <= nb[RANGE_W*p +: RANGE_W];
     end
-    if (release_o) red_q[tail] <= rel;
+    if (release_o) red_q[release_at] <= rel;
     for (int i = 0; i < WAITS; i++) begin
       wait_q[i] <= release_o && i >= 32'(rel_idx) ? list[WAITER_W*(i+1) +: WAITER_W]
                                                  : list[WAITER_W*i +: WAITER_W];
