@@ -13,8 +13,9 @@
 // port: routes are deterministic), since their packets may interleave over the VCs.
 //
 // A flit that does not continue what its VC carries (or that names no neighbour, or a message
-// longer than its size, or a full packet table) sets error_o, sticky until start_i: the
-// SystemC decoder throws there.
+// or packet longer than its size, or a full packet table) sets error_o, sticky until start_i:
+// the SystemC decoder throws there. So every flit of a block but its last carries 16 bytes,
+// and the reassembly buffer takes flits whole, a lane each (no byte shifting).
 module ejection_decoder #(
   // Width of node ids and of the Tree ID; nil (no neighbour) is all ones.
   parameter int unsigned NODE_W = 8,
@@ -29,7 +30,10 @@ module ejection_decoder #(
   // Packet-mode messages that can be open at once on this port.
   parameter int unsigned PKT_MSGS = 4,
   localparam int unsigned VC_W = VCS > 1 ? $clog2(VCS) : 1,
-  localparam int unsigned LEN_W = $clog2(BLOCK_BYTES + 1)
+  localparam int unsigned LEN_W = $clog2(BLOCK_BYTES + 1),
+  // Payload flits of the largest block.
+  localparam int unsigned BLOCK_FLITS = BLOCK_BYTES / 16,
+  localparam int unsigned FLITS_W = $clog2(BLOCK_FLITS + 1)
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
@@ -66,7 +70,7 @@ module ejection_decoder #(
   logic [VCS*ADDR_W-1:0]     addr_q, addr_d;     // address of the block's first byte
   logic [VCS*SIZE_W-1:0]     left_q, left_d;     // payload bytes still to come
   logic [VCS*SIZE_W-1:0]     msg_bytes_q, msg_bytes_d;
-  logic [VCS*LEN_W-1:0]      len_q, len_d;       // bytes of the block so far
+  logic [VCS*FLITS_W-1:0]    flits_q, flits_d;   // payload flits of the block so far (full)
   logic [BLOCK_BYTES*8-1:0]  buf_vc;       // the block so far on this flit's VC (storage_array)
   // Open packet-mode messages.
   logic [PKT_MSGS-1:0]        pkt_valid_q, pkt_valid_d;
@@ -110,8 +114,9 @@ module ejection_decoder #(
   // The VC's context with this flit.
   logic [KEY_W-1:0]         c_key;
   logic [SIZE_W-1:0]        c_left, take;
+  logic [FLITS_W-1:0]       c_flits;
   logic [LEN_W-1:0]         c_len;
-  logic [BLOCK_BYTES*8-1:0] merged;
+  logic [BLOCK_FLITS-1:0]   lane;     // the flit's place in the block (none past its end)
   logic [PKT_MSGS-1:0]      hit;
   logic [SIZE_W-1:0]        got;
 
@@ -122,7 +127,7 @@ module ejection_decoder #(
     addr_d = addr_q;
     left_d = left_q;
     msg_bytes_d = msg_bytes_q;
-    len_d = len_q;
+    flits_d = flits_q;
     pkt_valid_d = pkt_valid_q;
     pkt_key_d = pkt_key_q;
     pkt_got_d = pkt_got_q;
@@ -133,10 +138,10 @@ module ejection_decoder #(
 
     c_key = key_q[KEY_W*vc_i +: KEY_W];
     c_left = left_q[SIZE_W*vc_i +: SIZE_W];
-    c_len = len_q[LEN_W*vc_i +: LEN_W];
+    c_flits = flits_q[FLITS_W*vc_i +: FLITS_W];
+    c_len = LEN_W'(c_flits) << 4;  // every flit before the last of a block is full
     take = c_left < SIZE_W'(16) ? c_left : SIZE_W'(16);
-    merged = buf_vc;
-    merged[8*c_len +: 128] = data_i;  // bytes past `take` are never used
+    for (int f = 0; f < BLOCK_FLITS; f++) lane[f] = FLITS_W'(f) == c_flits;
     for (int p = 0; p < PKT_MSGS; p++) begin
       hit[p] = pkt_valid_q[p] && pkt_key_q[KEY_W*p +: KEY_W] == c_key;
     end
@@ -153,7 +158,7 @@ module ejection_decoder #(
       addr_d[ADDR_W*vc_i +: ADDR_W] = h_addr;
       msg_bytes_d[SIZE_W*vc_i +: SIZE_W] = h_msg_bytes;
       left_d[SIZE_W*vc_i +: SIZE_W] = is_sub ? h_msg_bytes : h_pkt_bytes;
-      len_d[LEN_W*vc_i +: LEN_W] = '0;
+      flits_d[FLITS_W*vc_i +: FLITS_W] = '0;
       if (!is_sub) begin  // a packet's message: counted from its first packet on
         for (int p = 0; p < PKT_MSGS; p++) begin
           hit[p] = pkt_valid_q[p] && pkt_key_q[KEY_W*p +: KEY_W] == c_key;
@@ -173,15 +178,16 @@ module ejection_decoder #(
         end
       end
     end else if (flit_i) begin
+      // Only a message's or a packet's tail may carry its last byte, or less than 16.
       if (!open_q[vc_i] || is_sub != message_q[vc_i] ||
-          (message_q[vc_i] && !is_tail_flit && c_left <= SIZE_W'(16))) begin
+          (!is_tail_flit && c_left <= SIZE_W'(16))) begin
         error_d = 1'b1;
       end
       left_d[SIZE_W*vc_i +: SIZE_W] = c_left - take;
-      len_d[LEN_W*vc_i +: LEN_W] = c_len + LEN_W'(take);
+      flits_d[FLITS_W*vc_i +: FLITS_W] = c_flits + FLITS_W'(1);
       if (ends_block) begin
         block_o = 1'b1;
-        len_d[LEN_W*vc_i +: LEN_W] = '0;
+        flits_d[FLITS_W*vc_i +: FLITS_W] = '0;
         addr_d[ADDR_W*vc_i +: ADDR_W] = addr_q[ADDR_W*vc_i +: ADDR_W] + ADDR_W'(c_len) + ADDR_W'(take);
         if (is_tail_flit) open_d[vc_i] = 1'b0;
         if (message_q[vc_i]) begin
@@ -215,7 +221,12 @@ module ejection_decoder #(
   assign block_sender_o = c_key[2 + NODE_W +: NODE_W];
   assign block_addr_o = addr_q[ADDR_W*vc_i +: ADDR_W];
   assign block_len_o = c_len + LEN_W'(take);
-  assign block_data_o = merged;
+  // The block so far with this flit in its place (bytes past `take` are never used).
+  always_comb begin
+    for (int f = 0; f < BLOCK_FLITS; f++) begin
+      block_data_o[128*f +: 128] = lane[f] ? data_i : buf_vc[128*f +: 128];
+    end
+  end
 
   always_comb begin
     logic open_message;
@@ -244,16 +255,18 @@ module ejection_decoder #(
     addr_q <= addr_d;
     left_q <= left_d;
     msg_bytes_q <= msg_bytes_d;
-    len_q <= len_d;
+    flits_q <= flits_d;
     pkt_key_q <= pkt_key_d;
     pkt_got_q <= pkt_got_d;
   end
 
-  // The blocks being reassembled, one per VC: this flit's VC is read, and written back with
-  // the flit's payload merged in.
-  storage_array #(.WIDTH(BLOCK_BYTES * 8), .DEPTH(VCS), .WRITES(1), .READS(1)) u_blocks (
-    .clk_i, .we_i(flit_i && !is_head), .waddr_i(vc_i), .wmask_i(1'b1), .wdata_i(merged),
-    .raddr_i(vc_i), .rdata_o(buf_vc)
+  // The blocks being reassembled, one per VC, a lane per flit: a payload flit is written into
+  // its lane, and the block is read when its last flit arrives.
+  storage_array #(
+    .WIDTH(BLOCK_BYTES * 8), .DEPTH(VCS), .WRITES(1), .READS(1), .LANE_W(128)
+  ) u_blocks (
+    .clk_i, .we_i(flit_i && !is_head), .waddr_i(vc_i), .wmask_i(lane),
+    .wdata_i({BLOCK_FLITS{data_i}}), .raddr_i(vc_i), .rdata_o(buf_vc)
   );
 
   assign error_o = error_q;

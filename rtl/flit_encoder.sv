@@ -63,38 +63,40 @@ module flit_encoder #(
     $error("flit_encoder: PACKET_BYTES must be a multiple of BURST_BYTES");
   end
 
-  logic [SIZE_W:0] total, first, last, end_byte;  // payload flits of the send; the burst's
-  logic            has_head;                      // the burst starts a message or packet
-  logic [SIZE_W:0] j;                             // payload flit of the send at index_i
-                                                  // (for a head: the one it precedes)
-  logic [SIZE_W:0] packet;                        // packet of flit j (packet mode)
+  localparam int unsigned FLIT_W = BURST_FLITS > 1 ? $clog2(BURST_FLITS) : 1;
+
+  logic [SIZE_W:0]  total, first;    // payload flits of the send; the burst's first
+  logic             has_head;        // the burst starts a message or packet
+  logic [SIZE_W:0]  j;               // payload flit of the send at index_i
+                                     // (for a head: the one it precedes)
+  logic [FLIT_W-1:0] in_burst;       // payload flit of the burst at index_i
+  logic [SIZE_W:0]  packet;          // packet of flit j (packet mode)
+
+  flit_count #(
+    .SIZE_W(SIZE_W), .BURST_BYTES(BURST_BYTES), .PACKET_BYTES(PACKET_BYTES)
+  ) u_count (
+    .message_i, .bytes_i, .offset_i, .len_i,
+    .total_o(total), .first_o(first), .has_head_o(has_head), .count_o
+  );
 
   always_comb begin
-    total = ({1'b0, bytes_i} + (SIZE_W + 1)'(15)) >> 4;
-    if (total == '0) total = (SIZE_W + 1)'(1);
-    first = {1'b0, offset_i} >> 4;
-    end_byte = {1'b0, offset_i} + {1'b0, len_i};
-    last = end_byte >= {1'b0, bytes_i} ? total : (end_byte + (SIZE_W + 1)'(15)) >> 4;
-    has_head = message_i ? first == '0 : first % (SIZE_W + 1)'(PerPacket) == '0;
-    count_o = COUNT_W'(last - first) + COUNT_W'(has_head);
     // The head (index 0 of a burst that has one) belongs to the burst's first payload flit.
-    j = first + (SIZE_W + 1)'(index_i);
-    if (has_head && index_i != '0) j = j - (SIZE_W + 1)'(1);
+    in_burst = FLIT_W'(index_i);
+    if (has_head && index_i != '0) in_burst = in_burst - FLIT_W'(1);
+    j = first + (SIZE_W + 1)'(in_burst);
     packet = j / (SIZE_W + 1)'(PerPacket);
   end
 
   // The flit at index_i.
   always_comb begin
     logic [SIZE_W:0] in_packet, at, left;
-    logic [$clog2(BURST_BYTES)-1:0] rel;  // the payload flit's first byte in the burst
     logic [127:0] payload;
     type_o = 3'(FLIT_TYPE_SUB_BODY);
     data_o = '0;
     in_packet = '0;
     at = j << 4;  // the payload flit's first byte in the send
     left = {1'b0, bytes_i} > at ? {1'b0, bytes_i} - at : '0;
-    rel = $clog2(BURST_BYTES)'(at - {1'b0, offset_i});
-    payload = data_i[8 * rel +: 128];
+    payload = data_i[128 * in_burst +: 128];  // offsets are whole flits
     for (int b = 0; b < 16; b++) begin
       if ((SIZE_W + 1)'(b) >= left) payload[8*b +: 8] = 8'h00;  // beyond the send's end
     end

@@ -96,31 +96,29 @@ module send_channel #(
 
   // ---- the burst the oldest send asks for ------------------------------------------------
   logic              j_message;
-  logic [2:0]        j_next, j_eject;
-  logic [NODE_W-1:0] j_dest, j_tree;
-  logic [1:0]        j_op;
   logic [ADDR_W-1:0] j_addr;
   logic [SIZE_W-1:0] j_bytes, left, len;
   logic [COUNT_W-1:0] burst_flits;
-  logic [2:0]        unused_type;
-  logic [127:0]      unused_data;
   logic [LINES_W-1:0] ep_lines;
   logic              fetch, last_burst;
 
-  assign {j_message, j_next, j_eject, j_dest, j_tree, j_op, j_addr, j_bytes} = jobs_q[jhead_q];
+  // The oldest send's fields the reads need (its route and head fields go with its bursts).
+  assign j_message = jobs_q[jhead_q][JOB_W-1];
+  assign j_addr = jobs_q[jhead_q][SIZE_W +: ADDR_W];
+  assign j_bytes = jobs_q[jhead_q][0 +: SIZE_W];
   assign left = j_bytes - fetched_q;
   assign len = left < SIZE_W'(BURST_BYTES) ? left : SIZE_W'(BURST_BYTES);
   assign last_burst = left <= SIZE_W'(BURST_BYTES);
 
-  // The flit count of the burst only (its flits are made when the data are in).
-  flit_encoder #(
-    .NODE_W(NODE_W), .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .BURST_BYTES(BURST_BYTES),
-    .PACKET_BYTES(PACKET_BYTES), .SUBPACKET_FLITS(SUBPACKET_FLITS)
+  // The burst's flits (they are made when its data are in).
+  logic [SIZE_W:0] unused_total, unused_first;
+  logic            unused_head;
+  flit_count #(
+    .SIZE_W(SIZE_W), .BURST_BYTES(BURST_BYTES), .PACKET_BYTES(PACKET_BYTES)
   ) u_count (
-    .message_i(j_message), .next_i(j_next), .eject_i(j_eject), .dest_i(j_dest),
-    .src_i(node_id_i), .tree_i(j_tree), .op_i(j_op), .addr_i(j_addr), .bytes_i(j_bytes),
-    .offset_i(fetched_q), .len_i(len), .data_i('0), .index_i('0),
-    .count_o(burst_flits), .type_o(unused_type), .data_o(unused_data)
+    .message_i(j_message), .bytes_i(j_bytes), .offset_i(fetched_q), .len_i(len),
+    .total_o(unused_total), .first_o(unused_first), .has_head_o(unused_head),
+    .count_o(burst_flits)
   );
 
   assign fetch = jcount_q != '0 &&

@@ -2,7 +2,8 @@
 // on one ejection port: messages and packets from the SystemC flit encoder, as the receiver
 // sees them (Next and Eject swapped by the source router), interleaved flit by flit over the
 // VCs at random; every flit gives the same block (message, address, bytes, completion) and
-// the same idle state. Protocol errors the SystemC decoder throws on set error_o.
+// the same idle state. Protocol errors the SystemC decoder throws on set error_o (among them a
+// packet longer than its size: a non-tail flit with its last byte).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -179,6 +180,31 @@ TEST(EjectionDecoder, ProtocolErrorsRaiseError) {
   rx.dut()->type_i = static_cast<uint8_t>(head.type);
   for (int k = 0; k < 4; ++k) rx.dut()->data_i[k] = head.data[k];
   rx.dut().tick();
+  rx.dut().settle();
+  EXPECT_TRUE(rx.dut()->error_o);
+  // A packet of 20 bytes whose second body flit, with its last 4 bytes, is not its tail.
+  rx.dut()->start_i = 1;
+  rx.dut().tick();
+  rx.dut()->start_i = 0;
+  noc::Flit phead;
+  phead.type = noc::FlitType::kHead;
+  phead.op = static_cast<uint8_t>(Op::kReduce);
+  phead.src = 5;
+  phead.message_bytes = 20;
+  phead.packet_bytes = 20;
+  noc::Flit pbody;
+  pbody.type = noc::FlitType::kBody;
+  for (const noc::Flit& f : {phead, pbody, pbody}) {
+    rx.dut().settle();
+    EXPECT_FALSE(rx.dut()->error_o);
+    const noc::WireFlit pw = noc::pack(f);
+    rx.dut()->flit_i = 1;
+    rx.dut()->vc_i = 0;
+    rx.dut()->type_i = static_cast<uint8_t>(pw.type);
+    for (int k = 0; k < 4; ++k) rx.dut()->data_i[k] = pw.data[k];
+    rx.dut().tick();
+  }
+  rx.dut()->flit_i = 0;
   rx.dut().settle();
   EXPECT_TRUE(rx.dut()->error_o);
 }

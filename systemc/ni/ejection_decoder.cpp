@@ -84,7 +84,11 @@ bool EjectionDecoder::consume(const Flit& f, uint32_t port_index, ReceivedBlock&
   c.data.insert(c.data.end(), bytes, bytes + n);
   c.left -= n;
   const bool tail = is_tail(f.type);
-  if (c.message && !tail && c.left == 0) fail(f, port_index, "a message longer than its size");
+  // Only the tail carries a message's or a packet's last byte (so every other flit is full).
+  if (!tail && c.left == 0) {
+    fail(f, port_index,
+         c.message ? "a message longer than its size" : "a packet longer than its size");
+  }
   if (!ends_reservation(f.type)) return false;
   block.op = c.op;
   block.flow = c.flow;

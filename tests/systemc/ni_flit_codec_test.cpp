@@ -212,5 +212,31 @@ TEST_F(NiFlitCodec, EjectionRejectsBrokenStreams) {
   EXPECT_THROW(dec.consume(body, 0, blk), std::runtime_error);
 }
 
+// A packet's last byte comes in its tail, so every other payload flit is full: the RTL
+// reassembles blocks a whole flit at a time (rtl/ejection_decoder.sv).
+TEST_F(NiFlitCodec, EjectionRejectsAPacketLongerThanItsSize) {
+  std::array<uint32_t, kPorts> nb{};
+  nb.fill(Router::kNoNeighbour);
+  EjectionDecoder dec("ejection", 10, nb, noc);
+  ReceivedBlock blk;
+  Flit head;
+  head.type = FlitType::kHead;
+  head.op = static_cast<uint8_t>(Op::kReduce);
+  head.src = 5;
+  head.message_bytes = 20;
+  head.packet_bytes = 20;
+  EXPECT_FALSE(dec.consume(head, 0, blk));
+  Flit body;
+  body.type = FlitType::kBody;
+  EXPECT_FALSE(dec.consume(body, 0, blk));  // bytes 0 to 15
+  try {
+    dec.consume(body, 0, blk);  // bytes 16 to 19, yet not the tail
+    ADD_FAILURE() << "a body flit with the packet's last byte was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("a packet longer than its size"), std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace mt::noc
