@@ -15,8 +15,9 @@
 // pushes have consecutive sequence numbers, so they fall in distinct banks: every bank is a
 // storage_array of one write port and one read port (the oldest waiting entry, for the
 // memory). The memory answers every access in order (read data, or the write's completion)
-// with mem_rsp_valid_i; the kind and tag of each access handed over wait in a second FIFO of
-// one write and one read port, and come out on done_*_o in the cycle it completes. An entry
+// with mem_rsp_valid_i; the kind, tag, address and length of each access handed over wait in
+// a second FIFO of one write and one read port, and come out on done_*_o in the cycle it
+// completes. An entry
 // lives from push to completion, so DEPTH bounds the accesses queued or outstanding; a push
 // into a full queue sets overflow_o (the SystemC NI checks the same bound,
 // NiConfig::memory_requests).
@@ -61,6 +62,8 @@ module dma_requester #(
   output logic                       done_o,
   output logic [KIND_W-1:0]          done_kind_o,
   output logic [TAG_W-1:0]           done_tag_o,
+  output logic [ADDR_W-1:0]          done_addr_o,
+  output logic [LEN_W-1:0]           done_len_o,
   output logic                       overflow_o
 );
 
@@ -70,7 +73,7 @@ module dma_requester #(
   end
 
   localparam int unsigned EntryW = 1 + KIND_W + TAG_W + ADDR_W + LEN_W;
-  localparam int unsigned DoneW = KIND_W + TAG_W;
+  localparam int unsigned DoneW = EntryW - 1;  // all but the write flag
 
   // push_q: sequence number of the next push; issue_q: of the oldest not yet handed to the
   // memory. Sequence numbers wrap at DEPTH (a power of two).
@@ -136,14 +139,15 @@ module dma_requester #(
   assign {mem_req_write_o, mem_req_kind_o, mem_req_tag_o, mem_req_addr_o, mem_req_len_o} = req;
   assign mem_req_valid_o = req_valid;
 
-  // ---- completions: the kind and tag of each access handed over, in order -------------------
+  // ---- completions: each access handed over, in order ----------------------------------------
   logic             issued;
   logic [PTR_W-1:0] retire_q;  // sequence number of the oldest access not yet complete
   assign issued = req_valid && mem_req_ready_i;
 
   storage_array #(.WIDTH(DoneW), .DEPTH(DEPTH), .WRITES(1), .READS(1)) u_done (
     .clk_i, .we_i(issued), .waddr_i(issue_q), .wmask_i(1'b1),
-    .wdata_i(req[EntryW-2 -: DoneW]), .raddr_i(retire_q), .rdata_o({done_kind_o, done_tag_o})
+    .wdata_i(req[DoneW-1:0]), .raddr_i(retire_q),
+    .rdata_o({done_kind_o, done_tag_o, done_addr_o, done_len_o})
   );
   assign done_o = mem_rsp_valid_i;
   assign overflow_o = overflow_q;

@@ -224,58 +224,33 @@ module network_interface #(
   end
 
   // =====================================================================================
-  // Block slots: a received block from decode until its memory write completes.
-  // =====================================================================================
-  logic [BLOCKS-1:0]  live_q, last_q;
-  logic [KEY_W-1:0]   key_q [BLOCKS];
-  logic [ADDR_W-1:0]  addr_q [BLOCKS];
-  logic [LEN_W-1:0]   len_q [BLOCKS];
-  // The blocks' data and a Reduce block's local partial sum are in storage arrays (below):
+  // Block slots (block_slots.sv): a received block from decode until its memory write
+  // completes. Its data and a Reduce block's local partial sum are in storage arrays (below):
   // data (the block; a Reduce block's sum replaces it) is read for the write to memory and for
-  // the reduction, acc (a Reduce block's local partial sum, once read) for the reduction.
+  // the reduction, acc (a Reduce block's local partial sum, once read) for the reduction. Its
+  // address and length travel with its memory accesses and through the reduction.
+  // =====================================================================================
   logic [DATA_W-1:0]  data_wb, data_src, acc_rd;
 
   // This cycle's new blocks, port order: slot, and whether they read now (a Reduce block
   // the interlock lets through).
-  logic [K-1:0]        nb, nb_reduce, nb_issue;
+  logic [K-1:0]        nb_valid, nb, nb_reduce, nb_issue;
   logic [K*SLOT_W-1:0] nb_slot;
-  logic [BLOCKS-1:0]   taken;
-  logic                no_slot, empty_block;
-
-  function automatic logic [KEY_W-1:0] nb_key(input int unsigned p);
-    nb_key = {blk_sender[NODE_W*p +: NODE_W], blk_flow[NODE_W*p +: NODE_W], blk_op[2*p +: 2]};
-  endfunction
+  logic [K*KEY_W-1:0]  nb_keys;
+  logic                no_slot, empty_block, arrive, slots_empty;
+  logic [KEY_W-1:0]    arrive_key;
 
   always_comb begin
-    logic found;
-    found = 1'b0;
-    taken = '0;
-    nb = '0;
-    nb_slot = '0;
-    no_slot = 1'b0;
     empty_block = 1'b0;
     for (int p = 0; p < K; p++) begin
-      if (blk[p] && started_q) begin
-        if (blk_len[LEN_W*p +: LEN_W] == '0 || blk_len[LEN_W*p +: 2] != 2'b00) begin
-          empty_block = 1'b1;  // no sender makes one: a network or sender fault
-        end else begin
-          found = 1'b0;
-          for (int s = BLOCKS - 1; s >= 0; s--) begin
-            if (!live_q[s] && !taken[s]) begin
-              nb_slot[SLOT_W*p +: SLOT_W] = SLOT_W'(s);
-              found = 1'b1;
-            end
-          end
-          if (!found) begin
-            no_slot = 1'b1;
-          end else begin
-            nb[p] = 1'b1;
-            taken[nb_slot[SLOT_W*p +: SLOT_W]] = 1'b1;
-          end
-        end
-      end
+      // No sender makes an empty block, or one of a length not in whole elements.
+      nb_valid[p] = blk[p] && started_q && blk_len[LEN_W*p +: LEN_W] != '0 &&
+                    blk_len[LEN_W*p +: 2] == 2'b00;
+      if (blk[p] && started_q && !nb_valid[p]) empty_block = 1'b1;
+      nb_keys[KEY_W*p +: KEY_W] =
+          {blk_sender[NODE_W*p +: NODE_W], blk_flow[NODE_W*p +: NODE_W], blk_op[2*p +: 2]};
+      nb_reduce[p] = nb[p] && 32'(blk_op[2*p +: 2]) == OP_REDUCE;
     end
-    for (int p = 0; p < K; p++) nb_reduce[p] = nb[p] && 32'(blk_op[2*p +: 2]) == OP_REDUCE;
   end
 
   // =====================================================================================
@@ -284,6 +259,8 @@ module network_interface #(
   logic              done_valid;
   logic [1:0]        done_kind;
   logic [TAG_W-1:0]  done_tag;
+  logic [ADDR_W-1:0] done_addr;
+  logic [LEN_W-1:0]  done_len;
   logic [SLOT_W-1:0] done_slot;
   logic              write_done, read_done;
 
@@ -291,56 +268,59 @@ module network_interface #(
   assign write_done = done_valid && (done_kind == KindGatherWrite || done_kind == KindWriteBack);
   assign read_done = done_valid && done_kind == KindReduceRead;
 
-  // A block's write completes: the message is in memory when no other block of it is live
-  // and its last block has been decoded (the last flag moves to the message's live blocks).
-  logic              arrive;
-  logic [BLOCKS-1:0] pass_last;
-  logic [K-1:0]      pass_last_new;
-  always_comb begin
-    logic others;
-    others = 1'b0;
-    pass_last = '0;
-    pass_last_new = '0;
-    for (int s = 0; s < BLOCKS; s++) begin
-      if (write_done && live_q[s] && SLOT_W'(s) != done_slot && key_q[s] == key_q[done_slot]) begin
-        others = 1'b1;
-        pass_last[s] = last_q[done_slot];
-      end
-    end
-    for (int p = 0; p < K; p++) begin
-      if (write_done && nb[p] && nb_key(p) == key_q[done_slot]) begin
-        others = 1'b1;
-        pass_last_new[p] = last_q[done_slot];
-      end
-    end
-    arrive = write_done && !others && last_q[done_slot];
-  end
+  block_slots #(.K(K), .BLOCKS(BLOCKS), .KEY_W(KEY_W)) u_slots (
+    .clk_i, .rst_ni, .new_i(nb_valid), .new_key_i(nb_keys), .new_last_i(blk_last),
+    .take_o(nb), .slot_o(nb_slot), .full_o(no_slot), .done_i(write_done), .done_slot_i(done_slot),
+    .arrive_o(arrive), .arrive_key_o(arrive_key), .empty_o(slots_empty)
+  );
 
   // ---- reduction: a queue of Reduce blocks whose read is in, one block at a time --------
-  function automatic logic [SLOT_W-1:0] slot_next(input logic [SLOT_W-1:0] i);
-    slot_next = 32'(i) == BLOCKS - 1 ? '0 : i + SLOT_W'(1);
-  endfunction
-  logic [SLOT_W-1:0] rq_q [BLOCKS];
-  logic [SLOT_W-1:0] rq_head_q, rq_tail_q;
-  logic [SLOT_W:0]   rq_count_q;
+  // A block in the reduction is its slot, address and length. The queue holds blocks between
+  // their read and their write-back, so REDUCING bounds it (the interlock checks that bound).
+  localparam int unsigned REC_W = SLOT_W + ADDR_W + LEN_W;
+  localparam int unsigned RQ_W = REDUCING > 1 ? $clog2(REDUCING) : 1;
+  logic [RQ_W-1:0]   rq_head_q, rq_tail_q;
+  logic [RQ_W:0]     rq_count_q;
+  logic [REC_W-1:0]  rq_head_rec, done_rec;
   logic              red_busy_q;
-  logic [SLOT_W-1:0] red_slot_q;
+  logic [REC_W-1:0]  red_rec_q;
   logic [BEAT_W-1:0] red_beat_q;
   logic              beat_valid, beat_last, take_queue, bypass;
+  logic [REC_W-1:0]  beat_rec;
   logic [SLOT_W-1:0] beat_slot;
   logic [BEAT_W-1:0] beat_idx;
   logic [LANES-1:0]  beat_mask;
   logic [LANES*32-1:0] beat_acc, beat_src;
   logic [PAD_W-1:0]  beat_acc_block, beat_src_block;
 
+  /* verilator lint_off UNUSEDSIGNAL */  // each takes one field of a block
+  function automatic logic [SLOT_W-1:0] rec_slot(input logic [REC_W-1:0] r);
+    rec_slot = r[ADDR_W + LEN_W +: SLOT_W];
+  endfunction
+  function automatic logic [ADDR_W-1:0] rec_addr(input logic [REC_W-1:0] r);
+    rec_addr = r[LEN_W +: ADDR_W];
+  endfunction
+  function automatic logic [LEN_W-1:0] rec_len(input logic [REC_W-1:0] r);
+    rec_len = r[LEN_W-1:0];
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  assign done_rec = {done_slot, done_addr, done_len};
+
+  storage_array #(.WIDTH(REC_W), .DEPTH(REDUCING), .WRITES(1), .READS(1)) u_reduce_queue (
+    .clk_i, .we_i(read_done && !bypass), .waddr_i(rq_tail_q), .wmask_i(1'b1),
+    .wdata_i(done_rec), .raddr_i(rq_head_q), .rdata_o(rq_head_rec)
+  );
+
   always_comb begin
     logic [LEN_W-1:0] elems;
     take_queue = !red_busy_q && rq_count_q != '0;
     bypass = !red_busy_q && rq_count_q == '0 && read_done;
     beat_valid = red_busy_q || take_queue || bypass;
-    beat_slot = red_busy_q ? red_slot_q : take_queue ? rq_q[rq_head_q] : done_slot;
+    beat_rec = red_busy_q ? red_rec_q : take_queue ? rq_head_rec : done_rec;
+    beat_slot = rec_slot(beat_rec);
     beat_idx = red_busy_q ? red_beat_q : '0;
-    elems = len_q[beat_slot] >> 2;
+    elems = rec_len(beat_rec) >> 2;
     for (int l = 0; l < LANES; l++) begin
       beat_mask[l] = 32'(beat_idx) * LANES + 32'(l) < 32'(elems);
     end
@@ -358,12 +338,14 @@ module network_interface #(
   logic                red_out;
   logic [LANES-1:0]    red_mask;
   logic [LANES*32-1:0] red_sum;
-  // The slot, beat and last flag of each beat in the reduction pipeline, stage 0 first.
+  // The block, beat and last flag of each beat in the reduction pipeline, stage 0 first.
   logic [LATENCY-1:0]  pipe_last;
-  logic [SLOT_W-1:0]   pipe_slot [LATENCY];
+  logic [REC_W-1:0]    pipe_rec [LATENCY];
   logic [BEAT_W-1:0]   pipe_beat [LATENCY];
   logic                wb_q;       // a sum is complete: its write-back is asked for
-  logic [SLOT_W-1:0]   wb_slot_q;
+  logic [REC_W-1:0]    wb_rec_q;
+  logic [SLOT_W-1:0]   wb_slot;
+  assign wb_slot = rec_slot(wb_rec_q);
 
   reduction_unit #(.LANES(LANES), .LATENCY(LATENCY)) u_reduction (
     .clk_i, .rst_ni, .valid_i(beat_valid), .dtype_i(table_dtype), .mask_i(beat_mask),
@@ -384,7 +366,7 @@ module network_interface #(
     .K(K), .ADDR_W(ADDR_W), .LEN_W(LEN_W), .SLOT_W(SLOT_W), .REDUCING(REDUCING), .WAITS(WAITS)
   ) u_interlock (
     .clk_i, .rst_ni, .new_i(nb_reduce), .new_slot_i(nb_slot), .new_addr_i(blk_addr),
-    .new_len_i(blk_len), .issue_o(nb_issue), .wb_i(wb_q), .wb_slot_i(wb_slot_q),
+    .new_len_i(blk_len), .issue_o(nb_issue), .wb_i(wb_q), .wb_slot_i(wb_slot),
     .release_o(released), .release_slot_o(release_slot), .release_addr_o(release_addr),
     .release_len_o(release_len), .reducing_full_o(reducing_full),
     .waiting_full_o(wait_overflow)
@@ -454,9 +436,8 @@ module network_interface #(
   );
 
   dependency_tracker #(.NODE_W(NODE_W), .K(K), .FLOWS(FLOWS), .SLOTS(SLOTS)) u_dependencies (
-    .clk_i, .rst_ni, .start_i, .arrive_i(arrive), .arrive_op_i(key_q[done_slot][1:0]),
-    .arrive_flow_i(key_q[done_slot][2 +: NODE_W]),
-    .arrive_sender_i(key_q[done_slot][2 + NODE_W +: NODE_W]),
+    .clk_i, .rst_ni, .start_i, .arrive_i(arrive), .arrive_op_i(arrive_key[1:0]),
+    .arrive_flow_i(arrive_key[2 +: NODE_W]), .arrive_sender_i(arrive_key[2 + NODE_W +: NODE_W]),
     .op_i(e_op), .flow_i(e_flow), .parent_i(e_parent), .children_i(e_children),
     .issue_i(issue), .ready_o(dep_ready), .wait_op_o(dep_wait_op),
     .wait_node_o(dep_wait_node), .overflow_o(dep_overflow)
@@ -598,9 +579,9 @@ module network_interface #(
     push[LaneWriteBack] = wb_q;
     push_write[LaneWriteBack] = 1'b1;
     push_kind[2*LaneWriteBack +: 2] = KindWriteBack;
-    push_tag[TAG_W*LaneWriteBack +: TAG_W] = TAG_W'(wb_slot_q);
-    push_addr[ADDR_W*LaneWriteBack +: ADDR_W] = addr_q[wb_slot_q];
-    push_len[LEN_W*LaneWriteBack +: LEN_W] = len_q[wb_slot_q];
+    push_tag[TAG_W*LaneWriteBack +: TAG_W] = TAG_W'(wb_slot);
+    push_addr[ADDR_W*LaneWriteBack +: ADDR_W] = rec_addr(wb_rec_q);
+    push_len[LEN_W*LaneWriteBack +: LEN_W] = rec_len(wb_rec_q);
     push[LaneRelease] = released;
     push_kind[2*LaneRelease +: 2] = KindReduceRead;
     push_tag[TAG_W*LaneRelease +: TAG_W] = TAG_W'(release_slot);
@@ -629,6 +610,7 @@ module network_interface #(
     .mem_req_valid_o, .mem_req_ready_i, .mem_req_write_o(req_write), .mem_req_kind_o(req_kind),
     .mem_req_tag_o(req_tag), .mem_req_addr_o, .mem_req_len_o, .mem_rsp_valid_i,
     .done_o(done_valid), .done_kind_o(done_kind), .done_tag_o(done_tag),
+    .done_addr_o(done_addr), .done_len_o(done_len),
     .overflow_o(dma_overflow)
   );
   assign mem_req_write_o = req_write;
@@ -650,13 +632,8 @@ module network_interface #(
   // lockstep count does not matter), nothing left to send, no block live after this cycle's
   // completion and decode, no flit arrived or being decoded, no message open.
   logic done;
-  logic [BLOCKS-1:0] live_after;
-  always_comb begin
-    live_after = live_q;
-    if (write_done) live_after[done_slot] = 1'b0;
-    done = started_q && 32'(head_d) >= table_entries && &ch_idle && live_after == '0 &&
-           nb == '0 && rx_q == '0 && rx_valid_i == '0 && &ej_idle;
-  end
+  assign done = started_q && 32'(head_d) >= table_entries && &ch_idle && slots_empty &&
+                nb == '0 && rx_q == '0 && rx_valid_i == '0 && &ej_idle;
 
   always_comb begin
     cause_d = cause_q;
@@ -676,69 +653,41 @@ module network_interface #(
       cause_q <= '0;
       done_q <= 1'b0;
       head_q <= '0;
-      live_q <= '0;
-      last_q <= '0;
       rq_head_q <= '0;
       rq_tail_q <= '0;
       rq_count_q <= '0;
       red_busy_q <= 1'b0;
       wb_q <= 1'b0;
     end else begin
-      logic [SLOT_W-1:0] tail;
-      logic [SLOT_W:0]   count;
+      logic [RQ_W:0] count;
       done_q <= done;
       cause_q <= start_i ? '0 : cause_d;
       if (start_i) started_q <= 1'b1;
       head_q <= head_d;
-      // Block slots.
-      for (int s = 0; s < BLOCKS; s++) begin
-        if (pass_last[s]) last_q[s] <= 1'b1;
-      end
-      if (write_done) live_q[done_slot] <= 1'b0;
-      for (int p = 0; p < K; p++) begin
-        if (nb[p]) begin
-          live_q[nb_slot[SLOT_W*p +: SLOT_W]] <= 1'b1;
-          last_q[nb_slot[SLOT_W*p +: SLOT_W]] <= blk_last[p] || pass_last_new[p];
-        end
-      end
       // Reduction queue and sequencer.
-      tail = rq_tail_q;
       count = rq_count_q;
       if (take_queue) begin
-        rq_head_q <= slot_next(rq_head_q);
-        count = count - (SLOT_W + 1)'(1);
+        rq_head_q <= rq_head_q + RQ_W'(1);
+        count = count - (RQ_W + 1)'(1);
       end
       if (read_done && !bypass) begin
-        rq_q[tail] <= done_slot;
-        tail = slot_next(tail);
-        count = count + (SLOT_W + 1)'(1);
+        rq_tail_q <= rq_tail_q + RQ_W'(1);
+        count = count + (RQ_W + 1)'(1);
       end
-      rq_tail_q <= tail;
       rq_count_q <= count;
       red_busy_q <= beat_valid && !beat_last;
-      red_slot_q <= beat_slot;
+      red_rec_q <= beat_rec;
       red_beat_q <= beat_idx + BEAT_W'(1);
       for (int i = LATENCY - 1; i > 0; i--) begin
         pipe_last[i] <= pipe_last[i-1];
-        pipe_slot[i] <= pipe_slot[i-1];
+        pipe_rec[i] <= pipe_rec[i-1];
         pipe_beat[i] <= pipe_beat[i-1];
       end
       pipe_last[0] <= beat_last;
-      pipe_slot[0] <= beat_slot;
+      pipe_rec[0] <= beat_rec;
       pipe_beat[0] <= beat_idx;
       wb_q <= red_out && pipe_last[LATENCY-1];
-      wb_slot_q <= pipe_slot[LATENCY-1];
-    end
-  end
-
-  // Block fields (no reset: read only where a live bit says so).
-  always_ff @(posedge clk_i) begin
-    for (int p = 0; p < K; p++) begin
-      if (nb[p]) begin
-        key_q[nb_slot[SLOT_W*p +: SLOT_W]] <= nb_key(p);
-        addr_q[nb_slot[SLOT_W*p +: SLOT_W]] <= blk_addr[ADDR_W*p +: ADDR_W];
-        len_q[nb_slot[SLOT_W*p +: SLOT_W]] <= blk_len[LEN_W*p +: LEN_W];
-      end
+      wb_rec_q <= pipe_rec[LATENCY-1];
     end
   end
 
@@ -763,7 +712,7 @@ module network_interface #(
     red_wmask = (PAD_W / 32)'(red_mask) << (32'(pipe_beat[LATENCY-1]) * LANES);
     red_wdata = PAD_W'(red_sum) << (32'(pipe_beat[LATENCY-1]) * LANES * 32);
     data_we[K] = red_out;
-    data_waddr[SLOT_W*K +: SLOT_W] = pipe_slot[LATENCY-1];
+    data_waddr[SLOT_W*K +: SLOT_W] = rec_slot(pipe_rec[LATENCY-1]);
     data_wmask[WORDS*K +: WORDS] = red_wmask[WORDS-1:0];
     data_wdata[DATA_W*K +: DATA_W] = red_wdata[DATA_W-1:0];
   end
