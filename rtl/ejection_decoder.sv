@@ -209,11 +209,6 @@ module ejection_decoder #(
         end
       end
     end
-    if (start_i) begin
-      open_d = '0;
-      pkt_valid_d = '0;
-      error_d = 1'b0;
-    end
   end
 
   assign block_op_o = c_key[1:0];
@@ -239,6 +234,11 @@ module ejection_decoder #(
     if (!rst_ni) begin
       open_q <= '0;
       message_q <= '0;
+      pkt_valid_q <= '0;
+      error_q <= 1'b0;
+    end else if (start_i) begin  // a new run: nothing open, no error
+      open_q <= '0;
+      message_q <= message_d;
       pkt_valid_q <= '0;
       error_q <= 1'b0;
     end else begin

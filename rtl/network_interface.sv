@@ -80,6 +80,7 @@ module network_interface #(
   input  logic                       rst_ni,
   // Straps: this node, the network's node count, the node across each direction port
   // (y-, y+, x-, x+; nil if none), the node's place in its W x H grid, and the flow control.
+  // Registered: set them at least a cycle before the table is loaded, and hold them.
   input  logic [NODE_W-1:0]          node_id_i,
   input  logic [NODE_W-1:0]          nodes_i,
   input  logic [4*NODE_W-1:0]        neighbour_i,
@@ -145,6 +146,23 @@ module network_interface #(
 );
 
   `include "ni_formats.svh"
+
+  // Straps, registered: they hold still through a run (set before the table is loaded), and
+  // no logic of the NI follows a strap pin within a cycle.
+  logic [NODE_W-1:0]   node_id_q, nodes_q, grid_x_q, grid_y_q, grid_width_q, grid_height_q;
+  logic [4*NODE_W-1:0] neighbour_q;
+  logic                grid_wraps_q, packet_mode_q;
+  always_ff @(posedge clk_i) begin
+    node_id_q <= node_id_i;
+    nodes_q <= nodes_i;
+    neighbour_q <= neighbour_i;
+    grid_x_q <= grid_x_i;
+    grid_y_q <= grid_y_i;
+    grid_width_q <= grid_width_i;
+    grid_height_q <= grid_height_i;
+    grid_wraps_q <= grid_wraps_i;
+    packet_mode_q <= packet_mode_i;
+  end
 
   localparam int unsigned SLOT_W = BLOCKS > 1 ? $clog2(BLOCKS) : 1;
   localparam int unsigned PORT_W = K > 1 ? $clog2(K) : 1;
@@ -213,7 +231,7 @@ module network_interface #(
       .NODE_W(NODE_W), .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .VCS(VCS),
       .BLOCK_BYTES(BLOCK_BYTES), .PKT_MSGS(PKT_MSGS)
     ) u_decoder (
-      .clk_i, .rst_ni, .start_i, .neighbour_i,
+      .clk_i, .rst_ni, .start_i, .neighbour_i(neighbour_q),
       .flit_i(rx_q[p]), .type_i(rx_type_q[3*p +: 3]), .vc_i(rx_vc_q[VC_W*p +: VC_W]),
       .data_i(rx_data_q[128*p +: 128]),
       .block_o(blk[p]), .block_op_o(blk_op[2*p +: 2]), .block_flow_o(blk_flow[NODE_W*p +: NODE_W]),
@@ -401,7 +419,7 @@ module network_interface #(
   schedule_table #(
     .NODE_W(NODE_W), .K(K), .STEP_W(STEP_W), .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .DEPTH(DEPTH)
   ) u_table (
-    .clk_i, .rst_ni, .node_id_i, .nodes_i,
+    .clk_i, .rst_ni, .node_id_i(node_id_q), .nodes_i(nodes_q),
     .cfg_valid_i, .cfg_ready_o, .cfg_write_i, .cfg_addr_i, .cfg_wdata_i, .cfg_rvalid_o,
     .cfg_error_o, .cfg_rdata_o,
     .status_o(table_status_o), .entries_o(table_entries), .dtype_o(table_dtype),
@@ -432,7 +450,7 @@ module network_interface #(
     .BUFFER_FLITS(BUFFER_FLITS), .COUNT_W(COUNT_W)
   ) u_decoder (
     .op_i(e_op), .parent_i(e_parent), .children_i(e_children), .size_i(e_size),
-    .packet_mode_i, .lockstep_cycles_o(nop_cycles), .send_o(send), .dest_o(send_dest)
+    .packet_mode_i(packet_mode_q), .lockstep_cycles_o(nop_cycles), .send_o(send), .dest_o(send_dest)
   );
 
   dependency_tracker #(.NODE_W(NODE_W), .K(K), .FLOWS(FLOWS), .SLOTS(SLOTS)) u_dependencies (
@@ -477,9 +495,9 @@ module network_interface #(
       dest = send_dest[NODE_W*k +: NODE_W];
       first = 3'(PORT_LOCAL);
       for (int d = 1; d <= 4; d++) begin
-        if (neighbour_i[NODE_W*(d-1) +: NODE_W] == dest) first = 3'(d);
+        if (neighbour_q[NODE_W*(d-1) +: NODE_W] == dest) first = 3'(d);
       end
-      routed = first != 3'(PORT_LOCAL) && !packet_mode_i;
+      routed = first != 3'(PORT_LOCAL) && !packet_mode_q;
       next = routed ? first : 3'd0;
       eject = '0;
       if (routed) begin
@@ -487,15 +505,15 @@ module network_interface #(
         opposite = first[0] ? first + 3'd1 : first - 3'd1;  // y- <-> y+, x- <-> x+
         idx = PORT_W'((32'(opposite) - 1) % K);
         eject = idx == '0 ? 3'(PORT_LOCAL) : 3'(32'(idx) + 4);
-      end else if (first == 3'(PORT_LOCAL) && grid_width_i != '0) begin
-        tx = dest % grid_width_i;
-        ty = dest / grid_width_i;
-        if (grid_x_i != tx) first = step_plus(grid_wraps_i, grid_x_i, tx, grid_width_i) ? 3'(PORT_X_PLUS)
+      end else if (first == 3'(PORT_LOCAL) && grid_width_q != '0) begin
+        tx = dest % grid_width_q;
+        ty = dest / grid_width_q;
+        if (grid_x_q != tx) first = step_plus(grid_wraps_q, grid_x_q, tx, grid_width_q) ? 3'(PORT_X_PLUS)
                                                                            : 3'(PORT_X_MINUS);
-        else if (grid_y_i != ty) first = step_plus(grid_wraps_i, grid_y_i, ty, grid_height_i) ? 3'(PORT_Y_PLUS)
+        else if (grid_y_q != ty) first = step_plus(grid_wraps_q, grid_y_q, ty, grid_height_q) ? 3'(PORT_Y_PLUS)
                                                                                  : 3'(PORT_Y_MINUS);
       end
-      if (send[k] && (dest == node_id_i || dest >= nodes_i || first == 3'(PORT_LOCAL))) begin
+      if (send[k] && (dest == node_id_q || dest >= nodes_q || first == 3'(PORT_LOCAL))) begin
         bad_dest = 1'b1;
       end
       send_port[PORT_W*k +: PORT_W] = PORT_W'((32'(first) + 3) % K);  // (first - 1) mod K
@@ -540,7 +558,7 @@ module network_interface #(
       .BURST_BYTES(BURST_BYTES), .PACKET_BYTES(PACKET_BYTES), .BUFFER_FLITS(BUFFER_FLITS),
       .LINES(LINES)
     ) u_channel (
-      .clk_i, .rst_ni, .node_id_i, .push_i(push), .push_job_i(send_job),
+      .clk_i, .rst_ni, .node_id_i(node_id_q), .push_i(push), .push_job_i(send_job),
       .jobs_o(ch_jobs[$clog2(SEND_QUEUE + 1)*p +: $clog2(SEND_QUEUE + 1)]),
       .fetch_o(ch_fetch[p]), .fetch_addr_o(fetch_addr[ADDR_W*p +: ADDR_W]),
       .fetch_len_o(fetch_len[BURST_LEN_W*p +: BURST_LEN_W]),
