@@ -66,6 +66,7 @@ class RtlNetworkInterface : public sc_core::sc_module, public noc::NiModel {
   uint64_t flits_injected() const override { return injected_; }
   uint64_t flits_ejected() const override { return ejected_; }
   uint64_t head_flits_injected() const override { return heads_; }
+  std::optional<noc::NiPeaks> peaks() const override { return std::nullopt; }
   std::string status() const override;
   void trace(sc_core::sc_trace_file* tf) const override;
 

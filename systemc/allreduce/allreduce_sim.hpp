@@ -122,6 +122,9 @@ struct AllReduceResult {
   // stored bytes and the expected sums).
   DataMode data = DataMode::kFull;
   uint64_t checked_elements = 0, data_bytes = 0;
+  // The most each NiConfig queue bound held in one NI at once, over the nodes that ran the
+  // SystemC NI (none if every node ran the RTL NI); mtsim's JSON has it as `ni_peaks`.
+  std::optional<NiPeaks> ni_peaks;
 };
 
 // The JSON of mtsim --json (every field but `issues`, `data`, `checked_elements` and

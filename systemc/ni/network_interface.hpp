@@ -105,9 +105,10 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
 
   const NiPlace& place() const { return place_; }
   uint64_t flits_injected() const override;
-  // The most received blocks live at once (what NiConfig::block_slots must hold; the
-  // interlock's peaks are interlock.peak_reducing() and peak_waiting()).
-  size_t peak_live_blocks() const { return peak_live_; }
+  std::optional<NiPeaks> peaks() const override {
+    return NiPeaks{peak_live_, interlock.peak_reducing(), interlock.peak_waiting(),
+                   dma.peak_outstanding()};
+  }
   uint64_t flits_ejected() const override;
   uint64_t head_flits_injected() const override { return heads_; }
   // Registers the NI's state with a trace file (GTKWave): timestep, lockstep counter, table

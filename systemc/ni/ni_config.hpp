@@ -65,6 +65,12 @@ struct NiConfig {
   std::string str() const;
 };
 
+// The most each of the queue bounds above held at once in one NI during a run: what the bound
+// must be for that run (mtsim --json: ni_peaks).
+struct NiPeaks {
+  uint64_t block_slots = 0, reducing_blocks = 0, waiting_blocks = 0, memory_requests = 0;
+};
+
 // Flits a send of `bytes` takes on the wire: one head and at least one payload flit per
 // message (message mode) or per packet (packet mode).
 uint64_t send_flits(uint64_t bytes, const NiConfig& cfg);

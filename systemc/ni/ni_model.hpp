@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <systemc>
@@ -88,6 +89,9 @@ class NiModel {
   virtual uint64_t flits_injected() const = 0;
   virtual uint64_t flits_ejected() const = 0;
   virtual uint64_t head_flits_injected() const = 0;
+  // The bounds' peaks so far; none where the model does not count them (the RTL NI, whose
+  // queues stop the run with an error where they would overflow).
+  virtual std::optional<NiPeaks> peaks() const = 0;
   // One line on what the NI waits for, for a stall report.
   virtual std::string status() const = 0;
   // Registers the NI's state with a SystemC trace file.

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mtsim_test_util.hpp"
+#include "ni/ni_config.hpp"
 #include "support/run_command.hpp"
 
 namespace {
@@ -53,6 +54,20 @@ TEST(Mtsim, RunsComparesAndWritesJson) {
   EXPECT_EQ(j.at("compare")[0].at("algorithm"), "ring");
   EXPECT_EQ(j.at("compare")[0].at("flow_control"), "packet");
   EXPECT_GT(j.at("compare")[0].at("cycles").get<uint64_t>(), j.at("cycles").get<uint64_t>());
+  // What each NiConfig queue bound held at most in one NI: used, and within the bound.
+  const mt::noc::NiConfig ni;
+  for (const nlohmann::json& run : {j, j.at("compare")[0]}) {
+    const nlohmann::json& p = run.at("ni_peaks");
+    for (const auto& [key, bound] : {std::pair{"block_slots", ni.block_slots},
+                                     {"reducing_blocks", ni.reducing_blocks},
+                                     {"waiting_blocks", ni.waiting_blocks},
+                                     {"memory_requests", ni.memory_requests}}) {
+      EXPECT_LE(p.at(key).get<uint64_t>(), bound) << key;
+    }
+    EXPECT_GT(p.at("block_slots").get<uint64_t>(), 0u);
+    EXPECT_GT(p.at("reducing_blocks").get<uint64_t>(), 0u);
+    EXPECT_GT(p.at("memory_requests").get<uint64_t>(), 0u);
+  }
 }
 
 // --config paper drops the memory and adder latencies (the paper's assumptions); explicit
