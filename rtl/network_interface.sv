@@ -710,8 +710,9 @@ module network_interface #(
   end
 
   // Block data: write ports 0..K-1 take this cycle's new blocks, port K a reduction beat's
-  // sums (32-bit lanes at the beat's place); read ports give the block being written to memory
-  // and the block being reduced.
+  // sums (the beat's LANES words on every beat's place, the mask picking the beat's: wiring,
+  // not a shifter); read ports give the block being written to memory and the block being
+  // reduced.
   localparam int unsigned WORDS = DATA_W / 32;
   logic [K:0]               data_we;
   logic [(K+1)*SLOT_W-1:0]  data_waddr;
@@ -728,7 +729,7 @@ module network_interface #(
       data_wdata[DATA_W*p +: DATA_W] = blk_data[DATA_W*p +: DATA_W];
     end
     red_wmask = (PAD_W / 32)'(red_mask) << (32'(pipe_beat[LATENCY-1]) * LANES);
-    red_wdata = PAD_W'(red_sum) << (32'(pipe_beat[LATENCY-1]) * LANES * 32);
+    red_wdata = {BEATS{red_sum}};
     data_we[K] = red_out;
     data_waddr[SLOT_W*K +: SLOT_W] = rec_slot(pipe_rec[LATENCY-1]);
     data_wmask[WORDS*K +: WORDS] = red_wmask[WORDS-1:0];
