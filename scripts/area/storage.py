@@ -15,15 +15,25 @@ import sta as sta_mod
 EXACT_BITS = 16384
 # Width unit of a narrow synthesis of an array written whole (one lane).
 UNIT_BITS = 8
-# What each array is, by the block that holds it and its instance name.
+# What each array is, by the block that holds it and its instance name: its kind, what it
+# holds, and the part of the NI it belongs to (area.py PARTS).
 ROLES = {
-    ("schedule_table", "u_banks"): ("table", "table banks (2 x DEPTH entries)"),
-    ("network_interface", "u_block_data"): ("ni_buffers", "block slots: received data / sums"),
-    ("network_interface", "u_block_acc"): ("ni_buffers", "block slots: local partial sums"),
-    ("endpoint", "u_lines"): ("ni_buffers", "send NI buffer: burst lines"),
-    ("ejection_decoder", "u_blocks"): ("ni_buffers", "ejection reassembly, one block per VC"),
-    ("dma_requester", "u_rows"): ("ni_buffers", "memory queue: one bank of requests"),
-    ("dma_requester", "u_done"): ("ni_buffers", "memory queue: kind and tag of each access in flight"),
+    ("schedule_table", "u_banks"): ("table", "table banks (2 x DEPTH entries)", "multitree"),
+    ("network_interface", "u_block_data"): ("ni_buffers", "block slots: received data / sums",
+                                            "conventional"),
+    ("network_interface", "u_block_acc"): ("ni_buffers", "block slots: local partial sums",
+                                           "reduction"),
+    ("network_interface", "u_reduce_queue"): ("ni_buffers", "reduction queue: blocks read, "
+                                              "not yet reduced", "reduction"),
+    ("block_slots", "u_free"): ("ni_buffers", "block slots: one bank of the free-slot FIFO",
+                                "conventional"),
+    ("endpoint", "u_lines"): ("ni_buffers", "send NI buffer: burst lines", "conventional"),
+    ("ejection_decoder", "u_blocks"): ("ni_buffers", "ejection reassembly, one block per VC",
+                                       "conventional"),
+    ("dma_requester", "u_rows"): ("ni_buffers", "memory queue: one bank of requests",
+                                  "conventional"),
+    ("dma_requester", "u_done"): ("ni_buffers", "memory queue: each access in flight",
+                                  "conventional"),
 }
 
 
@@ -155,4 +165,5 @@ def _synth_flop_model(ctx, p, key):
 def classify(parent_hdl, inst):
     # An instance in a generate block is named after it (g_bank[3].u_rows): the role is the
     # instance's own name.
-    return ROLES.get((parent_hdl, inst.split(".")[-1]), ("ni_buffers", f"{parent_hdl}/{inst}"))
+    return ROLES.get((parent_hdl, inst.split(".")[-1]),
+                     ("ni_buffers", f"{parent_hdl}/{inst}", "conventional"))

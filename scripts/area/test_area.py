@@ -22,6 +22,11 @@ SMALL = ["--nodes", "16", "--k", "2", "--lanes", "2", "--buffer-flits", "32", "-
          "--reducing", "2", "--waits", "2", "--requests", "16"]
 
 
+# The MultiTree-specific blocks (rtl/), written out independently of area.py's PARTS.
+MULTITREE_BLOCKS = {"schedule_table", "image_crc32", "timestep_counter", "lockstep_counter",
+                    "decoder", "dependency_tracker"}
+
+
 def expected_bits(p):
     """Storage bits of the NI from its parameters (rtl/*.sv, written out independently)."""
     node_w, k = p["NODE_W"], p["K"]
@@ -30,11 +35,47 @@ def expected_bits(p):
     block = 256 * 8
     meta = 1 + 3 + 3 + 2 * node_w + 2 + 32 + 3 * 32
     bufs = 2 * p["BLOCKS"] * block + k * p["LINES"] * (meta + block) + k * 4 * block
-    # The memory queue: each access (write, kind, tag, address, length) in its bank, and its
-    # kind and tag again in the FIFO of accesses in flight.
-    tag = max(max(1, (p["BLOCKS"] - 1).bit_length()), max(1, (k - 1).bit_length()))
-    bufs += p["REQUESTS"] * ((1 + 2 + tag + 32 + 9) + (2 + tag))
+    # The memory queue: each access (write, kind, tag, address, length) in its bank, and all
+    # but its write flag again in the FIFO of accesses in flight.
+    slot = max(1, (p["BLOCKS"] - 1).bit_length())
+    tag = max(slot, max(1, (k - 1).bit_length()))
+    bufs += p["REQUESTS"] * ((1 + 2 + tag + 32 + 9) + (2 + tag + 32 + 9))
+    # The free-slot FIFO (a slot number per slot), the reduction queue (slot, address, length).
+    bufs += p["BLOCKS"] * slot + p["REDUCING"] * (slot + 32 + 9)
     return table, bufs
+
+
+def close(a, b):
+    return abs(a - b) <= 1e-6 * max(1.0, abs(a), abs(b))
+
+
+def contract_checks(rep):
+    """The top-level numbers docs/area.md names, and the three parts, add up."""
+    fails = []
+    keys = ("fmax_mhz", "control_um2", "datapath_um2", "multitree_logic_um2", "table_sram_um2",
+            "gate_equivalents")
+    missing = [k for k in keys if not isinstance(rep.get(k), (int, float))]
+    if missing:
+        return [f"report.json lacks the top-level numbers {missing}"]
+    s = rep["summary"]
+    if not close(rep["control_um2"] + rep["datapath_um2"], s["logic_um2"]):
+        fails.append(f"control {rep['control_um2']} + datapath {rep['datapath_um2']} is not the "
+                     f"logic {s['logic_um2']}")
+    parts = s["parts"]
+    if not close(sum(p["logic_um2"] for p in parts.values()), s["logic_um2"]):
+        fails.append(f"the three parts' logic does not add up to {s['logic_um2']}")
+    mt = sum(b["area_um2"] for b in rep["blocks"] if b["block"] in MULTITREE_BLOCKS)
+    if not (mt > 0 and close(rep["multitree_logic_um2"], mt)):
+        fails.append(f"MultiTree logic {rep['multitree_logic_um2']}, its blocks add up to {mt}")
+    if not close(rep["table_sram_um2"], s["table"]["sram_um2"]) or rep["table_sram_um2"] <= 0:
+        fails.append(f"table SRAM {rep['table_sram_um2']}, the storage rows say "
+                     f"{s['table']['sram_um2']}")
+    headline = s["logic_flat_um2"] if s["logic_flat_um2"] is not None else s["logic_um2"]
+    if not close(rep["gate_equivalents"] * 24.0, headline):
+        fails.append(f"{rep['gate_equivalents']} GE is not {headline} um^2 / 24 (NAND2X1)")
+    if sum(p["storage_bits"] for p in parts.values()) != sum(a["bits"] for a in rep["storage"]):
+        fails.append("the three parts' storage does not add up to the storage rows")
+    return fails
 
 
 def checks(rep, out):
@@ -54,6 +95,7 @@ def checks(rep, out):
     if s["table"]["bits"] != table or s["ni_buffers"]["bits"] != bufs:
         fails.append(f"storage bits {s['table']['bits']}/{s['ni_buffers']['bits']}, "
                      f"parameters say {table}/{bufs}")
+    fails += contract_checks(rep)
     t = rep["timing"]
     if not (math.isfinite(t["fmax_mhz"]) and t["fmax_mhz"] > 0):
         fails.append(f"fmax {t['fmax_mhz']} is not finite and positive")
