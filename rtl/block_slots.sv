@@ -134,12 +134,8 @@ module block_slots #(
   end
   assign arrive_key_o = done_key;
 
-  always_comb begin
-    logic [BLOCKS-1:0] live_after;
-    live_after = live_q;
-    if (done_i) live_after[done_slot_i] = 1'b0;
-    empty_o = live_after == '0;
-  end
+  // Every slot not in the FIFO is live.
+  assign empty_o = free_q + (SLOT_W + 1)'(done_i) == (SLOT_W + 1)'(BLOCKS);
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin

@@ -297,7 +297,7 @@ module network_interface #(
   // their read and their write-back, so REDUCING bounds it (the interlock checks that bound).
   localparam int unsigned REC_W = SLOT_W + ADDR_W + LEN_W;
   localparam int unsigned RQ_W = REDUCING > 1 ? $clog2(REDUCING) : 1;
-  logic [RQ_W-1:0]   rq_head_q, rq_tail_q;
+  logic [RQ_W-1:0]   rq_head_q;
   logic [RQ_W:0]     rq_count_q;
   logic [REC_W-1:0]  rq_head_rec, done_rec;
   logic              red_busy_q;
@@ -326,7 +326,7 @@ module network_interface #(
   assign done_rec = {done_slot, done_addr, done_len};
 
   storage_array #(.WIDTH(REC_W), .DEPTH(REDUCING), .WRITES(1), .READS(1)) u_reduce_queue (
-    .clk_i, .we_i(read_done && !bypass), .waddr_i(rq_tail_q), .wmask_i(1'b1),
+    .clk_i, .we_i(read_done && !bypass), .waddr_i(rq_head_q + RQ_W'(rq_count_q)), .wmask_i(1'b1),
     .wdata_i(done_rec), .raddr_i(rq_head_q), .rdata_o(rq_head_rec)
   );
 
@@ -672,7 +672,6 @@ module network_interface #(
       done_q <= 1'b0;
       head_q <= '0;
       rq_head_q <= '0;
-      rq_tail_q <= '0;
       rq_count_q <= '0;
       red_busy_q <= 1'b0;
       wb_q <= 1'b0;
@@ -688,10 +687,7 @@ module network_interface #(
         rq_head_q <= rq_head_q + RQ_W'(1);
         count = count - (RQ_W + 1)'(1);
       end
-      if (read_done && !bypass) begin
-        rq_tail_q <= rq_tail_q + RQ_W'(1);
-        count = count + (RQ_W + 1)'(1);
-      end
+      if (read_done && !bypass) count = count + (RQ_W + 1)'(1);
       rq_count_q <= count;
       red_busy_q <= beat_valid && !beat_last;
       red_rec_q <= beat_rec;

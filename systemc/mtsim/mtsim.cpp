@@ -361,12 +361,7 @@ Finished run_all(const std::vector<AllReduceOptions>& runs, unsigned jobs) {
       const AllReduceResult result = run_allreduce(run);
       nlohmann::json j = result;
       put_data_keys(result, j);
-      if (const auto& p = result.ni_peaks) {
-        j["ni_peaks"] = {{"block_slots", p->block_slots},
-                         {"reducing_blocks", p->reducing_blocks},
-                         {"waiting_blocks", p->waiting_blocks},
-                         {"memory_requests", p->memory_requests}};
-      }
+      if (result.ni_peaks) j["ni_peaks"] = *result.ni_peaks;
       if (run.ni.forward) j["forward_peak_bytes"] = forward_peak;
       j["wall_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       return j.dump();
