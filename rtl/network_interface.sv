@@ -6,8 +6,9 @@
 // Per cycle, in the SystemC NI's order (systemc/ni/README.md):
 //   ejection   the flits that arrived in the previous cycle are decoded (④), port 0 first; a
 //              finished block takes a block slot: a Gather block asks for its memory write,
-//              a Reduce block for its local read, or waits behind the Reduce blocks it
-//              overlaps (read-after-write interlock, interlock.sv)
+//              a Reduce block joins the interlock's queue (interlock.sv), which takes one a
+//              cycle: it asks for its local read, or waits behind the Reduce blocks it
+//              overlaps (read-after-write interlock)
 //   completions the memory's completion of the cycle: a burst's flits join its port's NI
 //              buffer, a Reduce read goes to the reduction unit, a write completes its block;
 //              a message whose blocks are all in memory clears its dependency (⑤, ⑥); a
@@ -176,10 +177,11 @@ module network_interface #(
   localparam int unsigned BURST_LEN_W = $clog2(BURST_BYTES + 1);
   localparam int unsigned COUNT_W = 32;
   // Push lanes of the memory queue, in the SystemC NI's call order.
-  localparam int unsigned LaneEject = 0;
-  localparam int unsigned LaneWriteBack = K;
-  localparam int unsigned LaneRelease = K + 1;
-  localparam int unsigned LaneFetch = K + 2;
+  localparam int unsigned LaneEject = 0;       // Gather writes, port order
+  localparam int unsigned LaneIssue = K;       // the Reduce block the interlock takes
+  localparam int unsigned LaneWriteBack = K + 1;
+  localparam int unsigned LaneRelease = K + 2;
+  localparam int unsigned LaneFetch = K + 3;
   localparam int unsigned PUSHES = LaneFetch + K;
   // Kinds of memory access.
   localparam logic [1:0] KindBurst = 2'd0;
@@ -250,9 +252,9 @@ module network_interface #(
   // =====================================================================================
   logic [DATA_W-1:0]  data_wb, data_src, acc_rd;
 
-  // This cycle's new blocks, port order: slot, and whether they read now (a Reduce block
-  // the interlock lets through).
-  logic [K-1:0]        nb_valid, nb, nb_reduce, nb_issue;
+  // This cycle's new blocks, port order: slot, and whether they are Reduce blocks (for the
+  // interlock's queue).
+  logic [K-1:0]        nb_valid, nb, nb_reduce;
   logic [K*SLOT_W-1:0] nb_slot;
   logic [K*KEY_W-1:0]  nb_keys;
   logic                no_slot, empty_block, arrive, slots_empty;
@@ -371,20 +373,22 @@ module network_interface #(
   );
 
   // =====================================================================================
-  // The interlock (interlock.sv): a Reduce block reads now unless it overlaps a block being
-  // reduced or waiting; the oldest waiting block that overlaps nothing before it reads after
-  // the cycle's write-back.
+  // The interlock (interlock.sv): Reduce blocks queue and it takes one a cycle, which reads
+  // now unless it overlaps a block being reduced or waiting; the oldest waiting block that
+  // overlaps nothing before it reads after the cycle's write-back.
   // =====================================================================================
-  logic              released, reducing_full, wait_overflow;
-  logic [SLOT_W-1:0] release_slot;
-  logic [ADDR_W-1:0] release_addr;
-  logic [LEN_W-1:0]  release_len;
+  logic              issued, released, reducing_full, wait_overflow;
+  logic [SLOT_W-1:0] issue_slot, release_slot;
+  logic [ADDR_W-1:0] issue_addr, release_addr;
+  logic [LEN_W-1:0]  issue_len, release_len;
 
   interlock #(
-    .K(K), .ADDR_W(ADDR_W), .LEN_W(LEN_W), .SLOT_W(SLOT_W), .REDUCING(REDUCING), .WAITS(WAITS)
+    .K(K), .ADDR_W(ADDR_W), .LEN_W(LEN_W), .SLOT_W(SLOT_W), .QUEUE(BLOCKS),
+    .REDUCING(REDUCING), .WAITS(WAITS)
   ) u_interlock (
     .clk_i, .rst_ni, .new_i(nb_reduce), .new_slot_i(nb_slot), .new_addr_i(blk_addr),
-    .new_len_i(blk_len), .issue_o(nb_issue), .wb_i(wb_q), .wb_slot_i(wb_slot),
+    .new_len_i(blk_len), .issue_o(issued), .issue_slot_o(issue_slot),
+    .issue_addr_o(issue_addr), .issue_len_o(issue_len), .wb_i(wb_q), .wb_slot_i(wb_slot),
     .release_o(released), .release_slot_o(release_slot), .release_addr_o(release_addr),
     .release_len_o(release_len), .reducing_full_o(reducing_full),
     .waiting_full_o(wait_overflow)
@@ -587,13 +591,18 @@ module network_interface #(
     for (int p = 0; p < K; p++) begin
       int unsigned i;
       i = LaneEject + p;
-      push[i] = nb[p] && (nb_issue[p] || 32'(blk_op[2*p +: 2]) != OP_REDUCE);
-      push_write[i] = 32'(blk_op[2*p +: 2]) != OP_REDUCE;
-      push_kind[2*i +: 2] = push_write[i] ? KindGatherWrite : KindReduceRead;
+      push[i] = nb[p] && 32'(blk_op[2*p +: 2]) != OP_REDUCE;
+      push_write[i] = 1'b1;
+      push_kind[2*i +: 2] = KindGatherWrite;
       push_tag[TAG_W*i +: TAG_W] = TAG_W'(nb_slot[SLOT_W*p +: SLOT_W]);
       push_addr[ADDR_W*i +: ADDR_W] = blk_addr[ADDR_W*p +: ADDR_W];
       push_len[LEN_W*i +: LEN_W] = blk_len[LEN_W*p +: LEN_W];
     end
+    push[LaneIssue] = issued;
+    push_kind[2*LaneIssue +: 2] = KindReduceRead;
+    push_tag[TAG_W*LaneIssue +: TAG_W] = TAG_W'(issue_slot);
+    push_addr[ADDR_W*LaneIssue +: ADDR_W] = issue_addr;
+    push_len[LEN_W*LaneIssue +: LEN_W] = issue_len;
     push[LaneWriteBack] = wb_q;
     push_write[LaneWriteBack] = 1'b1;
     push_kind[2*LaneWriteBack +: 2] = KindWriteBack;

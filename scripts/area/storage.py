@@ -25,6 +25,8 @@ ROLES = {
                                            "reduction"),
     ("network_interface", "u_reduce_queue"): ("ni_buffers", "reduction queue: blocks read, "
                                               "not yet reduced", "reduction"),
+    ("interlock", "u_queue"): ("ni_buffers", "interlock queue: one bank of the Reduce blocks "
+                               "decoded, not yet taken", "reduction"),
     ("block_slots", "u_free"): ("ni_buffers", "block slots: one bank of the free-slot FIFO",
                                 "conventional"),
     ("endpoint", "u_lines"): ("ni_buffers", "send NI buffer: burst lines", "conventional"),

@@ -40,8 +40,9 @@ def expected_bits(p):
     slot = max(1, (p["BLOCKS"] - 1).bit_length())
     tag = max(slot, max(1, (k - 1).bit_length()))
     bufs += p["REQUESTS"] * ((1 + 2 + tag + 32 + 9) + (2 + tag + 32 + 9))
-    # The free-slot FIFO (a slot number per slot), the reduction queue (slot, address, length).
-    bufs += p["BLOCKS"] * slot + p["REDUCING"] * (slot + 32 + 9)
+    # The free-slot FIFO (a slot number per slot), the reduction queue and the interlock's queue
+    # of as many places as slots (slot, address, length).
+    bufs += p["BLOCKS"] * slot + (p["REDUCING"] + p["BLOCKS"]) * (slot + 32 + 9)
     return table, bufs
 
 

@@ -30,14 +30,20 @@ void Interlock::start_reducing(const Range& r) {
   }
 }
 
-bool Interlock::arrive(uint32_t slot, uint64_t addr, uint64_t bytes) {
-  const Range r{slot, addr, bytes};
+void Interlock::arrive(uint32_t slot, uint64_t addr, uint64_t bytes) {
+  queue_.push_back({slot, addr, bytes});
+}
+
+std::optional<uint32_t> Interlock::take() {
+  if (queue_.empty()) return std::nullopt;
+  const Range r = queue_.front();
+  queue_.pop_front();
   if (overlaps(r, waiting_.size())) {
     waiting_.push_back(r);
-    return false;
+    return std::nullopt;
   }
   start_reducing(r);
-  return true;
+  return r.slot;
 }
 
 void Interlock::write_back(uint32_t slot) {

@@ -219,9 +219,14 @@ void NetworkInterface::eject(uint64_t now) {
     if (received_.op == Op::kGather) {
       if (ni_.forward) forward_.erase(b.addr, b.data.size());  // no longer this NI's sum
       schedule(dma.write(b.addr, b.data.data(), b.data.size(), now), EventKind::kBlockDone, slot);
-    } else if (interlock.arrive(slot, b.addr, b.data.size())) {
-      issue_reduce(slot, now);
+    } else {
+      interlock.arrive(slot, b.addr, b.data.size());
     }
+  }
+  // The interlock takes one Reduce block a cycle; its read goes after the cycle's Gather writes.
+  if (interlock.queued() != 0) {
+    ++progress_;
+    if (const auto slot = interlock.take()) issue_reduce(*slot, now);
   }
 }
 
@@ -504,7 +509,7 @@ void NetworkInterface::evaluate(uint64_t now) {
     sent_now = sent_now || at_start != p->queued_flits();
   }
   if (!done_ && head_ >= table.entries().size() && idle && queues_empty &&
-      events_.empty() && inbox_.empty() && interlock.waiting() == 0 &&
+      events_.empty() && inbox_.empty() && interlock.pending() == 0 &&
       ejection.open_messages() == 0) {
     done_ = true;
     done_cycle_ = now;
