@@ -49,6 +49,15 @@ void need(const char* what, uint64_t asked, uint64_t rtl) {
 }
 
 void check_setup(const noc::NiSetup& s) {
+  const uint64_t most = kNil;  // node ids and grid sizes below the nil id
+  for (const auto& [what, v] : {std::pair{"nodes", s.place.nodes},
+                                std::pair{"grid width", s.place.grid.width},
+                                std::pair{"grid height", s.place.grid.height}}) {
+    if (v > most) {
+      throw InputError(fmt::format("the RTL NI's {}-bit node ids allow at most {} {}; this "
+                                   "network has {}", param::NODE_W, most, what, v));
+    }
+  }
   need("NI ports K (the tables' children slots)", s.noc.ni_ports, param::K);
   need("virtual channels", s.noc.vcs, param::VCS);
   need("flits per VC buffer", s.noc.vc_depth, param::VC_DEPTH);
@@ -60,6 +69,9 @@ void check_setup(const noc::NiSetup& s) {
   need("DMA burst bytes", s.ni.dma_burst_bytes, param::BURST_BYTES);
   need("sends queued per port", s.ni.send_queue, param::SEND_QUEUE);
   need("senders per scoreboard row", s.ni.arrival_slots, param::SLOTS);
+  need("scoreboard flows (the tables' flows)", s.ni.flows, param::FLOWS);
+  need("table entries (the largest table's)", s.ni.table_entries, param::DEPTH);
+  need("open packet-mode messages per ejection port", s.ni.packet_messages, param::PKT_MSGS);
   need("received block slots", s.ni.block_slots, param::BLOCKS);
   need("Reduce blocks being reduced", s.ni.reducing_blocks, param::REDUCING);
   need("waiting Reduce blocks", s.ni.waiting_blocks, param::WAITS);
@@ -67,15 +79,6 @@ void check_setup(const noc::NiSetup& s) {
   need("reduction lanes (elements per cycle)", s.reduction.elements_per_cycle, param::LANES);
   need("reduction latency", s.reduction.latency, param::LATENCY);
   need("forwarding of reduced data (--ni-forward, a SystemC model experiment)", s.ni.forward, 0);
-  const uint64_t most = kNil;  // node ids and grid sizes below the nil id
-  for (const auto& [what, v] : {std::pair{"nodes", s.place.nodes},
-                                std::pair{"grid width", s.place.grid.width},
-                                std::pair{"grid height", s.place.grid.height}}) {
-    if (v > most) {
-      throw InputError(fmt::format("the RTL NI's {}-bit node ids allow at most {} {}; this "
-                                   "network has {}", param::NODE_W, most, what, v));
-    }
-  }
 }
 
 // rtl/schedule_table.sv's Err* codes (table_error_cause_o), for the host's error message.

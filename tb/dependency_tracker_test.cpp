@@ -7,6 +7,7 @@
 #include <random>
 #include <set>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 
 #include "Vdependency_tracker.h"
@@ -27,7 +28,7 @@ struct Arrival {
 
 class Tracker {
  public:
-  Tracker() : golden_("dependencies", kSlots) {
+  Tracker() : golden_("dependencies", kSlots, kFlows) {
     dut_.reset();
     golden_.reset();
   }
@@ -121,6 +122,27 @@ TEST(DependencyTracker, AFullRowOverflowsOnBothSides) {
   t.dut()->start_i = 0;
   t.dut().settle();
   EXPECT_FALSE(t.dut()->overflow_o);
+}
+
+TEST(DependencyTracker, AFlowWithoutARowIsAnErrorOnBothSidesNamingTheBound) {
+  Tracker t;
+  // The SystemC tracker names NiConfig::flows, for a message and for an entry.
+  try {
+    t.golden().arrive(Op::kReduce, kFlows, 3);
+    FAIL() << "a message of flow " << kFlows << " passed " << kFlows << " rows";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("NiConfig::flows"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(t.golden().issue(entry(Op::kGather, kFlows, 3, {})), std::runtime_error);
+  // The RTL raises overflow_o for the message.
+  t.dut()->arrive_i = 1;
+  t.dut()->arrive_op_i = static_cast<uint8_t>(Op::kReduce);
+  t.dut()->arrive_flow_i = kFlows;
+  t.dut()->arrive_sender_i = 3;
+  t.dut().tick();
+  t.dut()->arrive_i = 0;
+  t.dut().settle();
+  EXPECT_TRUE(t.dut()->overflow_o);
 }
 
 TEST(DependencyTracker, RandomTablesAndArrivalsGiveTheSameVerdicts) {

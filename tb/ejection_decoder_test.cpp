@@ -10,6 +10,7 @@
 #include <deque>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "Vejection_decoder.h"
@@ -30,7 +31,7 @@ const std::array<uint32_t, noc::kPorts> kNeighbour = {noc::Router::kNoNeighbour,
 
 class Receiver {
  public:
-  Receiver() : golden_("ejection", kNode, kNeighbour, config()) {
+  Receiver() : golden_("ejection", kNode, kNeighbour, config(), kPktMsgs) {
     uint32_t nb = 0;
     for (uint32_t p = 1; p < noc::kPorts; ++p) nb |= (kNeighbour[p] & 0xFFu) << (kNodeW * (p - 1));
     dut_->neighbour_i = nb;
@@ -76,6 +77,7 @@ class Receiver {
   void idle() { dut_.tick(); }
   uint64_t blocks = 0, messages = 0;  // compared so far
   Clocked<Vejection_decoder>& dut() { return dut_; }
+  noc::EjectionDecoder& golden() { return golden_; }
 
  private:
   Clocked<Vejection_decoder> dut_;
@@ -152,6 +154,39 @@ TEST(EjectionDecoder, InterleavedMessagesAndPacketsGiveTheSameBlocks) {
   EXPECT_GT(rx.messages, 250u);  // about 6 a batch, packet and message mode
   EXPECT_GT(rx.blocks, 1000u);
   RecordProperty("blocks", static_cast<int>(rx.blocks));
+}
+
+// The packet table holds PKT_MSGS open packet-mode messages (NiConfig::packet_messages): the
+// first packet of one more message raises error_o where the SystemC decoder throws naming the
+// bound.
+TEST(EjectionDecoder, OneMoreOpenPacketMessageThanTheTableIsAnErrorOnBothSides) {
+  std::mt19937 rng(12);
+  Receiver rx;
+  for (uint32_t flow = 0; flow < kPktMsgs; ++flow) {
+    // The first of two packets: the VC closes, the message stays open.
+    const auto units = units_of(false, 0, 5, Op::kReduce, flow, 512, rng);
+    for (const noc::Flit& f : units.front()) rx.flit(f);
+  }
+  ASSERT_EQ(rx.golden().open_messages(), kPktMsgs);
+  const auto units = units_of(false, 0, 5, Op::kReduce, kPktMsgs, 512, rng);
+  const noc::Flit head = units.front().front();
+  noc::ReceivedBlock b;
+  try {
+    rx.golden().consume(head, 0, b);
+    ADD_FAILURE() << "the SystemC decoder opened a message past its bound";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("NiConfig::packet_messages"), std::string::npos)
+        << e.what();
+  }
+  const noc::WireFlit w = noc::pack(head);
+  rx.dut()->flit_i = 1;
+  rx.dut()->vc_i = w.vc;
+  rx.dut()->type_i = static_cast<uint8_t>(w.type);
+  for (int k = 0; k < 4; ++k) rx.dut()->data_i[k] = w.data[k];
+  rx.dut().tick();
+  rx.dut()->flit_i = 0;
+  rx.dut().settle();
+  EXPECT_TRUE(rx.dut()->error_o);
 }
 
 TEST(EjectionDecoder, ProtocolErrorsRaiseError) {

@@ -192,6 +192,14 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
   if (opt.ni.flow_control == FlowControl::kPacket) {
     scale *= (kRtlBlockBytes + opt.ni.packet_payload_bytes - 1) / opt.ni.packet_payload_bytes;
   }
+  // The scoreboard's flows and the table's entries are what the RTL is built with for these
+  // tables (as the area flow sizes them); the SystemC NI holds them to that.
+  run.ni.flows = std::max(opt.ni.flows, set.flows);
+  for (const ScheduleTable& t : set.tables) {
+    run.ni.table_entries =
+        std::max<uint32_t>(run.ni.table_entries, static_cast<uint32_t>(t.entries.size()));
+  }
+  run.ni.packet_messages = opt.ni.packet_messages * scale;
   run.ni.reducing_blocks = opt.ni.reducing_blocks * scale;
   run.ni.waiting_blocks = opt.ni.waiting_blocks * scale;
   run.ni.block_slots = opt.ni.block_slots * scale;

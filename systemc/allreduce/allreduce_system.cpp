@@ -176,11 +176,7 @@ AllReduceResult AllReduceSystem::result() const {
     r.head_flits += ni->head_flits_injected();
     if (const std::optional<NiPeaks> p = ni->peaks()) {
       if (!r.ni_peaks) r.ni_peaks = NiPeaks{};
-      NiPeaks& m = *r.ni_peaks;
-      m.block_slots = std::max(m.block_slots, p->block_slots);
-      m.reducing_blocks = std::max(m.reducing_blocks, p->reducing_blocks);
-      m.waiting_blocks = std::max(m.waiting_blocks, p->waiting_blocks);
-      m.memory_requests = std::max(m.memory_requests, p->memory_requests);
+      r.ni_peaks->include(*p);
     }
   }
   const double ns = static_cast<double>(r.cycles) * static_cast<double>(noc_.clock_ps) / 1000.0;

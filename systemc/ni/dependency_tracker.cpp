@@ -7,8 +7,18 @@
 
 namespace mt::noc {
 
-DependencyTracker::DependencyTracker(sc_core::sc_module_name name, uint32_t slots)
-    : sc_module(name), slots_(slots) {}
+DependencyTracker::DependencyTracker(sc_core::sc_module_name name, uint32_t slots,
+                                     uint32_t flows)
+    : sc_module(name), slots_(slots), flows_(flows) {}
+
+void DependencyTracker::check_flow(uint32_t flow, const char* what) {
+  peak_flows_ = std::max(peak_flows_, flow + 1);
+  if (flow >= flows_) {
+    throw std::runtime_error(fmt::format("{}: {} of flow {}; the RTL scoreboard has rows for "
+                                         "flows 0 to {} (NiConfig::flows)",
+                                         name(), what, flow, flows_ - 1));
+  }
+}
 
 void DependencyTracker::reset() {
   ++changes_;
@@ -18,6 +28,7 @@ void DependencyTracker::reset() {
 
 void DependencyTracker::arrive(Op op, uint32_t flow, uint32_t sender) {
   ++changes_;
+  check_flow(flow, "a message");
   std::vector<uint32_t>& senders = rows_[row(op, flow)];
   if (senders.size() >= slots_) {
     throw std::runtime_error(fmt::format(
@@ -30,6 +41,8 @@ void DependencyTracker::arrive(Op op, uint32_t flow, uint32_t sender) {
 
 void DependencyTracker::issue(const TableEntry& e) {
   ++changes_;
+  if (e.op == Op::kNop) return;
+  check_flow(e.flow, "an entry");
   if (e.op != Op::kReduce) return;
   if (e.flow >= reduced_flow_.size()) reduced_flow_.resize(e.flow + 1, false);
   reduced_flow_[e.flow] = true;

@@ -23,21 +23,25 @@ namespace mt::noc {
 
 class DependencyTracker : public sc_core::sc_module {
  public:
-  // `slots`: senders one (Op, flow) row holds (rtl/dependency_tracker.sv's SLOTS).
-  DependencyTracker(sc_core::sc_module_name name, uint32_t slots);
+  // `slots`: senders one (Op, flow) row holds (rtl/dependency_tracker.sv's SLOTS); `flows`:
+  // the flow ids it has rows for (FLOWS).
+  DependencyTracker(sc_core::sc_module_name name, uint32_t slots, uint32_t flows);
 
   // The host's start: nothing has arrived, no Reduce has issued.
   void reset();
   // The whole message (op, flow) from `sender` is in memory. Throws std::runtime_error when
-  // the row already holds `slots` senders.
+  // the row already holds `slots` senders, or the flow has no row.
   void arrive(Op op, uint32_t flow, uint32_t sender);
-  // The entry issued (a Reduce marks its flow as reduced here).
+  // The entry issued (a Reduce marks its flow as reduced here). Throws std::runtime_error
+  // when its flow has no row.
   void issue(const TableEntry& e);
   // The first message `e` still waits for, in the order children first, then parent; false
   // when it waits for nothing.
   bool first_missing(const TableEntry& e, Op& op, uint32_t& from) const;
   bool arrived(Op op, uint32_t flow, uint32_t sender) const;
   uint32_t slots() const { return slots_; }
+  // The largest flow id + 1 seen.
+  uint32_t peak_flows() const { return peak_flows_; }
   // Counts reset(), arrive() and issue(): first_missing's answer for an entry stays the same
   // while this does.
   uint64_t changes() const { return changes_; }
@@ -46,7 +50,9 @@ class DependencyTracker : public sc_core::sc_module {
   static uint64_t row(Op op, uint32_t flow) {
     return (uint64_t{static_cast<uint8_t>(op)} << 32) | flow;
   }
-  uint32_t slots_;
+  void check_flow(uint32_t flow, const char* what);
+
+  uint32_t slots_, flows_, peak_flows_ = 0;
   std::unordered_map<uint64_t, std::vector<uint32_t>> rows_;  // (op, flow) -> senders
   std::vector<bool> reduced_flow_;
   uint64_t changes_ = 0;

@@ -21,13 +21,16 @@ uint8_t opposite_port(uint8_t p) {
 
 EjectionDecoder::EjectionDecoder(sc_core::sc_module_name name, uint32_t node,
                                  const std::array<uint32_t, kPorts>& neighbour,
-                                 const NocConfig& noc, bool sender_in_head)
+                                 const NocConfig& noc, uint32_t packet_messages,
+                                 bool sender_in_head)
     : sc_module(name),
       node_(node),
       neighbour_(neighbour),
       sender_in_head_(sender_in_head),
       vcs_(noc.vcs),
-      contexts_(static_cast<size_t>(noc.ni_ports) * noc.vcs) {}
+      contexts_(static_cast<size_t>(noc.ni_ports) * noc.vcs),
+      port_packet_messages_(noc.ni_ports, 0),
+      packet_messages_bound_(packet_messages) {}
 
 size_t EjectionDecoder::open_messages() const { return open_messages_; }
 
@@ -72,8 +75,19 @@ bool EjectionDecoder::consume(const Flit& f, uint32_t port_index, ReceivedBlock&
       ++open_messages_;
     } else {
       c.left = f.packet_bytes;
-      auto [it, fresh] = packet_bytes_.try_emplace(key(c.op, c.flow, c.sender), 0);
-      if (fresh) ++open_messages_;
+      const auto [it, fresh] =
+          packet_messages_.try_emplace(key(c.op, c.flow, c.sender), PacketMessage{0, port_index});
+      if (fresh) {
+        ++open_messages_;
+        const size_t open = ++port_packet_messages_[port_index];
+        peak_packet_messages_ = std::max(peak_packet_messages_, open);
+        if (open > packet_messages_bound_) {
+          throw std::runtime_error(fmt::format(
+              "NI {}: ejection port {}: {} packet-mode messages open at once, more than the "
+              "RTL's {} (NiConfig::packet_messages): {}", node_, port_index, open,
+              packet_messages_bound_, f.str()));
+        }
+      }
     }
     return false;
   }
@@ -103,11 +117,12 @@ bool EjectionDecoder::consume(const Flit& f, uint32_t port_index, ReceivedBlock&
     if (tail) --open_messages_;
   } else {
     if (c.left != 0) fail(f, port_index, "a packet shorter than its payload");
-    uint64_t& got = packet_bytes_[key(c.op, c.flow, c.sender)];
-    got += block.data.size();
-    block.message_done = got >= c.message_bytes;
+    const auto it = packet_messages_.find(key(c.op, c.flow, c.sender));
+    it->second.bytes += block.data.size();
+    block.message_done = it->second.bytes >= c.message_bytes;
     if (block.message_done) {
-      packet_bytes_.erase(key(c.op, c.flow, c.sender));
+      --port_packet_messages_[it->second.port];
+      packet_messages_.erase(it);
       --open_messages_;
     }
   }

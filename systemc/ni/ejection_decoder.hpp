@@ -38,9 +38,10 @@ class EjectionDecoder : public sc_core::sc_module {
   // `neighbour[p]`: the node across this router's port p (Router::kNoNeighbour if none).
   // `sender_in_head` (switch networks): a message's sender is its head's Src, not the
   // neighbour its Eject names.
+  // `packet_messages`: packet-mode messages open at once on one port (NiConfig).
   EjectionDecoder(sc_core::sc_module_name name, uint32_t node,
                   const std::array<uint32_t, kPorts>& neighbour, const NocConfig& noc,
-                  bool sender_in_head = false);
+                  uint32_t packet_messages, bool sender_in_head = false);
 
   // Takes one flit that arrived on ejection port `port_index`. Returns true when it ends a
   // block (a sub-packet or a packet), which is then in `block`. Throws std::runtime_error
@@ -49,6 +50,8 @@ class EjectionDecoder : public sc_core::sc_module {
 
   // Messages started but not yet complete (a run that ends with some left lost data).
   size_t open_messages() const;
+  // The most packet-mode messages open at once on one port.
+  size_t peak_packet_messages() const { return peak_packet_messages_; }
 
  private:
   struct Context {
@@ -71,9 +74,16 @@ class EjectionDecoder : public sc_core::sc_module {
   bool sender_in_head_;
   uint32_t vcs_;
   std::vector<Context> contexts_;  // port_index * vcs + vc
-  // Packet mode: payload bytes received so far of each message (packets may interleave).
-  std::unordered_map<uint64_t, uint64_t> packet_bytes_;
-  size_t open_messages_ = 0;
+  // Packet mode: payload bytes received so far of each message (packets may interleave), and
+  // the port it opened on; its port's count of open messages.
+  struct PacketMessage {
+    uint64_t bytes = 0;
+    uint32_t port = 0;
+  };
+  std::unordered_map<uint64_t, PacketMessage> packet_messages_;
+  std::vector<size_t> port_packet_messages_;
+  uint32_t packet_messages_bound_;
+  size_t open_messages_ = 0, peak_packet_messages_ = 0;
 };
 
 }  // namespace mt::noc

@@ -106,8 +106,10 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   const NiPlace& place() const { return place_; }
   uint64_t flits_injected() const override;
   std::optional<NiPeaks> peaks() const override {
-    return NiPeaks{peak_live_, interlock.peak_reducing(), interlock.peak_waiting(),
-                   dma.peak_outstanding()};
+    return NiPeaks{peak_live_,          interlock.peak_reducing(),
+                   interlock.peak_waiting(), dma.peak_outstanding(),
+                   dependencies.peak_flows(), table.entries().size(),
+                   ejection.peak_packet_messages()};
   }
   uint64_t flits_ejected() const override;
   uint64_t head_flits_injected() const override { return heads_; }

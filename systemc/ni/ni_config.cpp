@@ -35,6 +35,9 @@ void NiConfig::validate() const {
     bad("dma_burst_bytes", dma_burst_bytes, "must be a positive multiple of 16");
   }
   if (arrival_slots == 0) bad("arrival_slots", arrival_slots, "must be at least 1");
+  if (flows == 0) bad("flows", flows, "must be at least 1");
+  if (table_entries == 0) bad("table_entries", table_entries, "must be at least 1");
+  if (packet_messages == 0) bad("packet_messages", packet_messages, "must be at least 1");
   if (buffer_lines == 0) bad("buffer_lines", buffer_lines, "must be at least 1");
   if (send_queue < 4) bad("send_queue", send_queue, "must hold an entry's 4 sends");
   if (block_slots == 0) bad("block_slots", block_slots, "must be at least 1");
@@ -56,6 +59,18 @@ std::string NiConfig::str() const {
   return fmt::format("flow control {}, packet payload {} B, NI buffer {} flits/port, DMA burst {} B{}",
                      flow_control_name(flow_control), packet_payload_bytes, buffer_flits,
                      dma_burst_bytes, forward ? ", reduced data forwarded" : "");
+}
+
+void NiPeaks::include(const NiPeaks& o) {
+  for (auto [mine, theirs] : {std::pair{&block_slots, o.block_slots},
+                              std::pair{&reducing_blocks, o.reducing_blocks},
+                              std::pair{&waiting_blocks, o.waiting_blocks},
+                              std::pair{&memory_requests, o.memory_requests},
+                              std::pair{&flows, o.flows},
+                              std::pair{&table_entries, o.table_entries},
+                              std::pair{&packet_messages, o.packet_messages}}) {
+    *mine = std::max(*mine, theirs);
+  }
 }
 
 uint64_t send_flits(uint64_t bytes, const NiConfig& cfg) {

@@ -30,6 +30,14 @@ struct NiConfig {
   // Senders the dependency scoreboard records per (Op, flow) (rtl/dependency_tracker.sv's
   // SLOTS): a node hears from at most its 4 tree children, or 2 ring neighbours, per flow.
   uint32_t arrival_slots = 4;
+  // Flows the scoreboard has rows for: flow ids 0..flows-1 (rtl/dependency_tracker.sv's
+  // FLOWS); entries a node's table holds (rtl/schedule_table.sv's DEPTH); packet-mode messages
+  // open at once on one ejection port (rtl/ejection_decoder.sv's PKT_MSGS). The RTL is built
+  // with them; run_allreduce sizes the first two to the tables it loads, as the area flow
+  // does (systemc/ni/README.md, "Bounded queues").
+  uint32_t flows = 64;
+  uint32_t table_entries = 256;
+  uint32_t packet_messages = 4;
   // The RTL's queue sizes (rtl/README.md), which the model obeys: bursts of sends one NI port
   // buffers (read or being read, not yet injected: rtl/endpoint.sv's LINES; a full NI buffer
   // of 256-byte bursts is 19 of them), and sends queued for one port (the DMA's send queue;
@@ -69,6 +77,12 @@ struct NiConfig {
 // must be for that run (mtsim --json: ni_peaks).
 struct NiPeaks {
   uint64_t block_slots = 0, reducing_blocks = 0, waiting_blocks = 0, memory_requests = 0;
+  // The largest flow id + 1 and the table entries the NI held; the most packet-mode messages
+  // open on one ejection port.
+  uint64_t flows = 0, table_entries = 0, packet_messages = 0;
+
+  // Each field the larger of this and `o`'s.
+  void include(const NiPeaks& o);
 };
 
 // Flits a send of `bytes` takes on the wire: one head and at least one payload flit per

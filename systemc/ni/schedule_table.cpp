@@ -12,8 +12,10 @@
 
 namespace mt::noc {
 
-NiScheduleTable::NiScheduleTable(sc_core::sc_module_name name, uint32_t node, uint32_t nodes)
-    : sc_core::sc_module(name), config("config"), node_(node), nodes_(nodes) {
+NiScheduleTable::NiScheduleTable(sc_core::sc_module_name name, uint32_t node, uint32_t nodes,
+                                 uint32_t capacity)
+    : sc_core::sc_module(name), config("config"), node_(node), nodes_(nodes),
+      capacity_(capacity) {
   config.register_b_transport(this, &NiScheduleTable::b_transport);
   config.register_transport_dbg(this, &NiScheduleTable::transport_dbg);
 }
@@ -21,6 +23,11 @@ NiScheduleTable::NiScheduleTable(sc_core::sc_module_name name, uint32_t node, ui
 bool NiScheduleTable::install(const std::vector<uint8_t>& image) {
   try {
     DecodedImage decoded = decode_image(image, ImageExpect{node_, nodes_});
+    if (decoded.table.entries.size() > capacity_) {
+      throw InputError(fmt::format("{} entries, more than the RTL table's {} "
+                                   "(NiConfig::table_entries)",
+                                   decoded.table.entries.size(), capacity_));
+    }
     table_ = std::move(decoded.table);
     steps_per_phase_ = decoded.header.steps_per_phase;
     children_slots_ = decoded.header.children_slots;

@@ -39,8 +39,10 @@ class NiScheduleTable : public sc_core::sc_module {
     kStatusError = format::table_status::kError,
   };
 
-  // An image is accepted only for `node` of a `nodes`-node network.
-  NiScheduleTable(sc_core::sc_module_name name, uint32_t node, uint32_t nodes);
+  // An image is accepted only for `node` of a `nodes`-node network and of at most `capacity`
+  // entries (NiConfig::table_entries).
+  NiScheduleTable(sc_core::sc_module_name name, uint32_t node, uint32_t nodes,
+                  uint32_t capacity);
 
   tlm_utils::simple_target_socket<NiScheduleTable> config;
 
@@ -64,7 +66,7 @@ class NiScheduleTable : public sc_core::sc_module {
   // written are held, so an NI holds its image's bytes, not the whole 1 MiB window.
   void window_access(uint64_t offset, uint8_t* data, uint32_t len, bool write);
 
-  uint32_t node_, nodes_;
+  uint32_t node_, nodes_, capacity_;
   std::vector<uint8_t> window_;  // the window's first bytes; the rest reads as zeros
   uint32_t length_ = 0;
   Status status_ = kStatusEmpty;

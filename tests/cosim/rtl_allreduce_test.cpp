@@ -80,6 +80,12 @@ TEST(RtlAllReduce, RefusesWhatTheRtlWasNotBuiltFor) {
   bad.back().o.topology = "torus:16x16";
   bad.back().o.bytes = 256 * kKiB;
   bad.push_back({with_rtl(o, {16}), "RTL node 16 does not exist"});
+  // 81 flows for a scoreboard of 64 rows; packet mode's tables open messages per port.
+  bad.push_back({o, "scoreboard flows (the tables' flows) = 64; this run asks for 81"});
+  bad.back().o.topology = "torus:9x9";
+  bad.back().o.bytes = 81 * kKiB;
+  bad.push_back({o, "open packet-mode messages per ejection port"});
+  bad.back().o.ni.packet_messages = 8;
   std::vector<std::function<std::string()>> jobs;
   for (const Bad& b : bad) jobs.push_back([o = b.o] { return run_json(o); });
   const std::vector<ChildResult> r = run_in_children(jobs, 2);

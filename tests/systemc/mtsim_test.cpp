@@ -61,13 +61,21 @@ TEST(Mtsim, RunsComparesAndWritesJson) {
     for (const auto& [key, bound] : {std::pair{"block_slots", ni.block_slots},
                                      {"reducing_blocks", ni.reducing_blocks},
                                      {"waiting_blocks", ni.waiting_blocks},
-                                     {"memory_requests", ni.memory_requests}}) {
+                                     {"memory_requests", ni.memory_requests},
+                                     {"flows", ni.flows},
+                                     {"table_entries", ni.table_entries},
+                                     {"packet_messages", ni.packet_messages}}) {
       EXPECT_LE(p.at(key).get<uint64_t>(), bound) << key;
     }
     EXPECT_GT(p.at("block_slots").get<uint64_t>(), 0u);
     EXPECT_GT(p.at("reducing_blocks").get<uint64_t>(), 0u);
     EXPECT_GT(p.at("memory_requests").get<uint64_t>(), 0u);
+    EXPECT_GT(p.at("flows").get<uint64_t>(), 0u);
+    EXPECT_GT(p.at("table_entries").get<uint64_t>(), 0u);
   }
+  // Packet mode opens messages on the ejection ports' packet tables; message mode does not.
+  EXPECT_EQ(j.at("ni_peaks").at("packet_messages").get<uint64_t>(), 0u);
+  EXPECT_GT(j.at("compare")[0].at("ni_peaks").at("packet_messages").get<uint64_t>(), 0u);
 }
 
 // --config paper drops the memory and adder latencies (the paper's assumptions); explicit

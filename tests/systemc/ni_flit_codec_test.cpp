@@ -126,7 +126,7 @@ TEST_F(NiFlitCodec, EjectionRecoversDataSenderAndMessageEnd) {
   nb[kPortYMinus] = 2;
   nb[kPortYPlus] = 10;
   FlitEncoder enc("encoder", 5, noc, ni);
-  EjectionDecoder dec("ejection", 6, nb, noc);
+  EjectionDecoder dec("ejection", 6, nb, noc, NiConfig{}.packet_messages);
   const auto a = bytes(3000, 1), b = bytes(700, 100);
   std::vector<Flit> fa, fb;
   SendJob ja = job(3000, true);
@@ -169,7 +169,7 @@ TEST_F(NiFlitCodec, PacketsCompleteTheirMessageInAnyOrder) {
   std::array<uint32_t, kPorts> nb{};
   nb.fill(Router::kNoNeighbour);
   FlitEncoder enc("encoder", 5, noc, ni);
-  EjectionDecoder dec("ejection", 10, nb, noc);
+  EjectionDecoder dec("ejection", 10, nb, noc, NiConfig{}.packet_messages);
   const auto a = bytes(1000, 5);
   std::vector<Flit> flits;
   enc.encode(job(1000, false), 0, a.data(), a.size(), flits);
@@ -195,7 +195,7 @@ TEST_F(NiFlitCodec, EjectionRejectsBrokenStreams) {
   std::array<uint32_t, kPorts> nb{};
   nb.fill(Router::kNoNeighbour);
   nb[kPortXMinus] = 5;
-  EjectionDecoder dec("ejection", 6, nb, noc);
+  EjectionDecoder dec("ejection", 6, nb, noc, NiConfig{}.packet_messages);
   ReceivedBlock blk;
   Flit body;
   body.type = FlitType::kSubBody;
@@ -217,7 +217,7 @@ TEST_F(NiFlitCodec, EjectionRejectsBrokenStreams) {
 TEST_F(NiFlitCodec, EjectionRejectsAPacketLongerThanItsSize) {
   std::array<uint32_t, kPorts> nb{};
   nb.fill(Router::kNoNeighbour);
-  EjectionDecoder dec("ejection", 10, nb, noc);
+  EjectionDecoder dec("ejection", 10, nb, noc, NiConfig{}.packet_messages);
   ReceivedBlock blk;
   Flit head;
   head.type = FlitType::kHead;
@@ -234,6 +234,40 @@ TEST_F(NiFlitCodec, EjectionRejectsAPacketLongerThanItsSize) {
     ADD_FAILURE() << "a body flit with the packet's last byte was accepted";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("a packet longer than its size"), std::string::npos)
+        << e.what();
+  }
+}
+
+// Packet-mode messages open at once on one ejection port are bounded as the RTL's table of
+// PKT_MSGS (rtl/ejection_decoder.sv): one more is an error naming NiConfig::packet_messages,
+// counted per port.
+TEST_F(NiFlitCodec, MorePacketMessagesOpenOnAPortThanTheBoundIsAnError) {
+  NocConfig two_ports = noc;
+  two_ports.ni_ports = 2;
+  std::array<uint32_t, kPorts> nb{};
+  nb.fill(Router::kNoNeighbour);
+  EjectionDecoder dec("ejection", 10, nb, two_ports, 2);
+  ReceivedBlock blk;
+  auto head = [](uint16_t flow, uint8_t vc) {
+    Flit f;
+    f.type = FlitType::kHead;
+    f.op = static_cast<uint8_t>(Op::kReduce);
+    f.src = 5;
+    f.tree = flow;
+    f.vc = vc;
+    f.message_bytes = 512;  // two packets: the first leaves the message open
+    f.packet_bytes = 256;
+    return f;
+  };
+  EXPECT_FALSE(dec.consume(head(1, 0), 0, blk));
+  EXPECT_FALSE(dec.consume(head(2, 1), 0, blk));
+  EXPECT_FALSE(dec.consume(head(3, 0), 1, blk));  // another port has its own table
+  EXPECT_EQ(dec.peak_packet_messages(), 2u);
+  try {
+    dec.consume(head(4, 2), 0, blk);
+    ADD_FAILURE() << "a third packet-mode message opened on a port of two";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("NiConfig::packet_messages"), std::string::npos)
         << e.what();
   }
 }

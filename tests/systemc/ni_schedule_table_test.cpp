@@ -11,6 +11,7 @@
 #include "algorithms/algorithms.hpp"
 #include "common/error.hpp"
 #include "image/image.hpp"
+#include "ni/ni_config.hpp"
 #include "ni/plain_access.hpp"
 #include "ni/schedule_table.hpp"
 #include "sim_test_util.hpp"
@@ -61,7 +62,7 @@ TableSet torus_tables() {
 
 class NiScheduleTableTest : public test::SimTest {
  protected:
-  NiScheduleTable table{"table", 5, 16};
+  NiScheduleTable table{"table", 5, 16, NiConfig{}.table_entries};
   Host host{"host"};
   NiScheduleTableTest() {
     host.socket.bind(table.config);
@@ -103,6 +104,26 @@ TEST_F(NiScheduleTableTest, RejectsAnotherNodesImageAndAWrongVersion) {
   host.load(encode_image(set, 5));
   EXPECT_EQ(host.read32(NiScheduleTable::kRegStatus), NiScheduleTable::kStatusLoaded);
   EXPECT_TRUE(table.error().empty());
+}
+
+// An NI built with a 4-entry table (NiConfig::table_entries = 4).
+class NiSmallTableTest : public test::SimTest {
+ protected:
+  NiScheduleTable table{"table", 5, 16, 4};
+  Host host{"host"};
+  NiSmallTableTest() {
+    host.socket.bind(table.config);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  }
+};
+
+TEST_F(NiSmallTableTest, AnImageOfMoreEntriesThanTheTableHoldsIsRefusedNamingTheBound) {
+  const TableSet set = torus_tables();
+  ASSERT_GT(set.tables[5].entries.size(), 4u);
+  host.load(encode_image(set, 5));
+  EXPECT_EQ(host.read32(NiScheduleTable::kRegStatus), NiScheduleTable::kStatusError);
+  EXPECT_THAT(table.error(), HasSubstr("NiConfig::table_entries"));
+  EXPECT_TRUE(table.entries().empty());
 }
 
 TEST_F(NiScheduleTableTest, BadAccessesAreAddressErrors) {
