@@ -14,6 +14,7 @@
 #include "mtsim_test_util.hpp"
 #include "sim_test_util.hpp"
 #include "support/run_command.hpp"
+#include "support/swapped_steps_set.hpp"
 
 namespace {
 
@@ -145,6 +146,21 @@ TEST(Hardening, OptionValuesAreNotWrappedOrGuessed) {
     EXPECT_EQ(r.code, 1) << c.cmd << "\n" << r.out;
     EXPECT_THAT(r.out, HasSubstr(c.message)) << c.cmd;
     EXPECT_THAT(r.out, Not(HasSubstr("bigraph"))) << c.cmd;
+  }
+}
+
+// Issue 36, wrong result 1: an image set whose node 5 steps backwards ended in an internal
+// error (exit 2) inside NI 5; it is bad input, refused before the run, verified or not.
+TEST(Hardening, ImagesWhoseStepsGoBackwardsAreRefusedUpFront) {
+  const std::string dir = temp_dir("swapped_steps") + "/s";
+  mt::test::write_swapped_steps_set(dir);
+  for (const char* extra : {"", " --no-verify"}) {
+    const auto r = run_command(kMtsim + " -q --images " + dir + extra);
+    EXPECT_EQ(r.code, 1) << extra << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("node_05.bin: node 5, table entry 1: step 1 after step 2 in "
+                                 "entry 0"))
+        << extra;
+    EXPECT_THAT(r.out, Not(HasSubstr("internal error"))) << extra;
   }
 }
 
