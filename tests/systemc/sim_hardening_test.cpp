@@ -164,4 +164,17 @@ TEST(Hardening, ImagesWhoseStepsGoBackwardsAreRefusedUpFront) {
   }
 }
 
+// An image set planned for a switch network, run on a torus: a node hears from more senders
+// per (op, flow) than the NI's scoreboard holds there. It was an internal error (exit 2) in
+// NI 1 ("the 5th message of its (op, flow)"); it is bad input, refused before the run.
+TEST(Hardening, ImagesThatOverfillTheScoreboardAreRefusedUpFront) {
+  const std::string dir = temp_dir("scoreboard") + "/s";
+  ASSERT_EQ(run_command(kMtc + " plan -q -t bigraph:4x4 -a multitree -b 4KiB -o " + dir).code, 0);
+  const auto r = run_command(kMtsim + " -q --images " + dir + " -t torus:4x8");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("receives more than 4 reduce messages of flow"));
+  EXPECT_THAT(r.out, HasSubstr("holds 4 per (op, flow) on a torus, mesh or ring"));
+  EXPECT_THAT(r.out, Not(HasSubstr("internal error")));
+}
+
 }  // namespace
