@@ -247,7 +247,8 @@ void add_model_options(CLI::App& app, MtsimArgs& a) {
                "advance every node one cycle at a time with all the others instead of a "
                "link's latency ahead alone: the same results, slower (to check that)");
   app.add_option("--watchdog", o.ni.watchdog_cycles,
-                 "stop and report a deadlock after this many cycles without progress (0: off)")
+                 "stop and report a deadlock once nothing has moved for this many cycles "
+                 "and nothing is under way (0: off)")
       ->capture_default_str();
 }
 

@@ -177,4 +177,48 @@ TEST(Hardening, ImagesThatOverfillTheScoreboardAreRefusedUpFront) {
   EXPECT_THAT(r.out, Not(HasSubstr("internal error")));
 }
 
+// Issue 36, wrong result 2: a run that waits out a long link, memory or adder latency was
+// declared a deadlock ("nothing moved for 20224 cycles", exit 3). It verifies, in the cycles
+// of the same run without the watchdog.
+TEST(Hardening, LongLatenciesAreNotDeadlocks) {
+  struct Case {
+    std::string option, cycles;
+  };
+  for (const Case& c : {Case{"--link-latency 30000", "121336"},
+                        Case{"--mem-latency 25000", "250936"},
+                        Case{"--reduce-latency 25000", "51928"}}) {
+    for (const std::string& watchdog : {std::string(), std::string(" --watchdog 0")}) {
+      const auto r = run_command(kMtsim + " -q -t ring:4 -b 4KiB " + c.option + watchdog);
+      EXPECT_EQ(r.code, 0) << c.option << watchdog << "\n" << r.out;
+      EXPECT_THAT(r.out, HasSubstr("cycles          " + c.cycles + "\n")) << c.option << watchdog;
+      EXPECT_THAT(r.out, HasSubstr("verified        yes")) << c.option << watchdog;
+    }
+  }
+}
+
+// ... and a deadlock behind the same latencies is still found and named (exit 3): node 0 of a
+// 2x2 mesh loses its Reduce entries, so its parents wait for Reduces that never come.
+TEST(Hardening, DeadlocksBehindLongLatenciesAreStillFound) {
+  mt::PlanOptions po;
+  po.bytes = 4096;
+  mt::TableSet set = mt::compile_tables(
+      mt::build_plan(mt::parse_topology("mesh:2x2"), "multitree", po), mt::TableOptions{});
+  for (mt::TableEntry& e : set.tables[0].entries) {
+    if (e.op != mt::Op::kReduce) continue;
+    e.op = mt::Op::kNop;
+    e.parent = mt::kNil;
+    e.children.clear();
+  }
+  const std::string dir = temp_dir("deadlock") + "/s";
+  mt::write_image_set(set, dir);
+  for (const char* option : {"", " --link-latency 30000", " --mem-latency 25000",
+                             " --reduce-latency 25000"}) {
+    const auto r = run_command(kMtsim + " -q --no-verify --images " + dir + option);
+    EXPECT_EQ(r.code, 3) << option << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("deadlock: nothing moved for")) << option;
+    EXPECT_THAT(r.out, HasSubstr("and nothing is under way")) << option;
+    EXPECT_THAT(r.out, HasSubstr("waits for the reduce of flow")) << option;
+  }
+}
+
 }  // namespace
