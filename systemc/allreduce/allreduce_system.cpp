@@ -64,7 +64,7 @@ AllReduceSystem::AllReduceSystem(sc_core::sc_module_name name, const Topology& t
   std::sort(rtl_nodes_.begin(), rtl_nodes_.end());
   rtl_nodes_.erase(std::unique(rtl_nodes_.begin(), rtl_nodes_.end()), rtl_nodes_.end());
   net_.set_watchdog(std::max<uint64_t>(opt.ni.watchdog_cycles,
-                                       4 * (noc.link_latency + noc.credit_latency)));
+                                       4 * (uint64_t{noc.link_latency} + noc.credit_latency)));
   std::vector<NiModel*> nis;
   for (uint32_t n = 0; n < topo.nodes(); ++n) {
     memories_.push_back(

@@ -229,12 +229,14 @@ void add_model_options(CLI::App& app, MtsimArgs& a) {
       ->capture_default_str();
   a.mem_latency_opt =
       app.add_option("--mem-latency", o.memory.latency, "accelerator memory latency, cycles")
+          ->check(latency_cycles())
           ->capture_default_str();
   app.add_option("--reduce-throughput", o.reduction.elements_per_cycle,
                  "reduction unit, elements/cycle")
       ->capture_default_str();
   a.reduce_latency_opt =
       app.add_option("--reduce-latency", o.reduction.latency, "reduction unit pipeline, cycles")
+          ->check(latency_cycles())
           ->capture_default_str();
   app.add_flag("--ni-forward", o.ni.forward,
                "forward reduced data from the reduction unit to the flit encoder instead of "
