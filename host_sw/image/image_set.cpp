@@ -171,6 +171,8 @@ void ImageSetWriter::add(const ScheduleTable& table) {
   }
   const fs::path stem = fs::path(tmp_) / image_stem(table.node, set_.nodes);
   const std::vector<uint8_t>& bin = encoder_.bin(table);
+  const std::string rule = table_rule_error(table);  // read_image_set refuses it
+  if (!rule.empty()) throw InputError("image set: " + rule);
   write_bytes(stem.string() + ".bin", reinterpret_cast<const char*>(bin.data()), bin.size());
   text_.clear();
   encoder_.append_hex(text_);
@@ -222,6 +224,8 @@ void read_node(const fs::path& dir, uint32_t n, uint32_t addr_bits, uint32_t siz
   } catch (const InputError& e) {
     throw InputError(bin_name + ": " + e.what());
   }
+  const std::string rule = table_rule_error(img.table);  // each entry decoded, the whole table
+  if (!rule.empty()) throw InputError(bin_name + ": " + rule);
   const ImageHeader& h = img.header;
   auto agree = [&](const char* field, uint64_t got, uint64_t want) {
     if (got != want) {

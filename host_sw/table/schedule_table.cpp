@@ -225,4 +225,28 @@ Plan plan_from_tables(const TableSet& set) {
   return plan;
 }
 
+std::string table_rule_error(const ScheduleTable& table) {
+  const std::vector<TableEntry>& entries = table.entries;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const TableEntry& e = entries[i];
+    auto at = [&] { return fmt::format("node {}, table entry {}", table.node, i); };
+    if (i > 0 && e.step < entries[i - 1].step) {
+      return fmt::format("{}: step {} after step {} in entry {}; the NI issues its entries in "
+                         "order, each in its step, so steps must not decrease",
+                         at(), e.step, entries[i - 1].step, i - 1);
+    }
+    if (e.parent == table.node) {
+      return fmt::format("{}, field parent: node {} is the table's own node; an NI sends to "
+                         "and waits for other nodes only", at(), table.node);
+    }
+    for (size_t k = 0; k < e.children.size(); ++k) {
+      if (e.children[k] == table.node) {
+        return fmt::format("{}, field children[{}]: node {} is the table's own node; an NI "
+                           "sends to and waits for other nodes only", at(), k, table.node);
+      }
+    }
+  }
+  return {};
+}
+
 }  // namespace mt

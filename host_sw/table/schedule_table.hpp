@@ -121,4 +121,16 @@ class TableStream {
 // The transfers the tables send, as a plan (for verifying tables read back from images).
 Plan plan_from_tables(const TableSet& tables);
 
+// The rules of a whole table that no entry shows alone (the image decoder checks each entry,
+// as the NIs' loaders do, and an NI would refuse these only while it runs):
+//   - steps never decrease: only the head issues, in its step, and the timestep counter only
+//     advances, so an entry after one of a later step would be for a step already past (the
+//     SystemC NI's "table entry I is for step S, after step T", the RTL's ErrStep);
+//   - no entry names the table's own node as its parent or a child: the NI sends to and waits
+//     for other nodes (a send to itself is the RTL's ErrSend and the SystemC NI's "a table
+//     entry sends to node N"; a wait for itself never ends).
+// The first entry that breaks one, as "node N, table entry I: ..." naming the rule; empty
+// when none does. read_image_set, ImageSetWriter and the verifier refuse such a table.
+std::string table_rule_error(const ScheduleTable& table);
+
 }  // namespace mt

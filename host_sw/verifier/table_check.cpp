@@ -21,6 +21,8 @@ TableChecker::TableChecker(const Plan& plan, const PlanIndex& index, uint64_t ba
 void TableChecker::check(const ScheduleTable& table) {
   if (list_.full()) return;
   check_sends(table);
+  const std::string rule = table_rule_error(table);
+  if (!rule.empty()) list_.add(rule);
   wait_rules_.check(table.node, table.entries, base_addr_, list_);
 }
 

@@ -15,9 +15,10 @@ namespace mt {
 
 // Checks each node's table against the plan it was compiled from, which verify_plan proved:
 // the table sends exactly the node's transfers of the plan (op, flow, destination, step and
-// bytes, in the order of PlanIndex::sends) and the NI's wait rules hold for its entries. Over
-// every node that is what verify_tables proves of the whole set (its plan_from_tables is then
-// the proved plan), in the memory of one table.
+// bytes, in the order of PlanIndex::sends), it keeps the rules of a whole table
+// (table_rule_error), and the NI's wait rules hold for its entries. Over every node that is
+// what verify_tables proves of the whole set (its plan_from_tables is then the proved plan),
+// in the memory of one table.
 class TableChecker {
  public:
   TableChecker(const Plan& plan, const PlanIndex& index, uint64_t base_addr, size_t max_errors);

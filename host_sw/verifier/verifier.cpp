@@ -167,6 +167,10 @@ VerifyReport verify(const Plan& plan, const Topology& topo, size_t max_errors,
   r.step_bound = std::max(r.diameter, (topo.nodes() - 1 + degree - 1) / degree);
   ErrorList errors(r.errors, max_errors);
   check_structure(plan, topo, errors);
+  for (size_t n = 0; tables && n < tables->tables.size() && !errors.full(); ++n) {
+    const std::string rule = table_rule_error(tables->tables[n]);
+    if (!rule.empty()) errors.add(rule);
+  }
   if (!r.ok()) return r;  // later checks index by the ids checked here
   std::optional<PlanIndex> own_index;
   const PlanIndex& index = given_index ? *given_index : own_index.emplace(plan);

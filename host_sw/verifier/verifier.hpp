@@ -30,8 +30,9 @@ struct VerifyReport {
 // Errors name the node, flow and step. Stops collecting after `max_errors`.
 VerifyReport verify_plan(const Plan& plan, const Topology& topo, size_t max_errors = 20);
 
-// Proves tables: the plan they send verifies, and the NI's wait rules (schedule_table.hpp)
-// make every send wait for all the data it carries. Contention freedom is not checked (tables
+// Proves tables: each keeps the rules of a whole table (table_rule_error: steps never
+// decrease, no entry names its own node), the plan they send verifies, and the NI's wait
+// rules (schedule_table.hpp) make every send wait for all the data it carries. Contention freedom is not checked (tables
 // carry neither the promise nor routes; verify_plan checks it on the plan), only reported in
 // max_step_link_load.
 VerifyReport verify_tables(const TableSet& tables, const Topology& topo, size_t max_errors = 20);

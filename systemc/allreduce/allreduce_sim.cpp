@@ -8,6 +8,7 @@
 #include <memory>
 #include <new>
 #include <set>
+#include <unordered_map>
 #include <utility>
 
 #include <fmt/format.h>
@@ -68,6 +69,29 @@ struct Loaded {
   std::vector<std::vector<uint8_t>> images;  // per node, the .bin the NI is loaded with
 };
 
+// The NI's dependency scoreboard keeps a row of senders per (op, flow), one per message that
+// arrives (NiConfig::arrival_slots, the RTL's SLOTS). On a torus, mesh or ring the planned
+// tables send a node at most 4 per row; an image set planned for another network may send
+// more, which the NI would refuse only while running: refuse it here, naming the fullest row.
+void check_scoreboard_rows(const TableSet& set, const std::string& dir, uint32_t slots) {
+  std::unordered_map<uint64_t, uint32_t> rows[3];  // by op: (node, flow) -> messages
+  auto arrive = [&](uint32_t node, const TableEntry& e, uint32_t sender) {
+    if (++rows[static_cast<uint32_t>(e.op)][uint64_t{node} << 32 | e.flow] <= slots) return;
+    throw InputError(fmt::format(
+        "image set {}: node {} receives more than {} {} messages of flow {} (one from node {}); "
+        "the NI's dependency scoreboard holds {} per (op, flow) on a torus, mesh or ring "
+        "(NiConfig::arrival_slots)", dir, node, slots, op_name(e.op), e.flow, sender, slots));
+  };
+  for (const ScheduleTable& t : set.tables) {
+    for (const TableEntry& e : t.entries) {
+      if (e.op == Op::kReduce && e.parent != kNil) arrive(e.parent, e, t.node);
+      if (e.op == Op::kGather) {
+        for (uint32_t c : e.children) arrive(c, e, t.node);
+      }
+    }
+  }
+}
+
 // `images`: the set read from opt.images (read first: it may name the topology).
 Loaded load_tables(const AllReduceOptions& opt, const Topology& topo, TableSet images) {
   Loaded l;
@@ -83,6 +107,7 @@ Loaded load_tables(const AllReduceOptions& opt, const Topology& topo, TableSet i
       for (const std::string& e : r.errors) msg += "\n  " + e;
       throw InputError(msg);
     }
+    if (topo.direct()) check_scoreboard_rows(l.set, opt.images, opt.ni.arrival_slots);
     for (uint32_t n = 0; n < topo.nodes(); ++n) {
       const std::string bytes =
           read_input_file(fmt::format("{}/{}.bin", opt.images, image_stem(n, topo.nodes())));

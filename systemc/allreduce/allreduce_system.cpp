@@ -64,7 +64,7 @@ AllReduceSystem::AllReduceSystem(sc_core::sc_module_name name, const Topology& t
   std::sort(rtl_nodes_.begin(), rtl_nodes_.end());
   rtl_nodes_.erase(std::unique(rtl_nodes_.begin(), rtl_nodes_.end()), rtl_nodes_.end());
   net_.set_watchdog(std::max<uint64_t>(opt.ni.watchdog_cycles,
-                                       4 * (noc.link_latency + noc.credit_latency)));
+                                       4 * (uint64_t{noc.link_latency} + noc.credit_latency)));
   std::vector<NiModel*> nis;
   for (uint32_t n = 0; n < topo.nodes(); ++n) {
     memories_.push_back(
@@ -88,8 +88,13 @@ AllReduceSystem::AllReduceSystem(sc_core::sc_module_name name, const Topology& t
     net_.scheduler().set_lookahead(net_.lookahead());
   }
   host_ = std::make_unique<Host>("host", nis, images_);
+  // An RTL NI's memory accesses and the flits and credits on their way to and from it are not
+  // on the network's scheduler: the monitor waits out their latencies before it looks there.
+  const uint64_t hidden = rtl_nodes_.empty() ? 0
+                                             : uint64_t{noc.link_latency} + noc.credit_latency +
+                                                   memory.latency + opt.reduction.latency;
   monitor_ = std::make_unique<Monitor>("monitor", nis, net_, noc.clock_ps, opt.ni.watchdog_cycles,
-                                       opt.progress);
+                                       hidden, opt.progress);
   if (!opt.trace.empty()) {
     // sc_create_vcd_trace_file appends ".vcd".
     trace_ = sc_core::sc_create_vcd_trace_file(opt.trace.substr(0, opt.trace.size() - 4).c_str());

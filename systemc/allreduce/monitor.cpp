@@ -13,9 +13,10 @@ constexpr uint64_t kPeriod = 256;  // cycles between checks
 }  // namespace
 
 Monitor::Monitor(sc_core::sc_module_name name, const std::vector<NiModel*>& nis,
-                 const Network& net, uint64_t clock_ps, uint64_t watchdog_cycles, bool progress)
+                 const Network& net, uint64_t clock_ps, uint64_t watchdog_cycles,
+                 uint64_t hidden_cycles, bool progress)
     : sc_module(name), nis_(nis), net_(net), clock_ps_(clock_ps), watchdog_(watchdog_cycles),
-      progress_(progress && isatty(STDERR_FILENO)),
+      hidden_(hidden_cycles), progress_(progress && isatty(STDERR_FILENO)),
       last_print_(std::chrono::steady_clock::now()) {
   SC_THREAD(watch);
 }
@@ -51,9 +52,11 @@ bool Monitor::stalled(uint64_t now, uint64_t done, uint64_t activity, bool count
   // A lockstep counter counting down is waiting, not stalled.
   quiet_ = activity == last_activity_ && !counting ? quiet_ + kPeriod : 0;
   last_activity_ = activity;
-  if (watchdog_ == 0 || quiet_ < watchdog_) return false;
-  stall_ = fmt::format("deadlock: nothing moved for {} cycles (cycle {}); {} of {} nodes done",
-                       quiet_, now, done, nis_.size());
+  if (watchdog_ == 0 || quiet_ < watchdog_ + hidden_) return false;
+  // Whatever is under way (on a link, in a memory, in an adder) wakes a router or NI later.
+  if (net_.scheduler().next_request() != CycleScheduler::kNever) return false;
+  stall_ = fmt::format("deadlock: nothing moved for {} cycles and nothing is under way (cycle "
+                       "{}); {} of {} nodes done", quiet_, now, done, nis_.size());
   for (const NiModel* ni : nis_) {
     if (!ni->done()) stall_ += "\n  " + ni->status();
   }

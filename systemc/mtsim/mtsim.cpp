@@ -229,12 +229,14 @@ void add_model_options(CLI::App& app, MtsimArgs& a) {
       ->capture_default_str();
   a.mem_latency_opt =
       app.add_option("--mem-latency", o.memory.latency, "accelerator memory latency, cycles")
+          ->check(latency_cycles())
           ->capture_default_str();
   app.add_option("--reduce-throughput", o.reduction.elements_per_cycle,
                  "reduction unit, elements/cycle")
       ->capture_default_str();
   a.reduce_latency_opt =
       app.add_option("--reduce-latency", o.reduction.latency, "reduction unit pipeline, cycles")
+          ->check(latency_cycles())
           ->capture_default_str();
   app.add_flag("--ni-forward", o.ni.forward,
                "forward reduced data from the reduction unit to the flit encoder instead of "
@@ -247,7 +249,8 @@ void add_model_options(CLI::App& app, MtsimArgs& a) {
                "advance every node one cycle at a time with all the others instead of a "
                "link's latency ahead alone: the same results, slower (to check that)");
   app.add_option("--watchdog", o.ni.watchdog_cycles,
-                 "stop and report a deadlock after this many cycles without progress (0: off)")
+                 "stop and report a deadlock once nothing has moved for this many cycles "
+                 "and nothing is under way (0: off)")
       ->capture_default_str();
 }
 

@@ -78,6 +78,7 @@ class Network : public sc_core::sc_module {
   // Runs the routers each cycle they ask for; NIs on this network run on it too. Each router
   // is a group of its own on it (with its node's NI: group key = the router's vertex id).
   CycleScheduler& scheduler() { return scheduler_; }
+  const CycleScheduler& scheduler() const { return scheduler_; }
   // The fewest cycles after which what a router sends to another takes effect: a flit's
   // switch traversal and link latency, a credit's latency (>= 1). Between routers nothing
   // travels faster, so the scheduler may run each router's group that far ahead

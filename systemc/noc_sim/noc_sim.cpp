@@ -32,8 +32,8 @@ const char* flow_control(const NocConfig& c) {
   return c.wormhole ? "wormhole" : "virtual cut-through";
 }
 
-uint32_t router_delay(const NocConfig& c) {
-  return c.rc_delay + c.va_delay + c.sa_delay + c.st_delay;
+uint64_t router_delay(const NocConfig& c) {
+  return uint64_t{c.rc_delay} + c.va_delay + c.sa_delay + c.st_delay;
 }
 
 nlohmann::json config_json(const TrafficConfig& t, const Topology& topo, const ZeroLoad& z) {
@@ -116,9 +116,11 @@ void add_network_options(CLI::App& app, NocSimArgs& a) {
   add_noc_options(app, noc);
   a.credit_opt = app.add_option("--credit-latency", a.credit_latency,
                                 "credit latency over a link, cycles, at least 1 (default: the "
-                                "link latency)");
+                                "link latency)")
+                     ->check(latency_cycles());
   app.add_option("--local-latency", noc.local_latency,
                  "NI <-> router injection/ejection latency, cycles")
+      ->check(latency_cycles())
       ->capture_default_str();
   app.add_flag("--wormhole", noc.wormhole, "wormhole flow control (default: virtual cut-through)");
   a.json_opt = app.add_option("--json", a.json_path, "write the results as JSON here");

@@ -1,5 +1,7 @@
 #include "scheduler/cycle_scheduler.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace mt::noc {
@@ -60,6 +62,12 @@ void CycleScheduler::notify(uint32_t id, uint64_t cycle) {
   g.pending = cycle;
   requests_.push(cycle, c.group);
   arm(cycle);
+}
+
+uint64_t CycleScheduler::next_request() const {
+  uint64_t next = kNever;
+  for (const Group& g : groups_) next = std::min(next, g.pending);
+  return next;
 }
 
 void CycleScheduler::arm(uint64_t cycle) {

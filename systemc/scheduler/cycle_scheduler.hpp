@@ -65,6 +65,10 @@ class CycleScheduler : public sc_core::sc_module {
   uint64_t now() const { return running_ ? current_ : clock_.now(); }
   // Component runs so far (simulation effort, not model state).
   uint64_t runs() const { return runs_; }
+  // Outside a run: the earliest cycle some component asked to run in and has not run yet, or
+  // kNever when none waits to run (nothing on this scheduler will happen unless something
+  // else asks).
+  uint64_t next_request() const;
 
  private:
   SC_HAS_PROCESS(CycleScheduler);

@@ -147,8 +147,8 @@ RunStats run_traffic(const TrafficConfig& cfg,
   // A deadlocked network would otherwise look saturated; the router's watchdog stops the run
   // when no flit moves for many link round trips while flits are inside.
   const NocConfig& c = cfg.noc;
-  net.set_watchdog(8ull * (c.link_latency + c.credit_latency + c.rc_delay + c.va_delay +
-                           c.sa_delay + c.st_delay + 2ull * c.local_latency + cfg.packet_flits));
+  net.set_watchdog(8 * (uint64_t{c.link_latency} + c.credit_latency + c.rc_delay + c.va_delay +
+                       c.sa_delay + c.st_delay + 2ull * c.local_latency + cfg.packet_flits));
   const Clock::time_point t1 = Clock::now();
   sc_core::sc_start();
   const double sim_seconds = seconds_since(t1);

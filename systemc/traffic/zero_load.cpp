@@ -3,7 +3,7 @@
 namespace mt::noc {
 
 uint64_t zero_load_network_latency(const NocConfig& cfg, uint32_t hops, uint32_t flits) {
-  const uint64_t r = cfg.rc_delay + cfg.va_delay + cfg.sa_delay + cfg.st_delay;
+  const uint64_t r = uint64_t{cfg.rc_delay} + cfg.va_delay + cfg.sa_delay + cfg.st_delay;
   return 2ull * cfg.local_latency + (hops + 1ull) * r + static_cast<uint64_t>(hops) * cfg.link_latency +
          (flits - 1ull);
 }

@@ -17,6 +17,7 @@
 #include "algorithms/algorithms.hpp"
 #include "common/error.hpp"
 #include "support/run_command.hpp"
+#include "support/swapped_steps_set.hpp"
 #include "table/schedule_table.hpp"
 #include "topology/routing.hpp"
 #include "topology/topology.hpp"
@@ -540,6 +541,23 @@ TEST(Hardening, TablesKeepTheLinkLoadOfTheirPlan) {
     const mt::VerifyReport tr = mt::verify_tables(mt::compile_tables(plan, mt::TableOptions{}), topo);
     EXPECT_TRUE(tr.ok()) << algorithm << " " << spec;
     EXPECT_EQ(tr.max_step_link_load, 1u) << algorithm << " " << spec;
+  }
+}
+
+// Issue 36, wrong result 1: node 5's first two entries swapped (steps 2, then 1), every file
+// consistent with its CRC: mtc verify said verified, and mtsim --images then failed inside the
+// NI. The set is refused by name before any NI runs it.
+TEST(Hardening, TablesWhoseStepsGoBackwardsAreRefused) {
+  const std::string dir = temp_dir("swapped_steps") + "/s";
+  mt::test::write_swapped_steps_set(dir);
+  for (const std::string& args : {"verify " + dir, "verify -f json " + dir, "show " + dir}) {
+    const auto r = run_command(kMtc + " " + args);
+    EXPECT_EQ(r.code, 1) << args << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("node_05.bin: node 5, table entry 1: step 1 after step 2 in "
+                                 "entry 0"))
+        << args;
+    EXPECT_THAT(r.out, HasSubstr("steps must not decrease")) << args;
+    EXPECT_THAT(r.out, Not(HasSubstr("verified"))) << args;
   }
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <random>
 #include <sstream>
@@ -877,6 +878,45 @@ TEST(ImageSet, RefusesToReplaceOtherDirectories) {
   EXPECT_THAT(error_of([&] { write_image_set(small_set(), dir.string(), kSmallOpt); }),
               HasSubstr("refusing to replace"));
   EXPECT_EQ(slurp(dir / "thesis.tex"), "do not delete");
+}
+
+// A table whose entries are each valid but that no NI can run (issue 36): its steps go
+// backwards, or an entry names the table's own node. The image decodes, as the NIs' loaders
+// judge it entry by entry; the set's writer and reader refuse it, naming the node, the entry
+// and the rule.
+TEST(ImageSet, RefusesATableNoNiCanRun) {
+  struct Case {
+    std::function<void(TableSet&)> edit;
+    uint32_t node;
+    std::string rule;
+  };
+  const std::vector<Case> cases = {
+      {[](TableSet& s) { std::swap(s.tables[2].entries[0], s.tables[2].entries[1]); }, 2,
+       "node 2, table entry 1: step 1 after step 2 in entry 0; the NI issues its entries in "
+       "order, each in its step, so steps must not decrease"},
+      {[](TableSet& s) { s.tables[0].entries[1].parent = 0; }, 0,
+       "node 0, table entry 1, field parent: node 0 is the table's own node"},
+      {[](TableSet& s) { s.tables[1].entries[0].children[1] = 1; }, 1,
+       "node 1, table entry 0, field children[1]: node 1 is the table's own node"},
+  };
+  for (const Case& c : cases) {
+    TableSet bad = small_set();
+    c.edit(bad);
+    EXPECT_NO_THROW(decode_image(encode_image(bad, c.node, kSmallOpt))) << c.rule;
+    TempDir tmp;
+    const fs::path dir = tmp.path() / "set";
+    EXPECT_THAT(error_of([&] { write_image_set(bad, dir.string(), kSmallOpt); }),
+                HasSubstr("image set: " + c.rule));
+    EXPECT_FALSE(fs::exists(dir));
+    write_image_set(small_set(), dir.string(), kSmallOpt);
+    const fs::path stem = dir / image_stem(c.node, 4);
+    const std::vector<uint8_t> bin = encode_image(bad, c.node, kSmallOpt);
+    spit(stem.string() + ".bin", std::string(bin.begin(), bin.end()));
+    spit(stem.string() + ".hex", encode_hex(bad, c.node, kSmallOpt));
+    spit(stem.string() + ".json", table_json_text(bad, c.node));
+    EXPECT_THAT(error_of([&] { read_image_set(dir.string()); }),
+                HasSubstr(stem.string() + ".bin: " + c.rule));
+  }
 }
 
 TEST(ImageSet, ReadErrorsNameTheFile) {

@@ -8,6 +8,7 @@
 
 #include "algorithms/algorithms.hpp"
 #include "common/error.hpp"
+#include "support/swapped_steps_set.hpp"
 #include "table/schedule_table.hpp"
 #include "verifier/table_check.hpp"
 #include "verifier/verifier.hpp"
@@ -146,6 +147,32 @@ TEST(VerifyTables, AcceptsCompiledTablesAndRejectsAWaitThatNeverEnds) {
   r = verify_tables(set, topo);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.errors.front(), HasSubstr("that no node sends it"));
+}
+
+// Issue 36: a table whose steps go backwards was proved, though no NI can run it (the head
+// issues only in its step, and the step only advances).
+TEST(VerifyTables, RejectsStepsThatGoBackwards) {
+  const TableSet set = test::swapped_steps_tables();
+  ASSERT_EQ(set.tables[5].entries[0].step, 2u);
+  ASSERT_EQ(set.tables[5].entries[1].step, 1u);
+  const VerifyReport r = verify_tables(set, make_torus(4, 4));
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.errors.front(), HasSubstr("node 5, table entry 1: step 1 after step 2 in entry 0"));
+  EXPECT_THAT(r.errors.front(), HasSubstr("steps must not decrease"));
+}
+
+// ... and a table that names its own node, with or without the rest of the verifier.
+TEST(VerifyTables, RejectsAnEntryThatNamesItsOwnNode) {
+  const Topology topo = make_mesh(2, 2);
+  TableSet set = compile_tables(mesh2x2(), TableOptions{});
+  for (TableEntry& e : set.tables[0].entries) {
+    if (e.op == Op::kReduce && !e.children.empty()) e.children.back() = 0;
+  }
+  const VerifyReport r = verify_tables(set, topo);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.errors.front(), HasSubstr("node 0, table entry"));
+  EXPECT_THAT(r.errors.front(), HasSubstr("node 0 is the table's own node"));
+  EXPECT_EQ(table_rule_error(set.tables[1]), "");
 }
 
 TEST(VerifyTables, RejectsADroppedWait) {

@@ -120,6 +120,33 @@ TEST_F(CycleSchedulerSim, ARequestMadeBetweenClockEdgesRunsOnTheEdgeOfItsCycle) 
   EXPECT_EQ(a.times, (std::vector<sc_core::sc_time>{sc_core::sc_time(7000, sc_core::SC_PS)}));
 }
 
+// What the all-reduce monitor asks before it declares a deadlock: whether anything waits to
+// run, and when. A superseded request does not count; a group's next request after its window
+// does.
+TEST_F(CycleSchedulerSim, NextRequestIsTheEarliestCycleAComponentWaitsFor) {
+  CycleScheduler s("scheduler", kClockPs);
+  Recorder a(s), b(s);
+  EXPECT_EQ(s.next_request(), CycleScheduler::kNever);
+  a.event.notify_at(30);
+  a.event.notify_at(20);  // supersedes 30
+  b.event.notify_at(25);
+  EXPECT_EQ(s.next_request(), 20u);
+  a.script = {{20, 40000}};  // far beyond the bucket horizon
+  run_cycles(21);
+  EXPECT_EQ(s.next_request(), 25u);
+  run_cycles(10);
+  EXPECT_EQ(s.next_request(), 40000u);
+  run_cycles(49969);  // to cycle 50000
+  EXPECT_EQ(s.next_request(), CycleScheduler::kNever);
+  EXPECT_EQ(a.ran, (std::vector<uint64_t>{20, 40000}));
+  s.set_lookahead(8);
+  a.event.notify_at(50010);
+  a.script = {{50010, 50013}, {50013, 50100}};  // 50013 runs in 50010's window
+  run_cycles(11);
+  EXPECT_EQ(a.ran, (std::vector<uint64_t>{20, 40000, 50010, 50013}));
+  EXPECT_EQ(s.next_request(), 50100u);
+}
+
 TEST_F(CycleSchedulerSim, ARequestForTheCurrentCycleIsAnError) {
   CycleScheduler s("scheduler", kClockPs);
   Recorder a(s);

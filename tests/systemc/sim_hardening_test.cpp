@@ -14,6 +14,7 @@
 #include "mtsim_test_util.hpp"
 #include "sim_test_util.hpp"
 #include "support/run_command.hpp"
+#include "support/swapped_steps_set.hpp"
 
 namespace {
 
@@ -145,6 +146,108 @@ TEST(Hardening, OptionValuesAreNotWrappedOrGuessed) {
     EXPECT_EQ(r.code, 1) << c.cmd << "\n" << r.out;
     EXPECT_THAT(r.out, HasSubstr(c.message)) << c.cmd;
     EXPECT_THAT(r.out, Not(HasSubstr("bigraph"))) << c.cmd;
+  }
+}
+
+// Issue 36, wrong result 1: an image set whose node 5 steps backwards ended in an internal
+// error (exit 2) inside NI 5; it is bad input, refused before the run, verified or not.
+TEST(Hardening, ImagesWhoseStepsGoBackwardsAreRefusedUpFront) {
+  const std::string dir = temp_dir("swapped_steps") + "/s";
+  mt::test::write_swapped_steps_set(dir);
+  for (const char* extra : {"", " --no-verify"}) {
+    const auto r = run_command(kMtsim + " -q --images " + dir + extra);
+    EXPECT_EQ(r.code, 1) << extra << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("node_05.bin: node 5, table entry 1: step 1 after step 2 in "
+                                 "entry 0"))
+        << extra;
+    EXPECT_THAT(r.out, Not(HasSubstr("internal error"))) << extra;
+  }
+}
+
+// An image set planned for a switch network, run on a torus: a node hears from more senders
+// per (op, flow) than the NI's scoreboard holds there. It was an internal error (exit 2) in
+// NI 1 ("the 5th message of its (op, flow)"); it is bad input, refused before the run.
+TEST(Hardening, ImagesThatOverfillTheScoreboardAreRefusedUpFront) {
+  const std::string dir = temp_dir("scoreboard") + "/s";
+  ASSERT_EQ(run_command(kMtc + " plan -q -t bigraph:4x4 -a multitree -b 4KiB -o " + dir).code, 0);
+  const auto r = run_command(kMtsim + " -q --images " + dir + " -t torus:4x8");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("receives more than 4 reduce messages of flow"));
+  EXPECT_THAT(r.out, HasSubstr("holds 4 per (op, flow) on a torus, mesh or ring"));
+  EXPECT_THAT(r.out, Not(HasSubstr("internal error")));
+}
+
+// Issue 36, wrong result 2: a run that waits out a long link, memory or adder latency was
+// declared a deadlock ("nothing moved for 20224 cycles", exit 3). It verifies, in the cycles
+// of the same run without the watchdog.
+TEST(Hardening, LongLatenciesAreNotDeadlocks) {
+  struct Case {
+    std::string option, cycles;
+  };
+  for (const Case& c : {Case{"--link-latency 30000", "121336"},
+                        Case{"--mem-latency 25000", "250936"},
+                        Case{"--reduce-latency 25000", "51928"}}) {
+    for (const std::string& watchdog : {std::string(), std::string(" --watchdog 0")}) {
+      const auto r = run_command(kMtsim + " -q -t ring:4 -b 4KiB " + c.option + watchdog);
+      EXPECT_EQ(r.code, 0) << c.option << watchdog << "\n" << r.out;
+      EXPECT_THAT(r.out, HasSubstr("cycles          " + c.cycles + "\n")) << c.option << watchdog;
+      EXPECT_THAT(r.out, HasSubstr("verified        yes")) << c.option << watchdog;
+    }
+  }
+}
+
+// ... and a deadlock behind the same latencies is still found and named (exit 3): node 0 of a
+// 2x2 mesh loses its Reduce entries, so its parents wait for Reduces that never come.
+TEST(Hardening, DeadlocksBehindLongLatenciesAreStillFound) {
+  mt::PlanOptions po;
+  po.bytes = 4096;
+  mt::TableSet set = mt::compile_tables(
+      mt::build_plan(mt::parse_topology("mesh:2x2"), "multitree", po), mt::TableOptions{});
+  for (mt::TableEntry& e : set.tables[0].entries) {
+    if (e.op != mt::Op::kReduce) continue;
+    e.op = mt::Op::kNop;
+    e.parent = mt::kNil;
+    e.children.clear();
+  }
+  const std::string dir = temp_dir("deadlock") + "/s";
+  mt::write_image_set(set, dir);
+  for (const char* option : {"", " --link-latency 30000", " --mem-latency 25000",
+                             " --reduce-latency 25000"}) {
+    const auto r = run_command(kMtsim + " -q --no-verify --images " + dir + option);
+    EXPECT_EQ(r.code, 3) << option << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("deadlock: nothing moved for")) << option;
+    EXPECT_THAT(r.out, HasSubstr("and nothing is under way")) << option;
+    EXPECT_THAT(r.out, HasSubstr("waits for the reduce of flow")) << option;
+  }
+}
+
+// Issue 36, wrong result 3: latencies near 2^32 wrapped in 32-bit cycle sums. noc-sim measured
+// a 13.9-cycle mean over 4294967295-cycle links (exit 0); 4294967294 was an internal error in
+// both tools (a request for the current cycle), and mtsim's network watchdog fired at
+// --link-latency 536870912 (4 * (link + credit) wrapped to 0). Every latency a 32-bit setting
+// holds runs; a larger one is refused naming the option and the limit.
+TEST(Hardening, LatenciesUpTo32BitsAreHeldByTheCycleArithmetic) {
+  const std::string noc = kNocSim + " -t ring:4 -r 0.05 --warmup 100 --measure 200 -j 1";
+  for (const char* latency : {"4294967295", "4294967294", "2147483648"}) {
+    const auto r = run_command(noc + " --link-latency " + std::string(latency));
+    EXPECT_EQ(r.code, 0) << latency << "\n" << r.out;
+    // The packets are still on their links when the drain ends: none is measured.
+    EXPECT_THAT(r.out, HasSubstr("0.0500    0.0000        0         -")) << latency;
+  }
+  const auto m = run_command(kMtsim + " -q -t ring:4 -b 4KiB --link-latency 536870912");
+  EXPECT_EQ(m.code, 0) << m.out;
+  EXPECT_THAT(m.out, HasSubstr("cycles          2147484984\n"));
+  EXPECT_THAT(m.out, HasSubstr("verified        yes"));
+  for (const std::string& cmd :
+       {kMtsim + " -q -t ring:4 -b 4KiB --link-latency 4294967296",
+        kMtsim + " -q -t ring:4 -b 4KiB --mem-latency 4294967296",
+        kMtsim + " -q -t ring:4 -b 4KiB --reduce-latency 99999999999999999999",
+        noc + " --link-latency 4294967296", noc + " --credit-latency 4294967296",
+        noc + " --local-latency 4294967296"}) {
+    const auto r = run_command(cmd);
+    EXPECT_EQ(r.code, 1) << cmd << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("cycles is more than 4294967295, the most a latency holds"))
+        << cmd;
   }
 }
 
