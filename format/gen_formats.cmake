@@ -1,8 +1,11 @@
 # Generates the C++ header and the Verilog include from format/ni_formats.json, the one
 # description of the shared formats. Run as a build step (format/CMakeLists.txt):
 #   cmake -DIN=ni_formats.json -DOUT_HPP=ni_formats.hpp -DOUT_SVH=ni_formats.svh
-#         -DOUT_SIM_SVH=ni_image_header_sim.svh -P gen_formats.cmake
-# The last is for test benches only (tb/): the image header's fields by name.
+#         -DOUT_PKG=ni_formats_pkg.sv -DOUT_SIM_SVH=ni_image_header_sim.svh -P gen_formats.cmake
+# The Verilog constants come twice from one text: as the include a module body reads, and as
+# the package ni_formats_pkg whose package-qualified names port lists use (Yosys 0.23 takes
+# neither an import in a module header nor one in its body). The last is for test benches
+# only (tb/): the image header's fields by name.
 # Names: a JSON name `node_id` becomes kNodeId in C++ and NODE_ID in Verilog.
 cmake_minimum_required(VERSION 3.25)
 
@@ -181,6 +184,15 @@ string(APPEND hpp "}  // namespace config\n\n}  // namespace mt::format\n")
 file(WRITE "${OUT_HPP}" "${hpp}")
 string(APPEND svh "\n// verilator lint_on UNUSEDPARAM\n")
 file(WRITE "${OUT_SVH}" "${svh}")
+string(REPLACE "// Included inside a module body (no include guard: every module gets its own copy).\n"
+       "// The package of these constants, for port lists: ni_formats_pkg::NAME.\n" pkg "${svh}")
+string(REPLACE "// Every module gets every constant and uses a few of them, hence the lint pragma.\n"
+       "// A port list uses a few of them, hence the lint pragma.\n" pkg "${pkg}")
+string(REPLACE "// verilator lint_off UNUSEDPARAM\n\n"
+       "// verilator lint_off UNUSEDPARAM\n\npackage ni_formats_pkg;\n\n" pkg "${pkg}")
+string(REPLACE "\n// verilator lint_on UNUSEDPARAM\n" "\nendpackage\n\n// verilator lint_on UNUSEDPARAM\n"
+       pkg "${pkg}")
+file(WRITE "${OUT_PKG}" "${pkg}")
 
 set(sim "// Generated from format/ni_formats.json by format/gen_formats.cmake: do not edit.\n")
 string(APPEND sim "// Simulation only (tb/): where a header field of a schedule-table image lies, by its name\n")

@@ -42,9 +42,9 @@ module ejection_decoder #(
   input  logic [4*NODE_W-1:0]      neighbour_i,
   // The flit decoded in this cycle.
   input  logic                     flit_i,
-  input  logic [2:0]               type_i,
+  input  logic [ni_formats_pkg::FLIT_TYPE_BITS-1:0] type_i,
   input  logic [VC_W-1:0]          vc_i,
-  input  logic [127:0]             data_i,
+  input  logic [ni_formats_pkg::FLIT_DATA_BITS-1:0] data_i,
   // A block ends with this flit.
   output logic                     block_o,
   output logic [1:0]               block_op_o,

@@ -58,9 +58,9 @@ module endpoint #(
   input  logic [VC_W-1:0]          credit_vc_i,
   // The flit injected in this cycle.
   output logic                     tx_o,
-  output logic [2:0]               tx_type_o,
+  output logic [ni_formats_pkg::FLIT_TYPE_BITS-1:0] tx_type_o,
   output logic [VC_W-1:0]          tx_vc_o,
-  output logic [127:0]             tx_data_o,
+  output logic [ni_formats_pkg::FLIT_DATA_BITS-1:0] tx_data_o,
   // The queue holds no burst (every flit it was given has left).
   output logic                     empty_o,
   // Bursts queued at the start of the cycle (one whose last flit leaves in it still counts).

@@ -47,8 +47,8 @@ module flit_encoder #(
   // Which of the burst's flits.
   input  logic [COUNT_W-1:0]       index_i,
   output logic [COUNT_W-1:0]       count_o,
-  output logic [2:0]               type_o,
-  output logic [127:0]             data_o
+  output logic [ni_formats_pkg::FLIT_TYPE_BITS-1:0] type_o,
+  output logic [ni_formats_pkg::FLIT_DATA_BITS-1:0] data_o
 );
 
   `include "ni_formats.svh"

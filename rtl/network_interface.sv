@@ -104,18 +104,18 @@ module network_interface #(
   input  logic                       start_i,
   // Ejection: a flit usable in this cycle per port, and its credit back to the router.
   input  logic [K-1:0]               rx_valid_i,
-  input  logic [K*3-1:0]             rx_type_i,
+  input  logic [K*ni_formats_pkg::FLIT_TYPE_BITS-1:0] rx_type_i,
   input  logic [K*VC_W-1:0]          rx_vc_i,
-  input  logic [K*128-1:0]           rx_data_i,
+  input  logic [K*ni_formats_pkg::FLIT_DATA_BITS-1:0] rx_data_i,
   output logic [K-1:0]               rx_credit_o,
   output logic [K*VC_W-1:0]          rx_credit_vc_o,
   // Injection: credits of the router's local inputs, and the flits injected.
   input  logic [K-1:0]               tx_credit_i,
   input  logic [K*VC_W-1:0]          tx_credit_vc_i,
   output logic [K-1:0]               tx_valid_o,
-  output logic [K*3-1:0]             tx_type_o,
+  output logic [K*ni_formats_pkg::FLIT_TYPE_BITS-1:0] tx_type_o,
   output logic [K*VC_W-1:0]          tx_vc_o,
-  output logic [K*128-1:0]           tx_data_o,
+  output logic [K*ni_formats_pkg::FLIT_DATA_BITS-1:0] tx_data_o,
   // Accelerator memory: requests (valid/ready), and completions in request order (read
   // data, or a write's completion). Byte b of the data at bits [8b +: 8].
   output logic                       mem_req_valid_o,
@@ -206,9 +206,9 @@ module network_interface #(
   // Ejection: register stage, then one decoder per port.
   // =====================================================================================
   logic [K-1:0]       rx_q;
-  logic [K*3-1:0]     rx_type_q;
+  logic [K*FLIT_TYPE_BITS-1:0] rx_type_q;
   logic [K*VC_W-1:0]  rx_vc_q;
-  logic [K*128-1:0]   rx_data_q;
+  logic [K*FLIT_DATA_BITS-1:0] rx_data_q;
 
   assign rx_credit_o = rx_valid_i;  // the NI sinks every flit at once (systemc/endpoint)
   assign rx_credit_vc_o = rx_vc_i;
@@ -234,8 +234,9 @@ module network_interface #(
       .BLOCK_BYTES(BLOCK_BYTES), .PKT_MSGS(PKT_MSGS)
     ) u_decoder (
       .clk_i, .rst_ni, .start_i, .neighbour_i(neighbour_q),
-      .flit_i(rx_q[p]), .type_i(rx_type_q[3*p +: 3]), .vc_i(rx_vc_q[VC_W*p +: VC_W]),
-      .data_i(rx_data_q[128*p +: 128]),
+      .flit_i(rx_q[p]), .type_i(rx_type_q[FLIT_TYPE_BITS*p +: FLIT_TYPE_BITS]),
+      .vc_i(rx_vc_q[VC_W*p +: VC_W]),
+      .data_i(rx_data_q[FLIT_DATA_BITS*p +: FLIT_DATA_BITS]),
       .block_o(blk[p]), .block_op_o(blk_op[2*p +: 2]), .block_flow_o(blk_flow[NODE_W*p +: NODE_W]),
       .block_sender_o(blk_sender[NODE_W*p +: NODE_W]), .block_addr_o(blk_addr[ADDR_W*p +: ADDR_W]),
       .block_len_o(blk_len[LEN_W*p +: LEN_W]), .block_data_o(blk_data[DATA_W*p +: DATA_W]),
@@ -569,8 +570,9 @@ module network_interface #(
       .burst_done_i(done_valid && done_kind == KindBurst && done_tag[PORT_W-1:0] == PORT_W'(p)),
       .burst_data_i(mem_rsp_rdata_i[BURST_BYTES*8-1:0]),
       .credit_i(tx_credit_i[p]), .credit_vc_i(tx_credit_vc_i[VC_W*p +: VC_W]),
-      .tx_o(tx_valid_o[p]), .tx_type_o(tx_type_o[3*p +: 3]), .tx_vc_o(tx_vc_o[VC_W*p +: VC_W]),
-      .tx_data_o(tx_data_o[128*p +: 128]),
+      .tx_o(tx_valid_o[p]), .tx_type_o(tx_type_o[FLIT_TYPE_BITS*p +: FLIT_TYPE_BITS]),
+      .tx_vc_o(tx_vc_o[VC_W*p +: VC_W]),
+      .tx_data_o(tx_data_o[FLIT_DATA_BITS*p +: FLIT_DATA_BITS]),
       .dma_idle_o(ch_dma_idle[p]), .idle_o(ch_idle[p]), .overflow_o(ch_overflow[p])
     );
   end

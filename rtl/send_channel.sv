@@ -59,9 +59,9 @@ module send_channel #(
   input  logic                     credit_i,
   input  logic [VC_W-1:0]          credit_vc_i,
   output logic                     tx_o,
-  output logic [2:0]               tx_type_o,
+  output logic [ni_formats_pkg::FLIT_TYPE_BITS-1:0] tx_type_o,
   output logic [VC_W-1:0]          tx_vc_o,
-  output logic [127:0]             tx_data_o,
+  output logic [ni_formats_pkg::FLIT_DATA_BITS-1:0] tx_data_o,
   // No send queued and no burst being read, after this cycle (SystemC: the DMA is idle).
   output logic                     dma_idle_o,
   // Nothing left at all: no send queued or being queued, no burst being read, the NI buffer

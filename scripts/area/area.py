@@ -207,8 +207,10 @@ def liberty_areas(path):
 
 
 def yosys_read(args, top, params):
-    files = " ".join(sorted(os.path.join(ROOT, "rtl", f) for f in os.listdir(os.path.join(ROOT, "rtl"))
-                            if f.endswith(".sv")))
+    # The format package first: port lists name its constants (format/CMakeLists.txt).
+    modules = sorted(os.path.join(ROOT, "rtl", f) for f in os.listdir(os.path.join(ROOT, "rtl"))
+                     if f.endswith(".sv"))
+    files = " ".join([os.path.join(args.include, "ni_formats_pkg.sv")] + modules)
     sets = " ".join(f"-set {k} {v}" for k, v in params.items())
     lines = [f"read_verilog -defer -sv -I{args.include} {files}"]
     if sets:

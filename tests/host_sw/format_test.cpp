@@ -54,13 +54,23 @@ TEST(Format, RegistersLieAboveTheImageWindow) {
   }
 }
 
-// Every `localparam ... NAME = VALUE;` of the generated Verilog include.
-std::map<std::string, uint64_t> svh_params() {
-  std::ifstream in(MT_FORMAT_SVH);
-  EXPECT_TRUE(in) << MT_FORMAT_SVH;
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  EXPECT_TRUE(in) << path;
   std::stringstream ss;
   ss << in.rdbuf();
-  const std::string text = ss.str();
+  return ss.str();
+}
+
+// The generated package: beside the include, in the same directory.
+std::string package_path() {
+  const std::string svh = MT_FORMAT_SVH;
+  return svh.substr(0, svh.rfind('/') + 1) + "ni_formats_pkg.sv";
+}
+
+// Every `localparam ... NAME = VALUE;` of a generated Verilog file (the include by default).
+std::map<std::string, uint64_t> svh_params(const std::string& path = MT_FORMAT_SVH) {
+  const std::string text = read_text(path);
   const std::regex re(R"(localparam [^=]*\b([A-Z0-9_]+) = (?:32'h([0-9a-f]+)|([0-9]+));)");
   std::map<std::string, uint64_t> out;
   for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
@@ -69,6 +79,18 @@ std::map<std::string, uint64_t> svh_params() {
     out[m[1]] = m[2].matched ? std::stoull(m[2], nullptr, 16) : std::stoull(m[3]);
   }
   return out;
+}
+
+// Port lists name the package's constants, module bodies the include's: the same ones.
+TEST(Format, VerilogPackageHoldsTheIncludesConstants) {
+  const std::string text = read_text(package_path());
+  EXPECT_NE(text.find("\npackage ni_formats_pkg;\n"), std::string::npos);
+  EXPECT_NE(text.find("\nendpackage\n"), std::string::npos);
+  const auto pkg = svh_params(package_path());
+  EXPECT_GT(pkg.size(), 50u);
+  EXPECT_EQ(pkg, svh_params());
+  EXPECT_EQ(pkg.at("FLIT_DATA_BITS"), flit::kDataBits);
+  EXPECT_EQ(pkg.at("FLIT_TYPE_BITS"), flit::kTypeBits);
 }
 
 TEST(Format, VerilogIncludeAgreesWithTheCppHeader) {
