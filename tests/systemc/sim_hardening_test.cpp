@@ -251,4 +251,24 @@ TEST(Hardening, LatenciesUpTo32BitsAreHeldByTheCycleArithmetic) {
   }
 }
 
+// Issue 36, hang 4: mtsim --images with a node image that is a FIFO blocked forever, and a
+// topology file that is a character device was read until memory ran out. Both are refused by
+// name, exit 1.
+TEST(Hardening, InputsThatAreNotRegularFilesAreRefused) {
+  const std::string dir = temp_dir("fifo_inputs");
+  ASSERT_EQ(run_command(kMtc + " plan -t ring:4 -a ring -b 4KiB -o " + dir + "/s").code, 0);
+  fs::remove(dir + "/s/node_03.bin");
+  ASSERT_EQ(::mkfifo((dir + "/s/node_03.bin").c_str(), 0600), 0);
+  for (const std::string& args :
+       {"--images " + dir + "/s", "--no-verify --images " + dir + "/s"}) {
+    const auto r = run_command("timeout 10 " + kMtsim + " -q " + args);
+    EXPECT_EQ(r.code, 1) << args << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("node_03.bin: is a FIFO, not a regular file")) << args;
+  }
+  const auto z = run_command("(ulimit -v 1000000; timeout 10 " + kMtsim +
+                             " -q -b 4KiB -t file:/dev/zero)");
+  EXPECT_EQ(z.code, 1) << z.out;
+  EXPECT_THAT(z.out, HasSubstr("/dev/zero: is a character device, not a regular file"));
+}
+
 }  // namespace
