@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/resource_error.hpp"
 
 namespace mt::noc {
 namespace {
@@ -49,8 +50,9 @@ void die_with_parent(pid_t parent) {
     status = kInput;
     text = e.what();
   } catch (const std::exception& e) {
-    status = kInternal;
-    text = e.what();
+    const auto refused = refused_resource(e);  // too large for the limits, as bad input
+    status = refused ? kInput : kInternal;
+    text = refused ? *refused : e.what();
   } catch (...) {
     status = kInternal;
     text = "unknown exception";

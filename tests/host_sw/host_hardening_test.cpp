@@ -617,4 +617,19 @@ TEST(Hardening, InputsAreReadUpToALimit) {
   EXPECT_EQ(mt::read_input_file(dir + "/t.json"), "{\"nodes\":[0,1],\"links\":[]}");
 }
 
+// Issue 36, memory 6: a plan the host refuses memory for (ulimit -v 8000 and 12000) was exit 2
+// "internal error: std::bad_alloc"; it is exit 1 naming the refusal and the limit.
+TEST(Hardening, MemoryRefusedIsNamedWithItsLimit) {
+  for (const rlim_t kb : {8000, 12000}) {
+    const auto r = mt::test::run_with_address_space(
+        {kMtc, "plan", "-q", "-t", "torus:16x16", "-a", "multitree", "-b", "1MiB"}, kb << 10);
+    EXPECT_EQ(r.code, 1) << kb << " KiB\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("mtc: error: the host refused memory (std::bad_alloc), with an "
+                                 "address-space limit of " +
+                                 std::to_string(kb << 10) + " bytes (ulimit -v " +
+                                 std::to_string(kb) + ")"))
+        << kb << " KiB";
+  }
+}
+
 }  // namespace

@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -368,6 +369,27 @@ TEST(Hardening, KilledToolsTakeTheirSimulationsWithThem) {
       if (!has_ended(k)) ::kill(k, SIGKILL);
     }
   }
+}
+
+// Issue 36, memory 6: memory refused mid-run (a ulimit -v) was exit 2, "internal error:
+// multitree: Error: (E549) uncaught exception: std::bad_alloc" from a simulation process at
+// 40 to 70 MB for this run. It is exit 1 naming the refusal and the limit, at every limit.
+TEST(Hardening, MemoryRefusedMidRunIsNamedWithItsLimit) {
+  int refused = 0;
+  for (const rlim_t mb : {40, 50, 60, 70}) {
+    const auto r = mt::test::run_with_address_space(
+        {kMtsim, "-q", "-t", "torus:8x8", "-b", "256KiB"}, mb << 20);
+    EXPECT_NE(r.code, 2) << mb << " MB\n" << r.out;
+    EXPECT_THAT(r.out, Not(HasSubstr("internal error"))) << mb << " MB";
+    if (r.code != 1) continue;
+    ++refused;
+    EXPECT_THAT(r.out, HasSubstr("mtsim: error: the host refused memory")) << mb << " MB";
+    EXPECT_THAT(r.out, HasSubstr(fmt::format("with an address-space limit of {} bytes (ulimit -v "
+                                             "{})",
+                                             mb << 20, mb << 10)))
+        << mb << " MB";
+  }
+  EXPECT_GT(refused, 0);
 }
 
 }  // namespace
