@@ -1,5 +1,6 @@
 // The command-line contract shared by mtc, mtsim and noc-sim: parse errors and bad input exit 1
-// with "<tool>: error: ...", anything else is a bug (exit 2), and a tool's report counts only
+// with "<tool>: error: ...", and so does memory or a thread the host refused (a ulimit);
+// anything else is a bug (exit 2), and a tool's report counts only
 // once it has reached standard output: a write error there (a full disk, /dev/full) is exit 1.
 #pragma once
 
@@ -13,6 +14,7 @@
 
 #include "common/error.hpp"
 #include "common/output_file.hpp"
+#include "common/resource_error.hpp"
 
 namespace mt {
 
@@ -79,6 +81,10 @@ inline int run_tool(const char* tool, std::ostream& out, std::ostream& err,
     err << tool << ": error: " << e.what() << "\n";
     return 1;
   } catch (const std::exception& e) {
+    if (const auto refused = refused_resource(e)) {  // the run is too large for its limits
+      err << tool << ": error: " << *refused << "\n";
+      return 1;
+    }
     err << tool << ": internal error: " << e.what() << "\n";
     return 2;
   }

@@ -1,11 +1,11 @@
 #include "common/input_file.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
 #include <fmt/format.h>
 
@@ -13,22 +13,54 @@
 
 namespace mt {
 
+namespace {
+
+// What a path that is not a regular file is, for messages.
+const char* kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+std::string too_large(const std::string& path) {
+  return fmt::format("{}: holds more than {} bytes (256 MiB), the most an input file may hold",
+                     path, kMaxInputBytes);
+}
+
+// Closes the descriptor however the read ends.
+struct Fd {
+  int fd;
+  ~Fd() { ::close(fd); }
+};
+
+}  // namespace
+
 std::string read_input_file(const std::string& path) {
+  // O_NONBLOCK: opening a FIFO for reading does not wait for a writer; fstat then refuses it.
+  const Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)};
+  if (f.fd < 0) throw InputError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
+  if (::fstat(f.fd, &st) != 0) {
     throw InputError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
   }
-  if (S_ISDIR(st.st_mode)) throw InputError(fmt::format("{}: is a directory, not a file", path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot open for reading", path));
-  std::string s;
-  try {
-    s.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  } catch (const std::ios_base::failure& e) {
-    throw InputError(fmt::format("{}: read error: {}", path, e.what()));
+  if (!S_ISREG(st.st_mode)) {
+    throw InputError(fmt::format("{}: is {}, not a regular file", path, kind_of(st.st_mode)));
   }
-  if (in.bad()) throw InputError(fmt::format("{}: read error", path));
-  return s;
+  if (static_cast<uint64_t>(st.st_size) > kMaxInputBytes) throw InputError(too_large(path));
+  std::string s;
+  s.reserve(static_cast<size_t>(st.st_size));
+  char buf[65536];
+  for (;;) {  // to the end, however long fstat said it is (a file that grows is still bounded)
+    const ssize_t n = ::read(f.fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw InputError(fmt::format("{}: read error: {}", path, std::strerror(errno)));
+    if (n == 0) return s;
+    if (s.size() + static_cast<size_t>(n) > kMaxInputBytes) throw InputError(too_large(path));
+    s.append(buf, static_cast<size_t>(n));
+  }
 }
 
 }  // namespace mt

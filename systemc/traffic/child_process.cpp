@@ -1,10 +1,12 @@
 #include "traffic/child_process.hpp"
 
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -13,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/resource_error.hpp"
 
 namespace mt::noc {
 namespace {
@@ -30,6 +33,13 @@ void write_all(int fd, const std::string& s) {
   }
 }
 
+// A child dies with its parent however the parent ends (SIGTERM, SIGINT, SIGKILL, a crash):
+// the kernel sends it SIGKILL when the thread that forked it ends, so a killed tool leaves no
+// simulation running. A parent that died before prctl took effect is seen in getppid().
+void die_with_parent(pid_t parent) {
+  if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent) ::_exit(2);
+}
+
 [[noreturn]] void child_main(const std::function<std::string()>& job, int fd) {
   ::dup2(STDERR_FILENO, STDOUT_FILENO);
   char status = kOk;
@@ -40,8 +50,9 @@ void write_all(int fd, const std::string& s) {
     status = kInput;
     text = e.what();
   } catch (const std::exception& e) {
-    status = kInternal;
-    text = e.what();
+    const auto refused = refused_resource(e);  // too large for the limits, as bad input
+    status = refused ? kInput : kInternal;
+    text = refused ? *refused : e.what();
   } catch (...) {
     status = kInternal;
     text = "unknown exception";
@@ -104,9 +115,11 @@ std::vector<ChildResult> run_in_children(const std::vector<std::function<std::st
       std::cout.flush();
       std::cerr.flush();
       std::fflush(nullptr);  // or the child would print the parent's buffered output again
+      const pid_t parent = ::getpid();
       const pid_t pid = ::fork();
       if (pid < 0) throw std::runtime_error(fmt::format("fork: {}", std::strerror(errno)));
       if (pid == 0) {
+        die_with_parent(parent);
         ::close(fds[0]);
         for (const Running& r : running) ::close(r.fd);
         child_main(jobs[next], fds[1]);

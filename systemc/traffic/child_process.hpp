@@ -24,7 +24,10 @@ struct ChildResult {
 // their results in job order. In the child, a job that throws mt::InputError yields
 // kInputError, any other exception or an abnormal exit kInternalError. Children write
 // standard output to standard error, so chatter from SystemC cannot interleave with the
-// parent's output; the parent flushes its streams before forking.
+// parent's output; the parent flushes its streams before forking. A child dies with its
+// parent, however the parent ends (SIGKILL included; Linux's PR_SET_PDEATHSIG), so call this
+// from the thread that outlives the run (the main thread): the kernel ties a child to the
+// thread that forked it. The signal that ends the parent is its exit status.
 std::vector<ChildResult> run_in_children(const std::vector<std::function<std::string()>>& jobs,
                                          unsigned parallel = 1);
 

@@ -16,6 +16,7 @@
 
 #include "algorithms/algorithms.hpp"
 #include "common/error.hpp"
+#include "common/input_file.hpp"
 #include "support/run_command.hpp"
 #include "support/swapped_steps_set.hpp"
 #include "table/schedule_table.hpp"
@@ -558,6 +559,76 @@ TEST(Hardening, TablesWhoseStepsGoBackwardsAreRefused) {
         << args;
     EXPECT_THAT(r.out, HasSubstr("steps must not decrease")) << args;
     EXPECT_THAT(r.out, Not(HasSubstr("verified"))) << args;
+  }
+}
+
+// Issue 36, hang 4: a FIFO as an input (a manifest, a node image, a topology file) blocked
+// forever waiting for a writer, and a character device was read until memory ran out (exit 2
+// after std::bad_alloc under a 2 GB address-space limit, the whole machine's memory without
+// one). Both are refused by name without reading them, and no input is read beyond 256 MiB.
+TEST(Hardening, InputsThatAreNotRegularFilesAreRefused) {
+  const std::string dir = temp_dir("fifo_inputs");
+  ASSERT_EQ(run_command(kMtc + " plan -t ring:4 -a ring -b 4KiB -o " + dir + "/s").code, 0);
+  ASSERT_EQ(::mkfifo((dir + "/t.json").c_str(), 0600), 0);
+  fs::copy(dir + "/s", dir + "/fifo_bin", fs::copy_options::recursive);
+  fs::remove(dir + "/fifo_bin/node_01.bin");
+  ASSERT_EQ(::mkfifo((dir + "/fifo_bin/node_01.bin").c_str(), 0600), 0);
+  fs::copy(dir + "/s", dir + "/fifo_manifest", fs::copy_options::recursive);
+  fs::remove(dir + "/fifo_manifest/manifest.json");
+  ASSERT_EQ(::mkfifo((dir + "/fifo_manifest/manifest.json").c_str(), 0600), 0);
+  fs::copy(dir + "/s", dir + "/zero_bin", fs::copy_options::recursive);
+  fs::remove(dir + "/zero_bin/node_02.bin");
+  fs::create_symlink("/dev/zero", dir + "/zero_bin/node_02.bin");
+  struct Case {
+    std::string args, message;
+  };
+  const std::vector<Case> cases = {
+      {"plan -a ring -t file:" + dir + "/t.json", "t.json: is a FIFO, not a regular file"},
+      {"plan -a ring -t file:/dev/zero", "/dev/zero: is a character device, not a regular file"},
+      {"verify " + dir + "/fifo_bin", "node_01.bin: is a FIFO, not a regular file"},
+      {"show " + dir + "/fifo_bin", "node_01.bin: is a FIFO, not a regular file"},
+      {"verify " + dir + "/fifo_manifest", "manifest.json: is a FIFO, not a regular file"},
+      {"show " + dir + "/fifo_manifest", "manifest.json: is a FIFO, not a regular file"},
+      {"verify " + dir + "/zero_bin", "node_02.bin: is a character device, not a regular file"},
+  };
+  for (const Case& c : cases) {
+    // timeout: a FIFO blocked on ends as exit 124; ulimit: /dev/zero read whole ends as exit 2.
+    const auto r = run_command("(ulimit -v 2000000; timeout 10 " + kMtc + " " + c.args + ")");
+    EXPECT_EQ(r.code, 1) << c.args << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr(c.message)) << c.args;
+  }
+}
+
+// ... and a regular file larger than any input the tools write is refused naming the limit.
+TEST(Hardening, InputsAreReadUpToALimit) {
+  const std::string dir = temp_dir("huge_input");
+  {
+    std::ofstream f(dir + "/t.json");
+    f << "{\"nodes\":[0,1],\"links\":[]}";
+  }
+  fs::resize_file(dir + "/t.json", mt::kMaxInputBytes + 1);  // sparse: no disk, no memory
+  const auto r = run_command("(ulimit -v 2000000; " + kMtc + " plan -a ring -t file:" + dir +
+                             "/t.json)");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("t.json: holds more than 268435456 bytes (256 MiB), the most an "
+                               "input file may hold"));
+  EXPECT_THROW(mt::read_input_file(dir + "/t.json"), mt::InputError);
+  fs::resize_file(dir + "/t.json", 26);
+  EXPECT_EQ(mt::read_input_file(dir + "/t.json"), "{\"nodes\":[0,1],\"links\":[]}");
+}
+
+// Issue 36, memory 6: a plan the host refuses memory for (ulimit -v 8000 and 12000) was exit 2
+// "internal error: std::bad_alloc"; it is exit 1 naming the refusal and the limit.
+TEST(Hardening, MemoryRefusedIsNamedWithItsLimit) {
+  for (const rlim_t kb : {8000, 12000}) {
+    const auto r = mt::test::run_with_address_space(
+        {kMtc, "plan", "-q", "-t", "torus:16x16", "-a", "multitree", "-b", "1MiB"}, kb << 10);
+    EXPECT_EQ(r.code, 1) << kb << " KiB\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("mtc: error: the host refused memory (std::bad_alloc), with an "
+                                 "address-space limit of " +
+                                 std::to_string(kb << 10) + " bytes (ulimit -v " +
+                                 std::to_string(kb) + ")"))
+        << kb << " KiB";
   }
 }
 

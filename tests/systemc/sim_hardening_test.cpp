@@ -1,13 +1,23 @@
 // Issue 11's bad-input sweep against mtsim and noc-sim, one reproducer per defect: output files
 // that are not regular files are never replaced, addresses anywhere in the 64-bit space, write
 // errors on standard output, and clear exit-1 errors for bad options.
+#include <fcntl.h>
+#include <spawn.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <csignal>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <thread>
+#include <vector>
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -249,6 +259,137 @@ TEST(Hardening, LatenciesUpTo32BitsAreHeldByTheCycleArithmetic) {
     EXPECT_THAT(r.out, HasSubstr("cycles is more than 4294967295, the most a latency holds"))
         << cmd;
   }
+}
+
+// Issue 36, hang 4: mtsim --images with a node image that is a FIFO blocked forever, and a
+// topology file that is a character device was read until memory ran out. Both are refused by
+// name, exit 1.
+TEST(Hardening, InputsThatAreNotRegularFilesAreRefused) {
+  const std::string dir = temp_dir("fifo_inputs");
+  ASSERT_EQ(run_command(kMtc + " plan -t ring:4 -a ring -b 4KiB -o " + dir + "/s").code, 0);
+  fs::remove(dir + "/s/node_03.bin");
+  ASSERT_EQ(::mkfifo((dir + "/s/node_03.bin").c_str(), 0600), 0);
+  for (const std::string& args :
+       {"--images " + dir + "/s", "--no-verify --images " + dir + "/s"}) {
+    const auto r = run_command("timeout 10 " + kMtsim + " -q " + args);
+    EXPECT_EQ(r.code, 1) << args << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("node_03.bin: is a FIFO, not a regular file")) << args;
+  }
+  const auto z = run_command("(ulimit -v 1000000; timeout 10 " + kMtsim +
+                             " -q -b 4KiB -t file:/dev/zero)");
+  EXPECT_EQ(z.code, 1) << z.out;
+  EXPECT_THAT(z.out, HasSubstr("/dev/zero: is a character device, not a regular file"));
+}
+
+// The processes whose parent is `pid` and that have not ended (a zombie has).
+std::vector<pid_t> live_children_of(pid_t pid) {
+  std::vector<pid_t> out;
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream f(e.path() / "stat");
+    std::string line;
+    if (!std::getline(f, line)) continue;
+    const size_t close = line.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream rest(line.substr(close + 2));
+    char state = 0;
+    pid_t ppid = 0;
+    rest >> state >> ppid;
+    if (ppid == pid && state != 'Z') out.push_back(std::stoi(name));
+  }
+  return out;
+}
+
+bool has_ended(pid_t pid) {
+  std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(f, line)) return true;
+  const size_t close = line.rfind(')');
+  return close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z';
+}
+
+// Starts `argv` with SIGINT and SIGTERM at their default actions and its output discarded.
+pid_t spawn_quiet(const std::vector<std::string>& argv) {
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGINT);
+  sigaddset(&defaults, SIGTERM);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, args[0], &fa, &attr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  return rc == 0 ? pid : -1;
+}
+
+// Issue 36, hang 5: SIGTERM, SIGINT or SIGKILL to mtsim --compare or noc-sim ended the tool and
+// left its forked simulations running. The tool ends by the signal (a shell's 128 + signal)
+// and its simulations end with it.
+TEST(Hardening, KilledToolsTakeTheirSimulationsWithThem) {
+  const std::vector<std::string> mtsim = {kMtsim, "-q", "-t", "torus:8x8", "-b", "1MiB",
+                                          "--compare", "ring2d", "-j", "2"};
+  const std::vector<std::string> noc = {kNocSim, "-t", "torus:8x8", "--rates", "0.1,0.2",
+                                        "--warmup", "1000000", "--measure", "1000000", "-j", "2"};
+  struct Case {
+    const std::vector<std::string>& argv;
+    int signal;
+  };
+  for (const Case& c : {Case{mtsim, SIGTERM}, Case{mtsim, SIGINT}, Case{mtsim, SIGKILL},
+                        Case{noc, SIGTERM}, Case{noc, SIGKILL}}) {
+    const std::string what = c.argv[0] + " " + ::strsignal(c.signal);
+    const pid_t pid = spawn_quiet(c.argv);
+    ASSERT_GT(pid, 0) << what;
+    std::vector<pid_t> kids;
+    for (int i = 0; i < 600 && kids.size() < 2; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      kids = live_children_of(pid);
+    }
+    EXPECT_FALSE(kids.empty()) << what;
+    ::kill(pid, c.signal);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid) << what;
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == c.signal) << what << ": " << status;
+    for (int i = 0; i < 100; ++i) {
+      if (std::all_of(kids.begin(), kids.end(), has_ended)) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    for (const pid_t k : kids) {
+      EXPECT_TRUE(has_ended(k)) << what << ": simulation " << k << " outlived its tool";
+      if (!has_ended(k)) ::kill(k, SIGKILL);
+    }
+  }
+}
+
+// Issue 36, memory 6: memory refused mid-run (a ulimit -v) was exit 2, "internal error:
+// multitree: Error: (E549) uncaught exception: std::bad_alloc" from a simulation process at
+// 40 to 70 MB for this run. It is exit 1 naming the refusal and the limit, at every limit.
+TEST(Hardening, MemoryRefusedMidRunIsNamedWithItsLimit) {
+  int refused = 0;
+  for (const rlim_t mb : {40, 50, 60, 70}) {
+    const auto r = mt::test::run_with_address_space(
+        {kMtsim, "-q", "-t", "torus:8x8", "-b", "256KiB"}, mb << 20);
+    EXPECT_NE(r.code, 2) << mb << " MB\n" << r.out;
+    EXPECT_THAT(r.out, Not(HasSubstr("internal error"))) << mb << " MB";
+    if (r.code != 1) continue;
+    ++refused;
+    EXPECT_THAT(r.out, HasSubstr("mtsim: error: the host refused memory")) << mb << " MB";
+    EXPECT_THAT(r.out, HasSubstr(fmt::format("with an address-space limit of {} bytes (ulimit -v "
+                                             "{})",
+                                             mb << 20, mb << 10)))
+        << mb << " MB";
+  }
+  EXPECT_GT(refused, 0);
 }
 
 }  // namespace
