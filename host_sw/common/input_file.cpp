@@ -10,20 +10,11 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/file_kind.hpp"
 
 namespace mt {
 
 namespace {
-
-// What a path that is not a regular file is, for messages.
-const char* kind_of(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
 
 std::string too_large(const std::string& path) {
   return fmt::format("{}: holds more than {} bytes (256 MiB), the most an input file may hold",
@@ -47,7 +38,7 @@ std::string read_input_file(const std::string& path) {
     throw InputError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
   }
   if (!S_ISREG(st.st_mode)) {
-    throw InputError(fmt::format("{}: is {}, not a regular file", path, kind_of(st.st_mode)));
+    throw InputError(fmt::format("{}: is {}, not a regular file", path, file_kind(st.st_mode)));
   }
   if (static_cast<uint64_t>(st.st_size) > kMaxInputBytes) throw InputError(too_large(path));
   std::string s;

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/file_kind.hpp"
 
 namespace mt {
 
@@ -20,16 +21,6 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string errno_text(int e) { return std::strerror(e); }
-
-// What an existing path is, for messages.
-const char* kind_of(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
 
 // The file `path` names: itself, or the regular file a symbolic link points to (which is then
 // replaced, the link kept). Throws InputError for anything that must not be replaced.
@@ -54,7 +45,7 @@ fs::path target_of(const std::string& path, const char* what) {
   }
   if (!S_ISREG(st.st_mode)) {
     throw InputError(fmt::format("{} {}: is {}; give the name of a regular file to write", what,
-                                 path, kind_of(st.st_mode)));
+                                 path, file_kind(st.st_mode)));
   }
   return target;
 }
