@@ -113,7 +113,7 @@ module interlock #(
   logic [BANKS*REC_W-1:0] q_wdata, q_rdata;
   logic [Q_W:0]           q_pushes;
   logic                   take;
-  logic [REC_W-1:0]       first_new, head_rec;
+  logic [REC_W-1:0]       head_rec;
 
   always_comb begin
     logic [Q_W-1:0] at;
@@ -121,13 +121,6 @@ module interlock #(
     q_waddr = '0;
     q_wdata = '0;
     q_pushes = '0;
-    first_new = '0;
-    for (int p = K - 1; p >= 0; p--) begin
-      if (new_i[p]) begin
-        first_new = {new_slot_i[SLOT_W*p +: SLOT_W], new_addr_i[ADDR_W*p +: ADDR_W],
-                     new_len_i[LEN_W*p +: LEN_W]};
-      end
-    end
     for (int p = 0; p < K; p++) begin
       at = q_head_q + Q_W'(q_count_q) + Q_W'(q_pushes);
       if (new_i[p]) begin
@@ -139,8 +132,10 @@ module interlock #(
         q_pushes = q_pushes + (Q_W + 1)'(1);
       end
     end
+    // An empty queue's head is this cycle's first block, being written at the head's place.
     take = q_count_q != '0 || new_i != '0;
-    head_rec = q_count_q != '0 ? q_rdata[REC_W*q_head_q[BANK_W-1:0] +: REC_W] : first_new;
+    head_rec = q_count_q != '0 ? q_rdata[REC_W*q_head_q[BANK_W-1:0] +: REC_W]
+                               : q_wdata[REC_W*q_head_q[BANK_W-1:0] +: REC_W];
   end
 
   for (genvar b = 0; b < BANKS; b++) begin : g_bank

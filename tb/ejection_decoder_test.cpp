@@ -45,11 +45,7 @@ class Receiver {
   }
   // One flit in one cycle on both sides; compares what comes out.
   void flit(const noc::Flit& f) {
-    const noc::WireFlit w = noc::pack(f);
-    dut_->flit_i = 1;
-    dut_->type_i = static_cast<uint8_t>(w.type);
-    dut_->vc_i = w.vc;
-    for (int k = 0; k < 4; ++k) dut_->data_i[k] = w.data[k];
+    drive(f);
     dut_.settle();
     noc::ReceivedBlock b;
     const bool block = golden_.consume(f, 0, b);
@@ -73,6 +69,14 @@ class Receiver {
     dut_.settle();
     ASSERT_EQ(dut_->idle_o, golden_.open_messages() == 0);
     ASSERT_FALSE(dut_->error_o);
+  }
+  // Puts one flit on the RTL's input (its VC, type and data), not yet clocked.
+  void drive(const noc::Flit& f) {
+    const noc::WireFlit w = noc::pack(f);
+    dut_->flit_i = 1;
+    dut_->type_i = static_cast<uint8_t>(w.type);
+    dut_->vc_i = w.vc;
+    for (int k = 0; k < 4; ++k) dut_->data_i[k] = w.data[k];
   }
   void idle() { dut_.tick(); }
   uint64_t blocks = 0, messages = 0;  // compared so far
@@ -178,11 +182,7 @@ TEST(EjectionDecoder, OneMoreOpenPacketMessageThanTheTableIsAnErrorOnBothSides) 
     EXPECT_NE(std::string(e.what()).find("NiConfig::packet_messages"), std::string::npos)
         << e.what();
   }
-  const noc::WireFlit w = noc::pack(head);
-  rx.dut()->flit_i = 1;
-  rx.dut()->vc_i = w.vc;
-  rx.dut()->type_i = static_cast<uint8_t>(w.type);
-  for (int k = 0; k < 4; ++k) rx.dut()->data_i[k] = w.data[k];
+  rx.drive(head);
   rx.dut().tick();
   rx.dut()->flit_i = 0;
   rx.dut().settle();
@@ -232,11 +232,7 @@ TEST(EjectionDecoder, ProtocolErrorsRaiseError) {
   for (const noc::Flit& f : {phead, pbody, pbody}) {
     rx.dut().settle();
     EXPECT_FALSE(rx.dut()->error_o);
-    const noc::WireFlit pw = noc::pack(f);
-    rx.dut()->flit_i = 1;
-    rx.dut()->vc_i = 0;
-    rx.dut()->type_i = static_cast<uint8_t>(pw.type);
-    for (int k = 0; k < 4; ++k) rx.dut()->data_i[k] = pw.data[k];
+    rx.drive(f);  // VC 0
     rx.dut().tick();
   }
   rx.dut()->flit_i = 0;
