@@ -20,9 +20,9 @@
 // loads, and reports base_s and base_cpu_s (its median wall and CPU time), base_peak_MiB,
 // speedup (the median of baseline wall / this build's wall over the iterations; flit-hops/s
 // scale by the same ratio) and cpu_speedup (the same of CPU time: on a loaded machine the
-// steadier of the two). A binary's page cache changes its speed (README "Measuring on this
-// machine": 1.45 s against 1.17 s of CPU for the same bytes once), so compare builds after
-// `sync; echo 1 > /proc/sys/vm/drop_caches` (as root).
+// steadier of the two). A binary's page cache changes its speed (docs/performance.md,
+// "Measuring on this machine": 1.45 s against 1.17 s of CPU for the same bytes once), so
+// compare builds after `sync; echo 1 > /proc/sys/vm/drop_caches` (as root).
 //
 // The Fig. 10 point (torus:16x16, 96,000 KiB = 375 KiB x 256 nodes, MultiTree message-based)
 // runs only with MTSIM_BENCH_FIG10=1: with real data every node holds its 94 MiB buffer

@@ -175,7 +175,8 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
   TableSet images = opt.images.empty() ? TableSet{} : read_image_set(opt.images);
   const std::string spec = opt.topology.empty() ? images.topology : opt.topology;
   // A router and an NI, besides the data: torus:16x16 MultiTree peaks at 0.28 GiB more than
-  // its data once long messages fill the routers' VC queues (1.1 MiB a node; README, --data).
+  // its data once long messages fill the routers' VC queues (1.1 MiB a node; docs/mtsim.md,
+  // "Memory").
   constexpr uint64_t kNodeBytes = 1u << 20;
   // Before building the network (fattree:64x4 takes seconds to build); a file's size is
   // known once it is read.

@@ -2,7 +2,7 @@
 // byte and checks every element. `sampled` stores and checks a fixed sample of 16-byte lines
 // (DataSample) and drops the rest, so a run's memory grows with the sample, not with
 // nodes x bytes: the paper's Fig. 10 point (torus:16x16, 96,000 KiB) needs 24 GiB of buffers
-// in full, 0.4 GiB sampled (README.md, mtsim).
+// in full, 0.4 GiB sampled (docs/mtsim.md, "Node data").
 //
 // Why a sample checks the NI exactly where it looks: an element's sum depends only on the same
 // element at the other nodes (the NI adds element-wise, table entries move contiguous ranges),

@@ -57,11 +57,11 @@ struct NiConfig {
   // Deadlock watchdog: an NI that has work left and sees nothing happen (no flit in or out,
   // no memory or reduction completion) for this many cycles stops the simulation. 0: off.
   uint64_t watchdog_cycles = 20000;
-  // Forwarding of reduced data (README "Forwarding reduced data"; a model experiment, not in
-  // the RTL): the reduction unit's sums are also kept in the NI (ForwardBuffer), a Reduce
-  // message counts as arrived when its last sum leaves the adder rather than when its
-  // write-back completes, and a send's burst whose bytes the NI holds takes them from there
-  // instead of reading the memory. Off: every send reads the memory.
+  // Forwarding of reduced data (systemc/ni/README.md, "Forwarding reduced data"; a model
+  // experiment, not in the RTL): the reduction unit's sums are also kept in the NI
+  // (ForwardBuffer), a Reduce message counts as arrived when its last sum leaves the adder
+  // rather than when its write-back completes, and a send's burst whose bytes the NI holds
+  // takes them from there instead of reading the memory. Off: every send reads the memory.
   bool forward = false;
   // With forward: hold only the first this many bytes of each send of reduced data (a
   // Reduce entry with children, a root's Gather), enough to cover the memory's read latency;

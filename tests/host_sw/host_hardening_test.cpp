@@ -376,8 +376,8 @@ uint64_t plan_fingerprint(const mt::Plan& p) {
 // MultiTree on a switch network searched through every switch again for every member of a
 // tree in every step (30 s on a 300-node file network); a search now passes by the switches
 // an earlier search of the tree found exhausted in the step. The plans are the same: these
-// fingerprints are of the plans before the change (main at a762b40; the same on 300 random
-// switch networks, checked when it was made). Since a search ends at a switch with nodes
+// fingerprints are of the plans of the full search (the same on 300 random switch networks,
+// checked when the skip was made). Since a search ends at a switch with nodes
 // that it enters from another switch (multitree.cpp), the BiGraph, fattree:3x3 and random
 // network plans are new, recorded with and without the exhausted-switch skip alike.
 TEST(Hardening, SwitchNetworkMultiTreePlansAreThoseOfTheFullSearch) {

@@ -3,8 +3,8 @@
 //
 // tests/golden/mtc_output_hashes.txt holds the SHA-256 of `mtc plan`'s text tables, its JSON,
 // its --out image set and `mtc show` of that set (text and JSON) for every algorithm on
-// torus:8x8 and a few other networks and options. It was recorded with the mtc built from main
-// at fc65079, before the output was streamed:
+// torus:8x8 and a few other networks and options. It was recorded with an mtc that built each
+// output as a whole document in memory, before the output was streamed:
 //   tests/scripts/mtc_output_hashes.sh <that build>/bin/mtc > tests/golden/mtc_output_hashes.txt
 // and this test runs the same script with today's mtc. A deliberate change of the output
 // format records the file anew, in the commit that changes the format.

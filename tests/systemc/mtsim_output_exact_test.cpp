@@ -6,12 +6,11 @@
 // model), for every algorithm on torus:4x4, mesh:3x3 and torus:8x8 at 4 KiB and 64 KiB and a
 // few options that change the NI's or the network's timing. What stays covers the contract:
 // cycles, the per-step timeline, every link's load, the flit counts and verified (every node
-// holds the exact sum). It was recorded with the mtsim built from main at e115b78, before any
-// change for speed:
+// holds the exact sum). It was recorded with an mtsim built before any change for speed:
 //   tests/scripts/mtsim_output_hashes.sh <that build>/bin/mtsim > tests/golden/mtsim_output_hashes.txt
 // and this test runs the same script with today's mtsim. The JSON then gained a key,
 // `children_slots` (issue 14: the children slots the tables were compiled with); the file was
-// recorded again after checking that every one of the 41 runs' JSON was e115b78's plus
+// recorded again after checking that every one of the 41 runs' JSON was the recorded one plus
 // "children_slots": 4 and nothing else. A deliberate change of the model's
 // timing records the file anew, in the commit that changes it.
 #include <gtest/gtest.h>

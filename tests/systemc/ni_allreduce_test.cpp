@@ -164,9 +164,9 @@ TEST_F(NiAllReduce, MessageFlowControlSavesTheHeadFlits) {
 }
 
 TEST_F(NiAllReduce, ForwardingReducedDataSavesCyclesAndSumsExactly) {
-  // NiConfig::forward (README "Forwarding reduced data"): a node's sums go from the reduction
-  // unit to its sends without the memory's write and read back, so every dependent
-  // reduce-scatter step is shorter, and the sends carry the same sums.
+  // NiConfig::forward (systemc/ni/README.md, "Forwarding reduced data"): a node's sums go
+  // from the reduction unit to its sends without the memory's write and read back, so every
+  // dependent reduce-scatter step is shorter, and the sends carry the same sums.
   for (const FlowControl fc : {FlowControl::kMessage, FlowControl::kPacket}) {
     AllReduceOptions o = options("torus:4x4", "multitree", 64 * 1024);
     o.ni.flow_control = fc;
