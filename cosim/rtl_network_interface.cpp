@@ -28,6 +28,9 @@ constexpr uint32_t kVcBits = param::VCS > 2 ? (param::VCS > 4 ? 3 : 2) : 1;
 constexpr uint32_t kMemWords = std::max(param::PACKET_BYTES, param::SUBPACKET_FLITS * 16) / 4;
 constexpr uint32_t kNil = (1u << param::NODE_W) - 1;
 static_assert(param::VCS <= 8, "kVcBits covers up to 8 VCs");
+// How long the host waits for cfg_ready_o before it calls the port stuck: well above the
+// loader's longest digest of a word (rtl/README.md "The table-write port").
+constexpr int kCfgReadyWatchdog = 128;
 
 // Bits [lsb, lsb + width) of a Verilated port narrower than 64 bits.
 template <class T>
@@ -398,7 +401,9 @@ bool RtlNetworkInterface::cfg(bool write, uint32_t addr, uint32_t& data) {
   for (int wait = 0;; ++wait) {
     settle();
     if (d.cfg_ready_o) break;
-    if (wait >= 8) throw std::runtime_error(fmt::format("NI {} (RTL): cfg_ready_o stays low", node_));
+    if (wait >= kCfgReadyWatchdog) {
+      throw std::runtime_error(fmt::format("NI {} (RTL): cfg_ready_o stays low", node_));
+    }
     rise();
   }
   rise();

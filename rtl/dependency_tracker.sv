@@ -54,32 +54,39 @@ module dependency_tracker #(
     row_of = (32'(op) == OP_GATHER ? ROW_W'(FLOWS) : '0) + ROW_W'(flow);
   endfunction
 
-  // The two rows the head entry reads: its flow's Reduce row and Gather row.
-  logic [ROW_W-1:0] head_reduce_row, head_gather_row;
-  assign head_reduce_row = row_of(2'(OP_REDUCE), flow_i[FLOW_IDX_W-1:0]);
-  assign head_gather_row = row_of(2'(OP_GATHER), flow_i[FLOW_IDX_W-1:0]);
+  // The row the head entry reads: its flow's Gather row when it waits for its parent (a
+  // non-root Gather), else its flow's Reduce row (a Reduce, or a root Gather waiting for its
+  // children's Reduce messages).
+  logic [ROW_W-1:0] head_row;
+  assign head_row = row_of(32'(op_i) == OP_GATHER && parent_i != Nil ? 2'(OP_GATHER) :
+                           2'(OP_REDUCE), flow_i[FLOW_IDX_W-1:0]);
 
-  // Valid bits of every slot (flip-flops, cleared by start_i); the senders live in one
-  // memory per slot (Rows x NODE_W, one write and two read ports), read only where valid.
+  // Valid bits of every slot (flip-flops, cleared by start_i); the senders live in a memory of
+  // a row per (op, flow), a lane per slot (one write and one read port), read only where valid.
   logic [Rows*SLOTS-1:0]      valid_q, valid_d;   // row r: bits [r*SLOTS +: SLOTS]
   logic [FLOWS-1:0]           reduced_q, reduced_d;
   logic                       overflow_q, overflow_d;
   logic [ARRIVALS*ROW_W-1:0]    arrive_row;     // arrival a: [a*ROW_W +: ROW_W]
   logic [SLOTS*ARRIVALS-1:0]    slot_write;     // bit s*ARRIVALS + a: arrival a takes slot s
-  logic [SLOTS*NODE_W-1:0]      reduce_sender, gather_sender;  // the head's rows, by slot
+  logic [SLOTS*NODE_W-1:0]      head_sender;    // the head's row, by slot
+  logic [ARRIVALS*SLOTS-1:0]    lane_write;     // arrival a's write mask: [a*SLOTS +: SLOTS]
+  logic [ARRIVALS*SLOTS*NODE_W-1:0] senders_wide;  // arrival a's sender in every lane
 
-  for (genvar s = 0; s < SLOTS; s++) begin : g_slot
-    logic [NODE_W-1:0] sender_mem [Rows];
-    always_ff @(posedge clk_i) begin
-      for (int a = 0; a < ARRIVALS; a++) begin
-        if (slot_write[s*ARRIVALS + a]) begin
-          sender_mem[arrive_row[a*ROW_W +: ROW_W]] <= arrive_sender_i[NODE_W*a +: NODE_W];
-        end
+  always_comb begin
+    for (int a = 0; a < ARRIVALS; a++) begin
+      for (int s = 0; s < SLOTS; s++) begin
+        lane_write[a*SLOTS + s] = slot_write[s*ARRIVALS + a];
+        senders_wide[(a*SLOTS + s)*NODE_W +: NODE_W] = arrive_sender_i[NODE_W*a +: NODE_W];
       end
     end
-    assign reduce_sender[s*NODE_W +: NODE_W] = sender_mem[head_reduce_row];
-    assign gather_sender[s*NODE_W +: NODE_W] = sender_mem[head_gather_row];
   end
+
+  storage_array #(
+    .WIDTH(SLOTS * NODE_W), .DEPTH(Rows), .WRITES(ARRIVALS), .READS(1), .LANE_W(NODE_W)
+  ) u_senders (
+    .clk_i, .we_i(arrive_i), .waddr_i(arrive_row), .wmask_i(lane_write),
+    .wdata_i(senders_wide), .raddr_i(head_row), .rdata_o(head_sender)
+  );
 
   // Record this cycle's arrivals: each takes the first free slot of its row.
   always_comb begin
@@ -148,7 +155,7 @@ module dependency_tracker #(
                     (32'(op_i) == OP_GATHER && parent_i == Nil &&
                      !reduced_q[flow_i[FLOW_IDX_W-1:0]]);
     if (32'(op_i) == OP_GATHER && parent_i != Nil) begin
-      if (!has(head_gather_row, valid_q[32'(head_gather_row)*SLOTS +: SLOTS], gather_sender, parent_i, arrive_i,
+      if (!has(head_row, valid_q[32'(head_row)*SLOTS +: SLOTS], head_sender, parent_i, arrive_i,
                arrive_row, arrive_sender_i)) begin
         ready_o = 1'b0;
         wait_op_o = 2'(OP_GATHER);
@@ -157,8 +164,8 @@ module dependency_tracker #(
     end else if (wait_children) begin
       for (int k = K - 1; k >= 0; k--) begin  // the first missing child is reported
         child = children_i[NODE_W*k +: NODE_W];
-        if (child != Nil && !has(head_reduce_row, valid_q[32'(head_reduce_row)*SLOTS +: SLOTS], reduce_sender, child,
-                                 arrive_i, arrive_row, arrive_sender_i)) begin
+        if (child != Nil && !has(head_row, valid_q[32'(head_row)*SLOTS +: SLOTS], head_sender,
+                                 child, arrive_i, arrive_row, arrive_sender_i)) begin
           ready_o = 1'b0;
           wait_op_o = 2'(OP_REDUCE);
           wait_node_o = child;

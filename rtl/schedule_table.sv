@@ -4,10 +4,12 @@
 //
 // Loading. The host streams a node's .bin image into the image window as 32-bit words at
 // increasing addresses from the window base (a write at the base starts a new image), writes
-// LENGTH and then 1 to LOAD. The loader digests one byte per cycle (cfg_ready_o is low while
-// it digests a word): header bytes go to a header register, entry bytes are assembled,
-// decoded with the header's field widths and checked in the cycle after their last byte, and
-// written into the inactive bank; the CRC runs over the covered bytes. LOAD accepts the image
+// LENGTH and then 1 to LOAD. The loader digests one byte per cycle and the CRC runs over the
+// covered bytes: header bytes go to a header register, entry bytes into a bit buffer from
+// which one field a cycle is taken (op, flow, parent, the children, step, start_addr, size,
+// the pad), each as wide as the header says, checked as it is taken and placed in the entry;
+// an entry whose pad is taken is written into the inactive bank. cfg_ready_o is low while a
+// word's bytes are digested or a field can be taken. LOAD accepts the image
 // when the header, every entry, the length and the CRC are right: the loaded bank becomes the
 // table and STATUS reads loaded. Otherwise STATUS reads error, error_cause_o says why, and the
 // previous table stays. The checks are the reader's of IMAGE_FORMAT.md ("Validity") plus the
@@ -91,10 +93,28 @@ module schedule_table #(
   // The widest entry an image within the parameters can have, and its bytes.
   localparam int unsigned MaxEntryBits = IMG_OP_BITS + NODE_W * (2 + K) + STEP_W + ADDR_W + SIZE_W;
   localparam int unsigned MaxEntryBytes = (MaxEntryBits + 7) / 8;
-  localparam int unsigned EntBits = 8 * MaxEntryBytes;
+  localparam int unsigned EposW = $clog2(MaxEntryBytes + 1);
+  // The widest field within the parameters (the pad is under 8 bits), and the bit buffer: a
+  // field's bits and the byte that completes it.
+  localparam int unsigned WideAS = ADDR_W > SIZE_W ? ADDR_W : SIZE_W;
+  localparam int unsigned WideNS = NODE_W > STEP_W ? NODE_W : STEP_W;
+  localparam int unsigned WideF = WideAS > WideNS ? WideAS : WideNS;
+  localparam int unsigned FieldW = WideF > 8 ? WideF : 8;
+  localparam int unsigned BufW = FieldW + 8;
+  localparam int unsigned NbW = $clog2(BufW + 1);
+  localparam int unsigned CntW = $clog2(DEPTH + 1);
+  localparam int unsigned ChildW = K > 1 ? $clog2(K) : 1;
+  // Range arithmetic: base_addr and bytes fit ADDR_W + 1 bits once the header is accepted.
+  localparam int unsigned RangeW = (SIZE_W > ADDR_W ? SIZE_W : ADDR_W) + 1;
+  // The entry's fields in stream order (field_q).
+  localparam logic [2:0] FOp = 3'd0, FFlow = 3'd1, FParent = 3'd2, FChild = 3'd3, FStep = 3'd4,
+                         FAddr = 3'd5, FSize = 3'd6, FPad = 3'd7;
   // An entry as stored: op, flow, parent, children[K], step, start_addr, size (LSB first).
   localparam int unsigned EntryW = 2 + NODE_W * (2 + K) + STEP_W + ADDR_W + SIZE_W;
   localparam int unsigned HdrBits = 8 * IMG_HEADER_BYTES;
+  // An entry before its fields are taken: nil children, everything else 0.
+  localparam logic [EntryW-1:0] EntryEmpty = {(SIZE_W + ADDR_W + STEP_W)'(0), {K * NODE_W{1'b1}},
+                                              (2 * NODE_W + 2)'(0)};
 
   // ---- bus ------------------------------------------------------------------------------
   logic [31:0] word_q, word_d;         // the window word being digested
@@ -103,7 +123,7 @@ module schedule_table #(
   logic        resp_valid_d, resp_valid_q, resp_error_d, resp_error_q;
   logic [31:0] resp_data_d, resp_data_q;
 
-  assign cfg_ready_o   = word_left_q == '0 && !full_valid_q;
+  assign cfg_ready_o   = word_left_q == '0 && !extract;
   assign handshake     = cfg_valid_i && cfg_ready_o;
   // The window starts at CFG_IMAGE_BASE; below it the difference wraps and is large.
   assign window_access = cfg_addr_i - 32'(CFG_IMAGE_BASE) < 32'(CFG_IMAGE_WINDOW);
@@ -112,11 +132,17 @@ module schedule_table #(
   logic [31:0]          pos_q, pos_d;          // bytes of the image digested
   logic [HdrBits-1:0]   hdr_q, hdr_d;
   logic [31:0]          crc_q, crc_d;
-  logic [EntBits-1:0]   ent_q, ent_d;          // the entry being assembled
-  logic [15:0]          ent_pos_q, ent_pos_d;  // its bytes so far
-  logic [EntBits-1:0]   full_q, full_d;        // an assembled entry, decoded this cycle
-  logic                 full_valid_q, full_valid_d;
-  logic [31:0]          ent_idx_q, ent_idx_d;  // entries decoded
+  logic [BufW-1:0]      buf_q, buf_d;          // entry bits not yet taken, LSB first
+  logic [NbW-1:0]       nbits_q, nbits_d;      // how many
+  logic [CntW-1:0]      taken_q, taken_d;      // entries whose bytes are all in
+  logic [EposW-1:0]     ent_pos_q, ent_pos_d;  // bytes in of the entry coming in
+  logic [31:0]          end_q, end_d;          // image bytes up to the last one kept
+  logic [2:0]           field_q, field_d;      // the next field of the entry being decoded
+  logic [ChildW-1:0]    child_q, child_d;      // its next child slot (field FChild)
+  logic                 seen_nil_q, seen_nil_d;  // a nil child came before it
+  logic [EntryW-1:0]    e_q, e_d;              // the entry's fields so far, as stored
+  logic [4:0]           e_err_q, e_err_d;      // the first error in them
+  logic [CntW-1:0]      ent_idx_q, ent_idx_d;  // entries decoded
   logic [4:0]           err_q, err_d;          // first stream or entry error
   logic [31:0]          length_q, length_d;
 
@@ -169,7 +195,6 @@ module schedule_table #(
   logic [6:0]  want_flow_bits, want_node_bits, want_step_bits;
   logic [31:0] want_entry_bits, want_entry_bytes;
   logic [64:0] buffer_end;   // base_addr + bytes, 65 bits
-  logic [63:0] total_bytes;  // 60 + entries * entry_bytes
   logic [4:0]  hdr_err;
 
   always_comb begin
@@ -182,7 +207,6 @@ module schedule_table #(
                       32'(h_addr_bits) + 32'(h_size_bits);
     want_entry_bytes = (want_entry_bits + 32'd7) >> 3;
     buffer_end = 65'(h_base) + 65'(h_bytes);
-    total_bytes = 64'(IMG_HEADER_BYTES) + 64'(h_entries) * 64'(h_entry_bytes);
 
     hdr_err = ErrNone;
     if (h_magic != IMG_MAGIC) begin
@@ -213,92 +237,120 @@ module schedule_table #(
     end
   end
 
-  // ---- entry decode and checks (the entry in full_q) ----------------------------------------
-  logic [1:0]          e_op;
-  logic [63:0]         e_flow, e_parent, e_step, e_addr, e_size, e_nil, e_child;
-  logic [K*NODE_W-1:0] e_children;
-  logic [4:0]          e_err;
-  logic [EntryW-1:0]   e_packed;
+  // ---- the entry's fields, one a cycle from the bit buffer ------------------------------------
+  logic              entry_phase;  // the header is in and right
+  logic              extract;      // a field is taken in this cycle
+  logic [NbW-1:0]    fw;           // the width of field_q
+  logic [FieldW-1:0] val;          // its value
+  logic [4:0]        f_err;        // what its check finds
+  logic              e_done;       // the entry's last field (its pad) is taken
+  logic [4:0]        e_final;      // the entry's first error, its pad included
+  logic              restart;      // a window write at the base starts a new image
 
-  // Field `bits` wide at bit `lsb` of the entry.
-  function automatic logic [63:0] field(input logic [EntBits-1:0] e, input logic [31:0] lsb,
-                                        input logic [7:0] bits);
-    field = 64'(e >> lsb) & ~(64'hFFFF_FFFF_FFFF_FFFF << bits);
-    if (bits >= 8'd64) field = 64'(e >> lsb);
-  endfunction
+  assign entry_phase = pos_q >= 32'(IMG_HEADER_BYTES) && hdr_err == ErrNone;
 
   always_comb begin
-    logic [31:0] at;
-    logic        seen_nil;
-    logic [63:0] offset;
-    logic [EntBits-1:0] pad;
-    e_child = '0;
-    e_step = '0;
-    e_addr = '0;
-    e_size = '0;
-    pad = '0;
-    offset = '0;
-    e_op = full_q[1:0];
-    at = 32'(IMG_OP_BITS);
-    e_flow = field(full_q, at, h_flow_bits);
-    at = at + 32'(h_flow_bits);
-    e_parent = field(full_q, at, h_node_bits);
-    at = at + 32'(h_node_bits);
-    e_nil = ~(64'hFFFF_FFFF_FFFF_FFFF << h_node_bits);
-    e_err = ErrNone;
-    seen_nil = 1'b0;
-    e_children = '1;
-    for (int k = 0; k < K; k++) begin
-      if (k < 32'(h_k)) begin
-        e_child = field(full_q, at, h_node_bits);
-        at = at + 32'(h_node_bits);
-        if (e_child == e_nil) begin
-          seen_nil = 1'b1;
-        end else begin
-          if (seen_nil || e_child >= 64'(h_nodes)) e_err = ErrEntryNode;
-          e_children[k*NODE_W +: NODE_W] = e_child[NODE_W-1:0];
+    unique case (field_q)
+      FOp:             fw = NbW'(IMG_OP_BITS);
+      FFlow:           fw = NbW'(h_flow_bits);
+      FParent, FChild: fw = NbW'(h_node_bits);
+      FStep:           fw = NbW'(h_step_bits);
+      FAddr:           fw = NbW'(h_addr_bits);
+      FSize:           fw = NbW'(h_size_bits);
+      default:         fw = NbW'(3'(3'd0 - h_entry_bits[2:0]));  // FPad: up to the byte
+    endcase
+  end
+
+  assign extract = entry_phase && 32'(ent_idx_q) < h_entries && nbits_q >= fw;
+  assign val = buf_q[FieldW-1:0] & ~({FieldW{1'b1}} << fw);
+  assign e_done = extract && field_q == FPad;
+
+  // The check of the field being taken, in IMAGE_FORMAT.md's order (the first error of an
+  // entry is the one reported, so the order of the fields is the order of the checks).
+  always_comb begin
+    logic [NODE_W-1:0] node, nil;
+    logic              is_nil;
+    logic [RangeW-1:0] base, bytes, addr, offset;
+    node = val[NODE_W-1:0];
+    nil = NODE_W'(~({NODE_W{1'b1}} << h_node_bits));
+    is_nil = node == nil;
+    base = RangeW'(h_base);
+    bytes = RangeW'(h_bytes);
+    addr = RangeW'(e_q[2 + (2 + K) * NODE_W + STEP_W +: ADDR_W]);
+    offset = addr - base;
+    f_err = ErrNone;
+    unique case (field_q)
+      FOp:     if (val[1:0] == 2'd3) f_err = ErrEntryOp;
+      FFlow:   if (32'(node) >= h_flows) f_err = ErrEntryFlow;
+      FParent: if ((!is_nil && 32'(node) >= h_nodes) || (32'(e_q[1:0]) == OP_NOP && !is_nil)) begin
+                 f_err = ErrEntryNode;
+               end
+      FChild:  if (!is_nil && (seen_nil_q || 32'(node) >= h_nodes)) f_err = ErrEntryNode;
+      FStep:   if (val[STEP_W-1:0] == '0 || 33'(val[STEP_W-1:0]) > {h_steps, 1'b0}) begin
+                 f_err = ErrEntryStep;
+               end
+      FAddr:   f_err = ErrNone;  // checked with the size
+      FSize:   if (addr < base || offset > bytes || RangeW'(val[SIZE_W-1:0]) > bytes - offset ||
+                   (32'(e_q[1:0]) != OP_NOP && val[SIZE_W-1:0] == '0)) begin
+                 f_err = ErrEntryRange;
+               end
+      default: if (val[7:0] != '0) f_err = ErrEntryPad;
+    endcase
+    e_final = e_err_q != ErrNone ? e_err_q : f_err;
+  end
+
+  // The entry's state after this cycle's field: the field placed where the bank stores it
+  // (node fields as NODE_W bits, nil as all ones), the next field chosen.
+  always_comb begin
+    logic [NODE_W-1:0] nil;
+    nil = NODE_W'(~({NODE_W{1'b1}} << h_node_bits));
+    e_d = e_q;
+    e_err_d = e_err_q;
+    field_d = field_q;
+    child_d = child_q;
+    seen_nil_d = seen_nil_q;
+    if (extract) begin
+      if (e_err_q == ErrNone) e_err_d = f_err;
+      field_d = field_q + 3'd1;
+      unique case (field_q)
+        FOp:     e_d[1:0] = val[1:0];
+        FFlow:   e_d[2 +: NODE_W] = val[NODE_W-1:0];
+        FParent: begin
+          e_d[2 + NODE_W +: NODE_W] = val[NODE_W-1:0] == nil ? '1 : val[NODE_W-1:0];
+          child_d = '0;
+          if (h_k == '0) field_d = FStep;
         end
-      end
+        FChild: begin
+          if (val[NODE_W-1:0] == nil) seen_nil_d = 1'b1;
+          else e_d[2 + (2 + 32'(child_q)) * NODE_W +: NODE_W] = val[NODE_W-1:0];
+          child_d = child_q + ChildW'(1);
+          if (32'(child_q) + 32'd1 != 32'(h_k)) field_d = FChild;
+        end
+        FStep:   e_d[2 + (2 + K) * NODE_W +: STEP_W] = val[STEP_W-1:0];
+        FAddr:   e_d[2 + (2 + K) * NODE_W + STEP_W +: ADDR_W] = val[ADDR_W-1:0];
+        FSize:   e_d[2 + (2 + K) * NODE_W + STEP_W + ADDR_W +: SIZE_W] = val[SIZE_W-1:0];
+        default: ;
+      endcase
     end
-    e_step = field(full_q, at, h_step_bits);
-    at = at + 32'(h_step_bits);
-    e_addr = field(full_q, at, h_addr_bits);
-    at = at + 32'(h_addr_bits);
-    e_size = field(full_q, at, h_size_bits);
-    at = at + 32'(h_size_bits);
-    pad = full_q >> at;
-    offset = e_addr - h_base;
-
-    if (e_op == 2'd3) begin
-      e_err = ErrEntryOp;
-    end else if (e_flow >= 64'(h_flows)) begin
-      e_err = ErrEntryFlow;
-    end else if ((e_parent != e_nil && e_parent >= 64'(h_nodes)) ||
-                 (32'(e_op) == OP_NOP && e_parent != e_nil)) begin
-      e_err = ErrEntryNode;
-    end else if (e_err != ErrNone) begin
-      e_err = ErrEntryNode;  // a child
-    end else if (e_step == '0 || e_step > (64'(h_steps) << 1)) begin
-      e_err = ErrEntryStep;
-    end else if (e_addr < h_base || offset > h_bytes || e_size > h_bytes - offset ||
-                 (32'(e_op) != OP_NOP && e_size == '0)) begin
-      e_err = ErrEntryRange;
-    end else if (pad != '0) begin
-      e_err = ErrEntryPad;
+    if (e_done || restart) begin  // the next entry starts with nil children, no error
+      e_d = EntryEmpty;
+      e_err_d = ErrNone;
+      field_d = FOp;
+      seen_nil_d = 1'b0;
     end
-
-    e_packed = {e_size[SIZE_W-1:0], e_addr[ADDR_W-1:0], e_step[STEP_W-1:0], e_children,
-                e_parent == e_nil ? {NODE_W{1'b1}} : e_parent[NODE_W-1:0],
-                e_flow[NODE_W-1:0], e_op};
   end
 
   // ---- digest one byte per cycle --------------------------------------------------------------
-  logic       digest;
+  logic       digest, keep;
   logic [7:0] byte_in;
   logic [31:0] crc_next;
 
-  assign digest  = word_left_q != '0;
+  // An entry byte waits while the buffer has no room for it.
+  assign keep    = entry_phase && 32'(taken_q) < h_entries;
+  assign digest  = word_left_q != '0 && !(keep && nbits_q > NbW'(FieldW));
   assign byte_in = word_q[7:0];
+  assign restart = handshake && cfg_write_i && window_access &&
+                   cfg_addr_i == 32'(CFG_IMAGE_BASE);
 
   image_crc32 u_crc (
     .crc_i (crc_q),
@@ -307,22 +359,23 @@ module schedule_table #(
   );
 
   always_comb begin
+    logic [BufW-1:0] filled;
     word_d = word_q;
     word_left_d = word_left_q;
     pos_d = pos_q;
     hdr_d = hdr_q;
     crc_d = crc_q;
-    ent_d = ent_q;
     ent_pos_d = ent_pos_q;
-    full_d = full_q;
-    full_valid_d = 1'b0;
+    taken_d = taken_q;
+    end_d = end_q;
     ent_idx_d = ent_idx_q;
     err_d = err_q;
+    filled = buf_q;
 
-    // The entry assembled last cycle: checked and written into the loading bank.
-    if (full_valid_q) begin
-      if (err_d == ErrNone) err_d = e_err;
-      ent_idx_d = ent_idx_q + 32'd1;
+    // The entry decoded in this cycle: its error, if it is the image's first.
+    if (e_done) begin
+      if (err_d == ErrNone) err_d = e_final;
+      ent_idx_d = ent_idx_q + CntW'(1);
     end
 
     if (digest) begin
@@ -332,30 +385,34 @@ module schedule_table #(
       if (pos_q < 32'(IMG_HEADER_BYTES)) begin
         hdr_d[8*pos_q[5:0] +: 8] = byte_in;
         if (pos_q < 32'(IMG_CRC32_OFFSET)) crc_d = crc_next;
-      end else if (64'(pos_q) < total_bytes && hdr_err == ErrNone) begin
+        end_d = pos_q + 32'd1;
+      end else if (keep) begin
         crc_d = crc_next;
-        if (32'(ent_pos_q) < MaxEntryBytes) ent_d[8*ent_pos_q +: 8] = byte_in;
-        if (ent_pos_q + 16'd1 == h_entry_bytes) begin
-          full_d = ent_d;
-          full_valid_d = 1'b1;
-          ent_d = '0;
+        filled = buf_q | (BufW'(byte_in) << nbits_q);
+        end_d = pos_q + 32'd1;
+        if (32'(ent_pos_q) + 32'd1 == 32'(h_entry_bytes)) begin
+          taken_d = taken_q + CntW'(1);
           ent_pos_d = '0;
         end else begin
-          ent_pos_d = ent_pos_q + 16'd1;
+          ent_pos_d = ent_pos_q + EposW'(1);
         end
       end
     end
+    buf_d = filled >> (extract ? fw : '0);
+    nbits_d = nbits_q + (digest && keep ? NbW'(8) : '0) - (extract ? fw : '0);
 
     // A window write starts an image (at the base) or continues it (at the next word).
     if (handshake && cfg_write_i && window_access) begin
       word_d = cfg_wdata_i;
       word_left_d = 3'd4;
-      if (cfg_addr_i == 32'(CFG_IMAGE_BASE)) begin
+      if (restart) begin
         pos_d = '0;
         crc_d = '1;
-        ent_d = '0;
+        buf_d = '0;
+        nbits_d = '0;
         ent_pos_d = '0;
-        full_valid_d = 1'b0;
+        taken_d = '0;
+        end_d = '0;
         ent_idx_d = '0;
         err_d = ErrNone;
       end else if (cfg_addr_i - 32'(CFG_IMAGE_BASE) != pos_q && err_d == ErrNone) begin
@@ -373,8 +430,8 @@ module schedule_table #(
       load_err = ErrLength;
     end else if (hdr_err != ErrNone) begin
       load_err = hdr_err;
-    end else if (load_err == ErrNone && (64'(length_q) != total_bytes ||
-                 pos_q < length_q || pos_q - length_q >= 32'd4 || ent_idx_q != h_entries)) begin
+    end else if (load_err == ErrNone && (32'(ent_idx_q) != h_entries || length_q != end_q ||
+                 pos_q < length_q || pos_q - length_q >= 32'd4)) begin
       load_err = ErrLength;
     end else if (load_err == ErrNone && (crc_q ^ 32'hFFFF_FFFF) != h_crc) begin
       load_err = ErrCrc;
@@ -435,10 +492,16 @@ module schedule_table #(
       pos_q <= '0;
       hdr_q <= '0;
       crc_q <= '1;
-      ent_q <= '0;
+      buf_q <= '0;
+      nbits_q <= '0;
+      taken_q <= '0;
       ent_pos_q <= '0;
-      full_q <= '0;
-      full_valid_q <= 1'b0;
+      end_q <= '0;
+      field_q <= FOp;
+      child_q <= '0;
+      seen_nil_q <= 1'b0;
+      e_q <= EntryEmpty;
+      e_err_q <= ErrNone;
       ent_idx_q <= '0;
       err_q <= ErrNone;
       length_q <= '0;
@@ -456,10 +519,16 @@ module schedule_table #(
       pos_q <= pos_d;
       hdr_q <= hdr_d;
       crc_q <= crc_d;
-      ent_q <= ent_d;
+      buf_q <= buf_d;
+      nbits_q <= nbits_d;
+      taken_q <= taken_d;
       ent_pos_q <= ent_pos_d;
-      full_q <= full_d;
-      full_valid_q <= full_valid_d;
+      end_q <= end_d;
+      field_q <= field_d;
+      child_q <= child_d;
+      seen_nil_q <= seen_nil_d;
+      e_q <= e_d;
+      e_err_q <= e_err_d;
       ent_idx_q <= ent_idx_d;
       err_q <= err_d;
       length_q <= length_d;
@@ -480,8 +549,8 @@ module schedule_table #(
     .WIDTH(EntryW), .DEPTH(2 * DEPTH), .WRITES(1), .READS(1), .SYNC_READ(1'b1)
   ) u_banks (
     .clk_i,
-    .we_i(full_valid_q && e_err == ErrNone && err_q == ErrNone && ent_idx_q < DEPTH),
-    .waddr_i({!active_q, ent_idx_q[IDX_W-1:0]}), .wmask_i(1'b1), .wdata_i(e_packed),
+    .we_i(e_done && e_final == ErrNone && err_q == ErrNone && 32'(ent_idx_q) < DEPTH),
+    .waddr_i({!active_q, ent_idx_q[IDX_W-1:0]}), .wmask_i(1'b1), .wdata_i(e_q),
     .raddr_i({active_q, rd_idx_i}), .rdata_o(rd_q)
   );
 

@@ -36,6 +36,8 @@ ROLES = {
                                   "conventional"),
     ("dma_requester", "u_done"): ("ni_buffers", "memory queue: each access in flight",
                                   "conventional"),
+    ("dependency_tracker", "u_senders"): ("ni_buffers", "dependency scoreboard: the senders of "
+                                          "each (op, flow) row", "multitree"),
 }
 
 
