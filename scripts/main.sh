@@ -7,10 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 # A new build directory is configured without the tests, RTL test benches and benchmarks
-# (MT_TESTS=OFF); scripts/test.sh turns them on. mtsim links the Verilated RTL NI (mtsim --rtl),
-# so that one Verilator model is built.
+# (MT_TESTS=OFF) and without the RTL NI in mtsim (MT_COSIM=OFF: nothing is Verilated);
+# scripts/test.sh turns both on.
 options=()
-[ -f "${BUILD_DIR:-build}/CMakeCache.txt" ] || options=(-DMT_TESTS=OFF)
+[ -f "${BUILD_DIR:-build}/CMakeCache.txt" ] || options=(-DMT_TESTS=OFF -DMT_COSIM=OFF)
 bash scripts/build.sh --target mtsim ${options[@]+"${options[@]}"}
 "${BUILD_DIR:-build}"/bin/mtsim --topology torus:4x4 --algorithm multitree --bytes 1MiB \
   --compare multitree:packet,ring:packet --json "${BUILD_DIR:-build}"/mtsim_torus4x4.json

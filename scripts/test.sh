@@ -4,6 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-bash scripts/build.sh -DMT_TESTS=ON
+bash scripts/build.sh -DMT_TESTS=ON -DMT_COSIM=ON
 if [ $# -eq 0 ]; then set -- -LE slow; fi
 ctest --test-dir build --output-on-failure -j "$(nproc)" "$@"

@@ -14,7 +14,9 @@
 #include <nlohmann/json.hpp>
 
 #include "allreduce/allreduce_sim.hpp"
+#if MT_COSIM
 #include "rtl_network_interface.hpp"
+#endif
 #include "common/cli_main.hpp"
 #include "noc/noc_options.hpp"
 #include "common/error.hpp"
@@ -26,6 +28,17 @@
 
 namespace mt::noc {
 namespace {
+
+// What builds the RTL NI for --rtl and --rtl-nodes, when this mtsim has it (CMake's MT_COSIM).
+NiBuilder rtl_ni_builder() {
+#if MT_COSIM
+  return cosim::build_rtl_ni;
+#else
+  throw InputError("--rtl and --rtl-nodes run the Verilated RTL NI, which this mtsim is built "
+                   "without (MT_COSIM=OFF, as scripts/main.sh builds it); scripts/build.sh "
+                   "-DMT_COSIM=ON builds it in");
+#endif
+}
 
 struct RunFailed : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -305,7 +318,7 @@ std::vector<AllReduceOptions> prepare_runs(MtsimArgs& a) {
   if (a.rtl && !a.rtl_nodes.empty()) throw InputError("give --rtl or --rtl-nodes, not both");
   o.rtl_all = a.rtl;
   if (!a.rtl_nodes.empty()) o.rtl_nodes = parse_nodes(a.rtl_nodes, "--rtl-nodes");
-  if (a.rtl || !a.rtl_nodes.empty()) o.rtl_ni = cosim::build_rtl_ni;
+  if (a.rtl || !a.rtl_nodes.empty()) o.rtl_ni = rtl_ni_builder();
   o.progress = !a.quiet;
   o.verify_images = !a.no_verify;
   o.noc.credit_latency = o.noc.link_latency;
