@@ -16,6 +16,7 @@
 #include "common/error.hpp"
 #include "plan/plan.hpp"
 #include "common/output_file.hpp"
+#include "common/run_files.hpp"
 #include "noc_sim/plot.hpp"
 #include "stats/run_stats.hpp"
 #include "traffic/child_process.hpp"
@@ -231,6 +232,8 @@ void write_outputs(const NocSimArgs& a, const Topology& topo, const ZeroLoad& ze
 int run_noc_sim(NocSimArgs& a, std::ostream& out) {
   const std::vector<double> loads = prepare(a);
   const TrafficConfig& t = a.t;
+  check_run_files({{"--json", a.json_path}, {"--plot", a.plot_path}},
+                  topology_inputs(t.topology, "-t"));
   const Topology topo = t.checked_topology();  // every check, before any child runs
   if (a.json_opt->count() != 0) check_writable(a.json_path, "--json");
   std::string gnuplot;

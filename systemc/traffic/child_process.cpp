@@ -1,6 +1,7 @@
 #include "traffic/child_process.hpp"
 
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -73,13 +75,39 @@ struct Running {
   std::string data;
 };
 
+// A child killed for its CPU time: SIGXCPU at the soft limit of RLIMIT_CPU (ulimit -t), SIGKILL
+// at the hard one, with that much CPU used. The limit is a bound the run was given, like the
+// memory of refused_resource: the run is too long for it, an input error naming it.
+std::optional<std::string> cpu_limit_kill(int signal, const rusage& used) {
+  rlimit rl{};
+  if ((signal != SIGXCPU && signal != SIGKILL) || ::getrlimit(RLIMIT_CPU, &rl) != 0 ||
+      rl.rlim_cur == RLIM_INFINITY) {
+    return std::nullopt;
+  }
+  const double seconds = static_cast<double>(used.ru_utime.tv_sec + used.ru_stime.tv_sec) +
+                         1e-6 * static_cast<double>(used.ru_utime.tv_usec + used.ru_stime.tv_usec);
+  if (signal == SIGKILL && seconds + 0.5 < static_cast<double>(rl.rlim_cur)) return std::nullopt;
+  return fmt::format("the CPU-time limit of {} s (ulimit -t {}) was reached: a simulation "
+                     "process was killed by signal {} ({}) after {:.1f} s of CPU; a smaller run "
+                     "or a higher limit may fit",
+                     static_cast<unsigned long long>(rl.rlim_cur),
+                     static_cast<unsigned long long>(rl.rlim_cur), signal, ::strsignal(signal),
+                     seconds);
+}
+
 ChildResult finish(Running& r) {
   ::close(r.fd);
   int wstatus = 0;
-  while (::waitpid(r.pid, &wstatus, 0) < 0 && errno == EINTR) {
+  rusage used{};
+  while (::wait4(r.pid, &wstatus, 0, &used) < 0 && errno == EINTR) {
   }
   ChildResult res;
   if (WIFSIGNALED(wstatus)) {
+    if (const auto limit = cpu_limit_kill(WTERMSIG(wstatus), used)) {
+      res.status = ChildResult::Status::kInputError;
+      res.text = *limit;
+      return res;
+    }
     res.text = fmt::format("simulation process killed by signal {} ({})", WTERMSIG(wstatus),
                            ::strsignal(WTERMSIG(wstatus)));
     return res;
