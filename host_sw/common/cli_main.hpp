@@ -4,6 +4,7 @@
 // once it has reached standard output: a write error there (a full disk, /dev/full) is exit 1.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <exception>
@@ -54,8 +55,8 @@ inline CLI::Option* add_time_limit_option(CLI::App& app, double& seconds) {
 
 // Throws InputError for an option or argument given an empty value (--images '', -o ''): no
 // option of the tools takes one, and an empty name must not mean the default or "none". And
-// for a negative value of an unsigned option, which CLI11 wraps for 64-bit ones
-// (--watchdog -1 would be 2^64 - 1).
+// for a negative or too large value of an unsigned option, which CLI11 wraps or saturates for
+// 64-bit ones (--watchdog -1 and --watchdog 18446744073709551616 would be 2^64 - 1).
 inline void check_option_values(const CLI::App& app) {
   for (const CLI::Option* opt : app.get_options()) {
     if (opt->get_type_size_max() == 0) continue;  // a flag
@@ -64,9 +65,17 @@ inline void check_option_values(const CLI::App& app) {
         throw InputError(fmt::format("{}: the value is empty; give one, or leave the option out",
                                      opt->get_name()));
       }
+      if (opt->get_type_name() != "UINT") continue;
       const size_t first = value.find_first_not_of(" \t");
-      if (opt->get_type_name() == "UINT" && first != std::string::npos && value[first] == '-') {
+      if (first != std::string::npos && value[first] == '-') {
         throw InputError(fmt::format("{} {}: must not be negative", opt->get_name(), value));
+      }
+      const bool decimal = value.find_first_not_of("0123456789") == std::string::npos;
+      const size_t digits = value.size() - std::min(value.find_first_not_of('0'), value.size());
+      if (decimal && (digits > 20 || (digits == 20 && value.substr(value.size() - 20) >
+                                                          "18446744073709551615"))) {
+        throw InputError(fmt::format("{} {}: too large (at most 18446744073709551615)",
+                                     opt->get_name(), value));
       }
     }
   }

@@ -149,6 +149,28 @@ struct MtsimArgs {
   CLI::Option *json_opt = nullptr, *trace_opt = nullptr;
 };
 
+// The file --trace names: itself, or a symbolic link's target (replaced, the link kept).
+std::filesystem::path trace_target(const std::string& trace) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path target = fs::absolute(trace);
+  return fs::is_symlink(target, ec) ? fs::canonical(target, ec) : target;
+}
+
+// The temporary an FST is converted into, hidden beside its target.
+std::filesystem::path fst_temporary(const std::filesystem::path& target) {
+  return target.parent_path() / ("." + target.filename().string() + ".tmp.fst");
+}
+
+// Checks that `tmp`, a file written on the way to --trace's, can be written.
+void check_trace_temporary(const std::string& tmp, const std::string& trace) {
+  try {
+    check_writable(tmp, "--trace");
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{} (a temporary file of --trace {})", e.what(), trace));
+  }
+}
+
 // --trace: the simulation writes a .vcd; an .fst is converted from it afterwards (vcd2fst).
 // RTL nodes write their own FST beside it, named from the same stem.
 void prepare_trace(MtsimArgs& a) {
@@ -164,6 +186,8 @@ void prepare_trace(MtsimArgs& a) {
                                    "gtkwave); give a .vcd path instead", path));
     }
     a.o.trace = path.substr(0, path.size() - 4) + ".tmp.vcd";
+    check_trace_temporary(a.o.trace, path);
+    check_trace_temporary(fst_temporary(trace_target(path)).string(), path);
   } else {
     throw InputError(fmt::format("--trace {}: the file name must end in .vcd or .fst", path));
   }
@@ -209,10 +233,9 @@ void check_trace_size(const MtsimArgs& a) {
 void convert_trace(const MtsimArgs& a) {
   if (a.trace.empty() || a.trace == a.o.trace) return;
   namespace fs = std::filesystem;
+  const fs::path target = trace_target(a.trace);
+  const fs::path tmp = fst_temporary(target);
   std::error_code ec;
-  fs::path target = fs::absolute(a.trace);
-  if (fs::is_symlink(target, ec)) target = fs::canonical(target, ec);
-  const fs::path tmp = target.parent_path() / ("." + target.filename().string() + ".tmp.fst");
   const int status = run_quietly({"vcd2fst", a.o.trace, tmp.string()});
   const uintmax_t size = fs::file_size(tmp, ec);
   const bool wrote = status == 0 && !ec && size > 0;

@@ -78,6 +78,7 @@ struct NocSimArgs {
   CLI::Option *rate_opt = nullptr, *rates_opt = nullptr, *sweep_opt = nullptr;
   CLI::Option *credit_opt = nullptr, *jobs_opt = nullptr, *json_opt = nullptr,
               *plot_opt = nullptr;
+  std::vector<CLI::Option*> hotspot_opts;  // only with --pattern hotspot
 };
 
 void add_traffic_options(CLI::App& app, NocSimArgs& a) {
@@ -105,11 +106,12 @@ void add_traffic_options(CLI::App& app, NocSimArgs& a) {
                  "cycles after the window to wait for the measured packets")
       ->capture_default_str();
   app.add_option("--seed", a.seed, "random seed (same seed, same results)")->capture_default_str();
-  app.add_option("--hotspot-node", t.pattern.hotspot_node, "hotspot: the hot node")
-      ->capture_default_str();
-  app.add_option("--hotspot-fraction", t.pattern.hotspot_fraction,
-                 "hotspot: probability a packet goes to the hot node (otherwise uniform)")
-      ->capture_default_str();
+  a.hotspot_opts = {
+      app.add_option("--hotspot-node", t.pattern.hotspot_node, "hotspot: the hot node")
+          ->capture_default_str(),
+      app.add_option("--hotspot-fraction", t.pattern.hotspot_fraction,
+                     "hotspot: probability a packet goes to the hot node (otherwise uniform)")
+          ->capture_default_str()};
 }
 
 void add_network_options(CLI::App& app, NocSimArgs& a) {
@@ -137,6 +139,12 @@ void add_network_options(CLI::App& app, NocSimArgs& a) {
 std::vector<double> prepare(NocSimArgs& a) {
   TrafficConfig& t = a.t;
   t.pattern.kind = parse_pattern(a.pattern);
+  for (const CLI::Option* o : a.hotspot_opts) {
+    if (o->count() != 0 && t.pattern.kind != PatternKind::kHotspot) {
+      throw InputError(fmt::format("{}: only for --pattern hotspot (the pattern is {})",
+                                   o->get_name(), a.pattern));
+    }
+  }
   t.seed = parse_unsigned(a.seed, "--seed");
   if (a.jobs_opt->count() != 0 && a.jobs == 0) throw InputError("-j 0: run at least 1 job");
   if (a.credit_opt->count() != 0 && a.credit_latency == 0) {

@@ -523,6 +523,10 @@ TEST(Hardening, MessagesNameTheProblem) {
       {kMtsim + " -q -t ring:4 --compare ''", "--compare: the value is empty"},
       {kMtsim + " -q -t ring:4 --watchdog ''", "--watchdog: the value is empty"},
       {kQuickNoc + " --json ''", "--json: the value is empty"},
+      // A name that fits, whose temporary .vcd does not: SystemC's trace writer died of SIGFPE
+      // on it (exit 2); it is refused before the run.
+      {kMtsim + " -q -t ring:4 -b 4KiB --trace " + dir + "/" + std::string(250, 'y') + ".fst",
+       "File name too long (a temporary file of --trace"},
       {kQuickNoc + " --plot ''", "--plot: the value is empty"},
       {kQuickNoc + " -p ''", "--pattern: the value is empty"},
       {kNocSim + " -t ring:4 --rates ''", "--rates: the value is empty"},
@@ -530,6 +534,9 @@ TEST(Hardening, MessagesNameTheProblem) {
       {kMtsim + " -q -t ring:4 -b 4KiB --ni-forward-prefix -1",
        "--ni-forward-prefix -1: must not be negative"},
       {kNocSim + " -t ring:4 -r 0.05 --measure -5", "--measure -5: must not be negative"},
+      {kMtsim + " -q -t ring:4 -b 4KiB --watchdog 18446744073709551616",
+       "--watchdog 18446744073709551616: too large (at most 18446744073709551615)"},
+      {kQuickNoc + " --hotspot-fraction 1.5", "--hotspot-fraction: only for --pattern hotspot"},
   };
   for (const Case& c : cases) {
     const auto r = run_command(c.cmd);
