@@ -82,15 +82,16 @@ inline void check_option_values(const CLI::App& app) {
   for (const CLI::App* sub : app.get_subcommands()) check_option_values(*sub);
 }
 
-// Throws InputError when the first argument of a tool with subcommands names none of them
-// (CLI11 would only say that one is required).
+// Throws InputError when a tool with subcommands is given none, or its first argument names
+// none of them (CLI11 would only say that one is required).
 inline void check_subcommand_name(const CLI::App& app, int argc, char** argv) {
-  if (app.get_require_subcommand_min() == 0 || argc < 2 || argv[1][0] == '-') return;
+  if (app.get_require_subcommand_min() == 0 || (argc >= 2 && argv[1][0] == '-')) return;
   std::string names;
   for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
-    if (sub->check_name(argv[1])) return;
+    if (argc >= 2 && sub->check_name(argv[1])) return;
     names += (names.empty() ? "" : ", ") + sub->get_name();
   }
+  if (argc < 2) throw InputError(fmt::format("give a subcommand: {} (--help)", names));
   throw InputError(fmt::format("unknown subcommand '{}': the subcommands are {}", argv[1], names));
 }
 

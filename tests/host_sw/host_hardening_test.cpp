@@ -738,6 +738,7 @@ TEST(Hardening, MessagesNameTheProblem) {
       {"plan -t ring:00000000000000000005000000000 -a ring", "is out of range"},
       {"plan -q -t ring:4 -a ring --time-limit 1e-06", "more than the 1e-06 s limit"},
       {"nosuch", "unknown subcommand 'nosuch': the subcommands are plan, show, verify, dot"},
+      {"", "mtc: error: give a subcommand: plan, show, verify, dot"},
       {"plan -t '' -a ring", "--topology: the value is empty"},
       {"plan -t ring:4 -a '' ", "--algorithm: the value is empty"},
       {"plan -t ring:4 -a ring -b ''", "--bytes: the value is empty"},
