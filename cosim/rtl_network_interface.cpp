@@ -221,10 +221,13 @@ void RtlNetworkInterface::cycle() {
   drive(now);
   settle();
   dump(false);
+  if (!fault().empty()) return;  // the run stops at the end of this delta cycle
   if (rtl_->error_o) {
-    throw std::runtime_error(fmt::format(
-        "NI {} (RTL): error_o in cycle {}, error_cause_o 0x{:02x} (rtl/network_interface.sv "
-        "Err*)", node_, now, static_cast<uint32_t>(rtl_->error_cause_o)));
+    fail(fmt::format("NI {} (RTL): error_o in cycle {}, error_cause_o 0x{:02x} at table entry "
+                     "{} (rtl/network_interface.sv Err*)", node_, now,
+                     static_cast<uint32_t>(rtl_->error_cause_o),
+                     static_cast<uint32_t>(rtl_->head_o)));
+    return;
   }
   inject();
   return_credits();

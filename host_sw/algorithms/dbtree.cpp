@@ -29,7 +29,10 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 #include "algorithms/algorithms.hpp"
+#include "common/error.hpp"
 #include "topology/routing.hpp"
 
 namespace mt {
@@ -117,16 +120,23 @@ Tree make_tree(std::vector<int> parent) {
 
 }  // namespace
 
-// Chunks per tree: the option, or the default above; at most one element per chunk.
+// Chunks per tree: the option, or the default above; at most one element per chunk (a
+// larger option is refused, the default is held to it).
 uint32_t dbtree_chunks(const PlanOptions& opt, uint32_t levels) {
   const uint64_t per_tree = opt.bytes / 2;
+  const uint64_t most = std::max<uint64_t>(1, per_tree / kElementBytes);
   uint64_t c = opt.chunks;
+  if (c > most) {
+    throw InputError(fmt::format("--dbtree-chunks {}: each tree carries half of the {}-byte "
+                                 "buffer, at most {} chunks of one {}-byte element",
+                                 c, opt.bytes, most, kElementBytes));
+  }
   if (c == 0) {
     constexpr double kStepCostBytes = 16 * 1024;
     const double depth = std::max(1.0, static_cast<double>(levels) - 1.0);
     c = static_cast<uint64_t>(std::lround(std::sqrt(depth * static_cast<double>(per_tree) / kStepCostBytes)));
   }
-  return static_cast<uint32_t>(std::clamp<uint64_t>(c, 1, std::max<uint64_t>(1, per_tree / kElementBytes)));
+  return static_cast<uint32_t>(std::clamp<uint64_t>(c, 1, most));
 }
 
 namespace {

@@ -184,11 +184,14 @@ void check_time(const std::string& spec, const TopologySize& size, const std::st
                 const PlanSize& p, double limit) {
   const double seconds = plan_seconds(p);
   if (limit == 0 || seconds <= limit) return;
+  // Whole seconds from 10 s on, else two significant digits: never "0 s" over a small limit.
+  const std::string estimate =
+      seconds >= 10 ? fmt::format("{:.0f}", seconds) : fmt::format("{:.2g}", seconds);
   throw InputError(fmt::format(
       "topology {}: a {} plan on {} nodes has about {:.2g} transfers and {:.2g} table entries "
-      "({:.0f} steps per phase): about {:.0f} s to plan, verify and compile on this machine, "
+      "({:.0f} steps per phase): about {} s to plan, verify and compile on this machine, "
       "more than the {:g} s limit (mtc and mtsim --time-limit set it)", spec, algorithm, size.nodes,
-      p.transfers, p.entries, p.steps_per_phase, seconds, limit));
+      p.transfers, p.entries, p.steps_per_phase, estimate, limit));
 }
 
 }  // namespace

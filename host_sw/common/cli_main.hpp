@@ -4,13 +4,16 @@
 // once it has reached standard output: a write error there (a full disk, /dev/full) is exit 1.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <exception>
 #include <functional>
 #include <ostream>
 #include <string>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "common/error.hpp"
 #include "common/output_file.hpp"
@@ -50,16 +53,78 @@ inline CLI::Option* add_time_limit_option(CLI::App& app, double& seconds) {
       ->capture_default_str();
 }
 
+// Throws InputError for an option or argument given an empty value (--images '', -o ''): no
+// option of the tools takes one, and an empty name must not mean the default or "none". And
+// for a negative or too large value of an unsigned option, which CLI11 wraps or saturates for
+// 64-bit ones (--watchdog -1 and --watchdog 18446744073709551616 would be 2^64 - 1).
+inline void check_option_values(const CLI::App& app) {
+  for (const CLI::Option* opt : app.get_options()) {
+    if (opt->get_type_size_max() == 0) continue;  // a flag
+    for (const std::string& value : opt->results()) {
+      if (value.empty()) {
+        throw InputError(fmt::format("{}: the value is empty; give one, or leave the option out",
+                                     opt->get_name()));
+      }
+      if (opt->get_type_name() != "UINT") continue;
+      const size_t first = value.find_first_not_of(" \t");
+      if (first != std::string::npos && value[first] == '-') {
+        throw InputError(fmt::format("{} {}: must not be negative", opt->get_name(), value));
+      }
+      const bool decimal = value.find_first_not_of("0123456789") == std::string::npos;
+      const size_t digits = value.size() - std::min(value.find_first_not_of('0'), value.size());
+      if (decimal && (digits > 20 || (digits == 20 && value.substr(value.size() - 20) >
+                                                          "18446744073709551615"))) {
+        throw InputError(fmt::format("{} {}: too large (at most 18446744073709551615)",
+                                     opt->get_name(), value));
+      }
+    }
+  }
+  for (const CLI::App* sub : app.get_subcommands()) check_option_values(*sub);
+}
+
+// Throws InputError when a tool with subcommands is given none, or its first argument names
+// none of them (CLI11 would only say that one is required).
+inline void check_subcommand_name(const CLI::App& app, int argc, char** argv) {
+  if (app.get_require_subcommand_min() == 0 || (argc >= 2 && argv[1][0] == '-')) return;
+  std::string names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    if (argc >= 2 && sub->check_name(argv[1])) return;
+    names += (names.empty() ? "" : ", ") + sub->get_name();
+  }
+  if (argc < 2) throw InputError(fmt::format("give a subcommand: {} (--help)", names));
+  throw InputError(fmt::format("unknown subcommand '{}': the subcommands are {}", argv[1], names));
+}
+
 // Parses the command line. Returns -1 to go on, or the exit code: 0 after --help (if the help
-// reached `out`), 1 for a parse error.
+// reached `out`), 1 for a parse error or an empty value.
 inline int parse_command_line(CLI::App& app, int argc, char** argv, const char* tool,
                               std::ostream& out, std::ostream& err) {
+  // Past a file-size limit (ulimit -f) a write fails with EFBIG, an error the writers report
+  // (exit 1, temporary files removed), instead of SIGXFSZ ending the tool midway.
+  std::signal(SIGXFSZ, SIG_IGN);
   try {
+    check_subcommand_name(app, argc, argv);
     app.parse(argc, argv);
+    check_option_values(app);
     return -1;
+  } catch (const InputError& e) {
+    err << tool << ": error: " << e.what() << "\n";
+    return 1;
   } catch (const CLI::ParseError& e) {
-    // --help is a "parse error" that exits 0; everything else is bad input.
-    if (app.exit(e, out, err) != 0) return 1;
+    // --help is a "parse error" that exits 0; everything else is bad input, said as the tools'
+    // other errors are.
+    if (e.get_exit_code() != 0) {
+      std::string what = e.what();
+      const std::string twice = "At Most 1 required but received ";  // an option given again
+      const size_t at = what.find(twice);
+      if (at != std::string::npos) {
+        what = what.substr(0, at) + "given " + what.substr(at + twice.size()) +
+               " times; give it once";
+      }
+      err << tool << ": error: " << what << "\nRun with --help for more information.\n";
+      return 1;
+    }
+    app.exit(e, out, err);
     try {
       finish_output(out);
     } catch (const InputError& w) {

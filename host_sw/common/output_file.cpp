@@ -1,6 +1,7 @@
 #include "common/output_file.hpp"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,9 +19,18 @@ namespace mt {
 
 namespace fs = std::filesystem;
 
-namespace {
+std::string write_error_text(int e) {
+  std::string text = std::strerror(e);
+  rlimit rl{};
+  if (e == EFBIG && ::getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+    text += fmt::format(": the file-size limit of {} bytes (ulimit -f {}) was reached",
+                        static_cast<unsigned long long>(rl.rlim_cur),
+                        static_cast<unsigned long long>(rl.rlim_cur / 1024));
+  }
+  return text;
+}
 
-std::string errno_text(int e) { return std::strerror(e); }
+namespace {
 
 // The file `path` names: itself, or the regular file a symbolic link points to (which is then
 // replaced, the link kept). Throws InputError for anything that must not be replaced.
@@ -29,7 +39,7 @@ fs::path target_of(const std::string& path, const char* what) {
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) {
     if (errno == ENOENT) return fs::path(path);
-    throw InputError(fmt::format("{} {}: {}", what, path, errno_text(errno)));
+    throw InputError(fmt::format("{} {}: {}", what, path, write_error_text(errno)));
   }
   fs::path target(path);
   if (S_ISLNK(st.st_mode)) {
@@ -40,7 +50,7 @@ fs::path target_of(const std::string& path, const char* what) {
                                    ec.message()));
     }
     if (::stat(target.c_str(), &st) != 0) {
-      throw InputError(fmt::format("{} {}: {}", what, path, errno_text(errno)));
+      throw InputError(fmt::format("{} {}: {}", what, path, write_error_text(errno)));
     }
   }
   if (!S_ISREG(st.st_mode)) {
@@ -84,7 +94,7 @@ void check_writable(const std::string& path, const char* what) {
   const bool exists = fs::exists(target, ec);
   const int fd = ::open(target.c_str(), exists ? O_WRONLY : O_WRONLY | O_CREAT | O_EXCL, 0666);
   if (fd < 0) {
-    throw InputError(fmt::format("{} {}: cannot write it: {}", what, path, errno_text(errno)));
+    throw InputError(fmt::format("{} {}: cannot write it: {}", what, path, write_error_text(errno)));
   }
   ::close(fd);
   if (!exists) ::unlink(target.c_str());
@@ -94,9 +104,14 @@ void write_file(const std::string& path, const std::string& text, const char* wh
   const fs::path target = fs::absolute(target_of(path, what));
   std::string tmp = (target.parent_path() / ("." + target.filename().string() + ".XXXXXX")).string();
   const int fd = ::mkstemp(tmp.data());
+  if (fd < 0 && errno == ENAMETOOLONG) {
+    throw InputError(fmt::format("{} {}: the name is too long ({}; the file is written through "
+                                 "a temporary name 8 characters longer)", what, path,
+                                 write_error_text(errno)));
+  }
   if (fd < 0) {
     throw InputError(fmt::format("{} {}: cannot create a file in {}: {}", what, path,
-                                 target.parent_path().string(), errno_text(errno)));
+                                 target.parent_path().string(), write_error_text(errno)));
   }
   const bool written = write_all(fd, text.data(), text.size()) && ::fchmod(fd, mode_for(target)) == 0;
   const int write_errno = errno;
@@ -105,18 +120,20 @@ void write_file(const std::string& path, const std::string& text, const char* wh
   if (!written || !closed || ::rename(tmp.c_str(), target.c_str()) != 0) {
     const int e = !written ? write_errno : !closed ? close_errno : errno;
     ::unlink(tmp.c_str());
-    throw InputError(fmt::format("{} {}: cannot write: {}", what, path, errno_text(e)));
+    throw InputError(fmt::format("{} {}: cannot write: {}", what, path, write_error_text(e)));
   }
 }
 
-void write_new_file(const std::string& path, const char* data, size_t size) {
+void write_new_file(const std::string& path, const char* data, size_t size,
+                    const std::string& shown) {
+  const std::string& name = shown.empty() ? path : shown;
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) throw InputError(fmt::format("{}: cannot write: {}", path, errno_text(errno)));
+  if (fd < 0) throw InputError(fmt::format("{}: cannot write: {}", name, write_error_text(errno)));
   const bool written = write_all(fd, data, size);
   const int write_errno = errno;
   if (::close(fd) != 0 || !written) {
-    throw InputError(fmt::format("{}: cannot write: {}", path,
-                                 errno_text(written ? errno : write_errno)));
+    throw InputError(fmt::format("{}: cannot write: {}", name,
+                                 write_error_text(written ? errno : write_errno)));
   }
 }
 
@@ -128,7 +145,7 @@ void finish_output(std::ostream& out) {
   if (out) return;
   const int e = errno;
   throw InputError(std::string("cannot write the standard output") +
-                   (e != 0 ? std::string(": ") + std::strerror(e) : std::string()));
+                   (e != 0 ? std::string(": ") + write_error_text(e) : std::string()));
 }
 
 }  // namespace mt

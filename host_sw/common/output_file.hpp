@@ -18,9 +18,14 @@ void check_writable(const std::string& path, const char* what);
 void write_file(const std::string& path, const std::string& text, const char* what);
 
 // Writes `size` bytes into a new file at `path`, or over an existing one; InputError
-// "<path>: cannot write: <reason>" when that fails. For files inside a directory that is
-// itself put into place atomically (image sets).
-void write_new_file(const std::string& path, const char* data, size_t size);
+// "<shown>: cannot write: <reason>" when that fails (`shown`: the name to give, by default
+// `path`). For files inside a directory that is itself put into place atomically (image sets,
+// whose messages name the set's file rather than the temporary one).
+void write_new_file(const std::string& path, const char* data, size_t size,
+                    const std::string& shown = "");
+
+// errno `e`'s reason, and for EFBIG the file-size limit (ulimit -f) that was reached.
+std::string write_error_text(int e);
 
 // Flushes `out`, a tool's standard output; InputError when anything written to it was lost
 // (with errno's reason: set errno to 0 before the writes whose failure it should name).

@@ -1,12 +1,14 @@
 // The human (JSON) view of schedule tables. Key names are a contract (IMAGE_FORMAT.md).
 #include <fmt/compile.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <iterator>
 #include <limits>
 #include <string_view>
 
+#include "algorithms/algorithms.hpp"
 #include "common/error.hpp"
 #include "image/image.hpp"
 #include "image/image_detail.hpp"
@@ -80,6 +82,11 @@ void set_fields_to_json(const TableSet& set, json& j) {
 void set_fields_from_json(JsonObject& o, TableSet& set) {
   set.topology = o.str("topology");
   set.algorithm = o.str("algorithm");
+  const std::vector<std::string>& names = algorithm_names();
+  if (std::find(names.begin(), names.end(), set.algorithm) == names.end()) {
+    throw InputError(fmt::format("{}: unknown algorithm \"{}\" (one of {})", o.field("algorithm")(),
+                                 set.algorithm, fmt::join(names, ", ")));
+  }
   set.nodes = o.u32("nodes");
   set.flows = o.u32("flows");
   set.steps_per_phase = o.u32("steps_per_phase");

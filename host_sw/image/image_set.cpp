@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -30,8 +31,10 @@ std::vector<uint8_t> read_bytes(const fs::path& p) {
   return std::vector<uint8_t>(s.begin(), s.end());
 }
 
-void write_bytes(const fs::path& p, const char* data, size_t size) {
-  write_new_file(p.string(), data, size);
+// Writes file `name` of the set being written into `tmp`; errors name it in the set's `dir`.
+void write_bytes(const std::string& tmp, const std::string& dir, const std::string& name,
+                 const char* data, size_t size) {
+  write_new_file((fs::path(tmp) / name).string(), data, size, (fs::path(dir) / name).string());
 }
 
 json parse_json_file(const fs::path& p) {
@@ -43,7 +46,8 @@ json parse_json_file(const fs::path& p) {
 }
 
 // Absolute, normalised, without a trailing slash, so that it has a parent to hold the
-// temporary sibling and a name to rename to.
+// temporary sibling and a name to rename to. A symbolic link stands for its target, which is
+// replaced (the link kept), as every output file's is.
 fs::path set_dir(const std::string& dir) {
   if (dir.empty()) throw InputError("image set: the directory name is empty");
   std::error_code ec;
@@ -51,6 +55,13 @@ fs::path set_dir(const std::string& dir) {
   if (ec) throw InputError(fmt::format("image set {}: {}", dir, ec.message()));
   p = p.lexically_normal();
   if (!p.has_filename()) p = p.parent_path();
+  if (fs::is_symlink(p, ec)) {
+    p = fs::canonical(p, ec);
+    if (ec) {
+      throw InputError(fmt::format("image set {}: a symbolic link to nowhere ({})", dir,
+                                   ec.message()));
+    }
+  }
   if (p == p.root_path() || p.filename() == "..") {
     throw InputError(fmt::format("image set {}: not a directory that can be replaced", dir));
   }
@@ -77,6 +88,15 @@ fs::path fresh_sibling(const fs::path& dir, const char* tag) {
                        fmt::format(".{}.{}-{:08x}", dir.filename().string(), tag, rd());
     std::error_code ec;
     if (!fs::exists(p, ec) && !ec) return p;
+    if (ec && ec.value() == ENAMETOOLONG) {
+      throw InputError(fmt::format("image set {}: the name is too long ({}; the set is written "
+                                   "through a directory named 14 characters longer beside it)",
+                                   dir.string(), ec.message()));
+    }
+    if (ec) {
+      throw InputError(fmt::format("image set {}: cannot use {} beside it: {}", dir.string(),
+                                   p.string(), ec.message()));
+    }
   }
   throw InputError(fmt::format("image set {}: cannot find a free temporary name", dir.string()));
 }
@@ -169,17 +189,17 @@ void ImageSetWriter::add(const ScheduleTable& table) {
     throw std::logic_error(fmt::format("image set: table of node {} given as node {}",
                                        table.node, added_));
   }
-  const fs::path stem = fs::path(tmp_) / image_stem(table.node, set_.nodes);
+  const std::string stem = image_stem(table.node, set_.nodes);
   const std::vector<uint8_t>& bin = encoder_.bin(table);
   const std::string rule = table_rule_error(table);  // read_image_set refuses it
   if (!rule.empty()) throw InputError("image set: " + rule);
-  write_bytes(stem.string() + ".bin", reinterpret_cast<const char*>(bin.data()), bin.size());
+  write_bytes(tmp_, dir_, stem + ".bin", reinterpret_cast<const char*>(bin.data()), bin.size());
   text_.clear();
   encoder_.append_hex(text_);
-  write_bytes(stem.string() + ".hex", text_.data(), text_.size());
+  write_bytes(tmp_, dir_, stem + ".hex", text_.data(), text_.size());
   text_.clear();
   append_table_json_text(table, text_);
-  write_bytes(stem.string() + ".json", text_.data(), text_.size());
+  write_bytes(tmp_, dir_, stem + ".json", text_.data(), text_.size());
   ++added_;
 }
 
@@ -197,7 +217,7 @@ void ImageSetWriter::finish() {
   for (uint32_t n = 0; n < set_.nodes; ++n) stems.push_back(image_stem(n, set_.nodes));
   manifest["files"] = std::move(stems);
   const std::string text = manifest.dump(2) + "\n";
-  write_bytes(fs::path(tmp_) / "manifest.json", text.data(), text.size());
+  write_bytes(tmp_, dir_, "manifest.json", text.data(), text.size());
   put_in_place(tmp_, dir_, replace_);
   tmp_.clear();
 }

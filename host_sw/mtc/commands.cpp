@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "common/cli_main.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
+#include "common/run_files.hpp"
 #include "image/image.hpp"
 #include "image/image_json.hpp"
 #include "plan/plan.hpp"
@@ -122,16 +124,7 @@ struct MtcArgs {
   std::string verify_topology, verify_format = "text";
   PlanArgs dot;
   std::string flow = "0", dot_out;
-  CLI::Option* out_opt = nullptr;
-  CLI::Option* dot_out_opt = nullptr;
 };
-
-// An option given with an empty value (-o '') is a mistake, not "no output".
-void check_not_empty(const CLI::Option* opt, const std::string& value) {
-  if (opt->count() != 0 && value.empty()) {
-    throw InputError(fmt::format("{}: the name is empty", opt->get_name()));
-  }
-}
 
 // Checks compiled tables, one at a time (the set is never whole in memory): each verifies
 // against the plan and, with `encodes`, encodes in the image's field widths (an ImageSetWriter
@@ -185,7 +178,7 @@ int run_plan(const MtcArgs& a, std::ostream& out) {
     throw InputError("--quiet prints no tables, and --format json is the tables' document: give "
                      "one or the other (the verification alone: mtc plan --quiet)");
   }
-  check_not_empty(a.out_opt, a.out_dir);
+  check_run_files({{"-o", a.out_dir, true}}, topology_inputs(a.plan.topology, "-t"));
   const Topology topo = planned_topology(a.plan);
   const Plan plan = build_plan(topo, a.plan.algorithm, plan_options(a.plan));
   PlanIndex index(plan);  // the verifier's and the tables' (a plan on torus:64x64: 0.3 s)
@@ -213,7 +206,9 @@ int run_plan(const MtcArgs& a, std::ostream& out) {
   for (const auto& sink : sinks) sink->finish();
   if (a.format != "json") {
     out << report_text(report);
-    if (!a.out_dir.empty()) out << fmt::format("wrote {} image sets to {}\n", plan.nodes, a.out_dir);
+    if (!a.out_dir.empty()) {
+      out << fmt::format("wrote the image set ({} node images) to {}\n", plan.nodes, a.out_dir);
+    }
   }
   return 0;
 }
@@ -233,7 +228,13 @@ int run_show(const MtcArgs& a, std::ostream& out) {
 int run_verify(const MtcArgs& a, std::ostream& out) {
   check_format(a.verify_format);
   const TableSet set = read_image_set(a.dir);
-  const Topology topo = parse_topology(a.verify_topology.empty() ? set.topology : a.verify_topology);
+  const std::string spec = a.verify_topology.empty() ? set.topology : a.verify_topology;
+  const std::optional<TopologySize> size = topology_size(spec);  // before it is built
+  if (size && size->nodes != set.nodes) {
+    throw InputError(fmt::format("{}: the tables are for {} nodes, topology {} has {}", a.dir,
+                                 set.nodes, spec, size->nodes));
+  }
+  const Topology topo = parse_topology(spec);
   const VerifyReport r = verify_tables(set, topo);
   if (a.verify_format == "json") {
     out << report_json(r).dump(2) << "\n";
@@ -245,8 +246,8 @@ int run_verify(const MtcArgs& a, std::ostream& out) {
 }
 
 int run_dot(const MtcArgs& a, std::ostream& out) {
-  check_not_empty(a.dot_out_opt, a.dot_out);
   if (!a.dot_out.empty()) check_writable(a.dot_out, "-o");
+  check_run_files({{"-o", a.dot_out}}, topology_inputs(a.dot.topology, "-t"));
   const Topology topo = planned_topology(a.dot);
   const Plan plan = build_verified(a.dot, topo);
   const std::string text = plan_dot(plan, topo, a.flow);
@@ -270,8 +271,7 @@ void add_plan_command(CLI::App& app, MtcArgs& a) {
       ->capture_default_str();
   cmd->add_option("--size-bits", a.image_opt.size_bits, "Size field width (1..64)")
       ->capture_default_str();
-  a.out_opt = cmd->add_option("-o,--out", a.out_dir,
-                              "write node_NN.{bin,hex,json} and manifest.json here");
+  cmd->add_option("-o,--out", a.out_dir, "write node_NN.{bin,hex,json} and manifest.json here");
   cmd->add_option("-f,--format", a.format, "text (the paper's Fig. 5 layout) or json")
       ->capture_default_str();
   cmd->add_flag("-q,--quiet", a.quiet,
@@ -296,7 +296,7 @@ void add_dot_command(CLI::App& app, MtcArgs& a) {
       "dot", "Graphviz picture of the all-gather trees over the physical network");
   add_plan_args(cmd, a.dot);
   cmd->add_option("--flow", a.flow, "flow (tree) id to draw, or \"all\"")->capture_default_str();
-  a.dot_out_opt = cmd->add_option("-o,--out", a.dot_out, "write here instead of standard output");
+  cmd->add_option("-o,--out", a.dot_out, "write here instead of standard output");
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 // Topology spec strings: torus:4x4, mesh:8x8, ring:16, fattree:8x2, bigraph:4x8, file:x.json.
+#include <algorithm>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -10,8 +11,15 @@ namespace mt {
 namespace {
 
 uint32_t parse_count(const std::string& s, const std::string& spec) {
-  if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos) {
+  if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos) {
     throw InputError(fmt::format("topology \"{}\": \"{}\" is not a positive integer size", spec, s));
+  }
+  constexpr uint32_t kMaxSize = uint32_t{1} << 24;  // a network's most nodes (builders.cpp)
+  const size_t digits = s.size() - std::min(s.find_first_not_of('0'), s.size());
+  if (digits > 9 || std::stoul(s) > kMaxSize) {
+    throw InputError(fmt::format("topology \"{}\": size {} is out of range: a network has at "
+                                 "most 2^24 = {} nodes, so no size may be larger", spec, s,
+                                 kMaxSize));
   }
   const uint32_t v = static_cast<uint32_t>(std::stoul(s));
   if (v == 0) throw InputError(fmt::format("topology \"{}\": sizes must be >= 1", spec));

@@ -164,6 +164,19 @@ void AllReduceSystem::observe(NiModel& ni, bool record_issues) {
   }
 }
 
+std::string AllReduceSystem::failure() const {
+  for (const auto& ni : nis_) {
+    if (!ni->fault().empty()) return ni->fault();
+  }
+  if (!monitor_->stall().empty()) return monitor_->stall();
+  if (net_.stalled()) return net_.stall_report();
+  for (uint32_t n = 0; n < topo_.nodes(); ++n) {
+    std::string wrong = data_.check(n, memories_[n]->data());
+    if (!wrong.empty()) return wrong;
+  }
+  return {};
+}
+
 AllReduceResult AllReduceSystem::result() const {
   AllReduceResult r;
   r.topology = topo_.spec();
@@ -204,15 +217,7 @@ AllReduceResult AllReduceSystem::result() const {
   for (const LinkLoad& load : link_loads(net_, none, link_flits(net_), r.cycles)) {
     r.links.push_back({load.router, load.to, load.port, load.flits, load.utilisation});
   }
-  if (!monitor_->stall().empty()) {
-    r.error = monitor_->stall();
-  } else if (net_.stalled()) {
-    r.error = net_.stall_report();
-  } else {
-    for (uint32_t n = 0; n < topo_.nodes() && r.error.empty(); ++n) {
-      r.error = data_.check(n, memories_[n]->data());
-    }
-  }
+  r.error = failure();
   r.verified = r.error.empty();
   return r;
 }

@@ -42,6 +42,9 @@ class AllReduceSystem : public sc_core::sc_module {
   const std::string& host_error() const { return host_->error(); }
   // After sc_start: cycles, timeline, link loads, and every node's buffer checked.
   AllReduceResult result() const;
+  // Why the run failed, the first of: a table entry an NI could not execute, a deadlock, a
+  // wrong sum; empty when every node holds the exact sum.
+  std::string failure() const;
 
  private:
   std::unique_ptr<NiModel> build_ni(uint32_t n, const AllReduceOptions& opt);

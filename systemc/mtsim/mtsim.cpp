@@ -1,6 +1,13 @@
 #include "mtsim/mtsim.hpp"
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +28,7 @@
 #include "noc/noc_options.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
+#include "common/run_files.hpp"
 #include "mtsim/config_preset.hpp"
 #include "ni/network_interface.hpp"
 #include "plan/plan.hpp"
@@ -154,6 +162,28 @@ struct MtsimArgs {
   CLI::Option *json_opt = nullptr, *trace_opt = nullptr;
 };
 
+// The file --trace names: itself, or a symbolic link's target (replaced, the link kept).
+std::filesystem::path trace_target(const std::string& trace) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path target = fs::absolute(trace);
+  return fs::is_symlink(target, ec) ? fs::canonical(target, ec) : target;
+}
+
+// The temporary an FST is converted into, hidden beside its target.
+std::filesystem::path fst_temporary(const std::filesystem::path& target) {
+  return target.parent_path() / ("." + target.filename().string() + ".tmp.fst");
+}
+
+// Checks that `tmp`, a file written on the way to --trace's, can be written.
+void check_trace_temporary(const std::string& tmp, const std::string& trace) {
+  try {
+    check_writable(tmp, "--trace");
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{} (a temporary file of --trace {})", e.what(), trace));
+  }
+}
+
 // --trace: the simulation writes a .vcd; an .fst is converted from it afterwards (vcd2fst).
 // RTL nodes write their own FST beside it, named from the same stem.
 void prepare_trace(MtsimArgs& a) {
@@ -169,17 +199,70 @@ void prepare_trace(MtsimArgs& a) {
                                    "gtkwave); give a .vcd path instead", path));
     }
     a.o.trace = path.substr(0, path.size() - 4) + ".tmp.vcd";
+    check_trace_temporary(a.o.trace, path);
+    check_trace_temporary(fst_temporary(trace_target(path)).string(), path);
   } else {
     throw InputError(fmt::format("--trace {}: the file name must end in .vcd or .fst", path));
   }
   a.o.rtl_waves = path.substr(0, path.size() - 4);
 }
 
+// Runs `argv` (its program found on PATH) with its output discarded; its exit status, or -1
+// when it could not be started or did not exit.
+int run_quietly(const std::vector<std::string>& argv) {
+  std::vector<char*> args;
+  for (const std::string& s : argv) args.push_back(const_cast<char*>(s.c_str()));
+  args.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  pid_t pid = 0;
+  const int spawned = ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) return -1;
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return -1;
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// SystemC's trace writer does not report write errors: a trace the file-size limit (ulimit -f)
+// cut short fills the limit exactly, and is removed, an error naming the limit.
+void check_trace_size(const MtsimArgs& a) {
+  rlimit rl{};
+  if (a.trace.empty() || ::getrlimit(RLIMIT_FSIZE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return;
+  std::error_code ec;
+  const uintmax_t size = std::filesystem::file_size(a.o.trace, ec);
+  if (ec || size < rl.rlim_cur) return;
+  std::remove(a.o.trace.c_str());
+  throw InputError(fmt::format("--trace {}: cannot write: {}", a.trace, write_error_text(EFBIG)));
+}
+
+// The .fst of --trace, converted from the simulation's .vcd through a temporary beside its
+// target (a symbolic link's target, the link kept) that replaces it only when vcd2fst
+// succeeded and wrote something.
 void convert_trace(const MtsimArgs& a) {
   if (a.trace.empty() || a.trace == a.o.trace) return;
-  const std::string cmd = fmt::format("vcd2fst '{}' '{}' >/dev/null 2>&1", a.o.trace, a.trace);
-  if (std::system(cmd.c_str()) != 0) throw std::runtime_error("vcd2fst failed on " + a.o.trace);
+  namespace fs = std::filesystem;
+  const fs::path target = trace_target(a.trace);
+  const fs::path tmp = fst_temporary(target);
+  std::error_code ec;
+  const int status = run_quietly({"vcd2fst", a.o.trace, tmp.string()});
+  const uintmax_t size = fs::file_size(tmp, ec);
+  const bool wrote = status == 0 && !ec && size > 0;
   std::remove(a.o.trace.c_str());
+  if (wrote) fs::rename(tmp, target, ec);
+  if (!wrote || ec) {
+    std::remove(tmp.c_str());
+    throw InputError(fmt::format(
+        "--trace {}: {}", a.trace,
+        status != 0 ? fmt::format("vcd2fst failed (exit status {}) converting the trace; nothing "
+                                  "was written", status)
+        : !wrote    ? std::string("vcd2fst exited 0 but wrote no FST; nothing was written")
+                    : "cannot put the FST in place: " + ec.message()));
+  }
 }
 
 void add_plan_options(CLI::App& app, MtsimArgs& a) {
@@ -324,6 +407,9 @@ std::vector<AllReduceOptions> prepare_runs(MtsimArgs& a) {
   o.noc.credit_latency = o.noc.link_latency;
   if (a.json_opt->count() != 0) check_writable(a.json_path, "--json");
   prepare_trace(a);
+  std::vector<RunFile> inputs = topology_inputs(o.topology, "-t");
+  inputs.push_back({"--images", o.images, true});
+  check_run_files({{"--trace", a.trace}, {"--json", a.json_path}}, inputs);
   std::vector<AllReduceOptions> runs = {o};
   for (const std::string& c : a.compare.empty() ? std::vector<std::string>{} : split(a.compare)) {
     if (!o.images.empty()) throw InputError("--compare needs the plan compiled here, not --images");
@@ -412,6 +498,7 @@ int run_mtsim(MtsimArgs& a, std::ostream& out, std::ostream& err) {
   }
   finish_output(out);  // before the long part: a full disk is known now
   const Finished f = run_all(runs, a.jobs);
+  check_trace_size(a);
   convert_trace(a);
   const AllReduceResult& main_run = f.done.front();
   out << fmt::format("{} nodes, {} {}, {}:\n", main_run.nodes, size_text(main_run.bytes),

@@ -39,9 +39,12 @@ Network::Network(sc_core::sc_module_name name, const Topology& topo, const NocCo
   for (uint32_t v = 0; v < layout_->routers(); ++v) {
     const size_t ports = layout_->neighbours(v).size();
     if (ports > max_router_ports(cfg.vcs)) {
+      // Named as the topology names it: a file's "s<id>" is switch id, vertex nodes + id.
+      const std::string router = v < topo.nodes() ? fmt::format("node {}'s router", v)
+                                                  : fmt::format("switch {}", v - topo.nodes());
       throw InputError(fmt::format(
-          "network {}: switch {} has {} ports; a router with {} VCs has at most {} (its VC "
-          "masks hold {} VCs), with 2 VCs {}", topo.spec(), v, ports, cfg.vcs,
+          "network {}: {} has {} ports; a router with {} VCs has at most {} (its VC "
+          "masks hold {} VCs), with 2 VCs {}", topo.spec(), router, ports, cfg.vcs,
           max_router_ports(cfg.vcs), kVcMaskBits, max_router_ports(2)));
     }
   }

@@ -436,9 +436,11 @@ void NetworkInterface::control(uint64_t now) {
   const std::vector<TableEntry>& entries = table.entries();
   if (head_ >= entries.size()) return;
   const TableEntry& e = entries[head_];
+  if (!fault().empty()) return;  // the run stops at the end of this delta cycle
   if (e.step < timestep.value()) {
-    throw std::runtime_error(fmt::format("NI {}: table entry {} is for step {}, after step {}",
-                                         place_.node, head_, e.step, timestep.value()));
+    fail(fmt::format("NI {}: table entry {} is for step {}, after step {} (a table's steps "
+                     "must not decrease)", place_.node, head_, e.step, timestep.value()));
+    return;
   }
   if (e.step > timestep.value()) {
     if (timestep.try_advance(lockstep.zero(now), dma_idle(), true, e.step)) {
@@ -457,6 +459,13 @@ void NetworkInterface::control(uint64_t now) {
     return;
   }
   decoder.decode(e, decoded_);
+  for (const SendRequest& s : decoded_.sends) {
+    if (s.dest == place_.node || s.dest >= place_.nodes) {
+      fail(fmt::format("NI {}: table entry {} sends to node {}{}", place_.node, head_, s.dest,
+                       s.dest == place_.node ? ", its own" : ", which does not exist"));
+      return;
+    }
+  }
   // The sends must fit their ports' send queues (the RTL's); otherwise the entry waits.
   std::array<uint32_t, kMaxLocalPorts> adding{};
   for (const SendRequest& s : decoded_.sends) ++adding.at(route_to(s).port_index);

@@ -96,11 +96,26 @@ class NiModel {
   virtual std::string status() const = 0;
   // Registers the NI's state with a SystemC trace file.
   virtual void trace(sc_core::sc_trace_file* tf) const = 0;
+  // Why the NI stopped the run: a table entry it cannot execute, found when it came to it
+  // (what the RTL NI signals on error_o), naming the node and the entry; empty while it runs.
+  // A run with a fault has failed (mtsim's exit 3), like one with a wrong sum or a deadlock.
+  const std::string& fault() const { return fault_; }
 
   // Observers: the timestep becoming `step` (at start: 0), and table entry `index` issuing.
   std::function<void(uint32_t node, uint32_t step, uint64_t cycle)> on_step;
   std::function<void(uint32_t node, size_t index, const TableEntry& entry, uint64_t cycle)>
       on_issue;
+
+ protected:
+  // Records the first fault and stops the simulation at the end of this delta cycle.
+  void fail(std::string why) {
+    if (!fault_.empty()) return;
+    fault_ = std::move(why);
+    sc_core::sc_stop();
+  }
+
+ private:
+  std::string fault_;
 };
 
 // Builds one node's NI model (named `name`) from `setup`.

@@ -16,6 +16,7 @@
 #include "common/error.hpp"
 #include "plan/plan.hpp"
 #include "common/output_file.hpp"
+#include "common/run_files.hpp"
 #include "noc_sim/plot.hpp"
 #include "stats/run_stats.hpp"
 #include "traffic/child_process.hpp"
@@ -77,6 +78,7 @@ struct NocSimArgs {
   CLI::Option *rate_opt = nullptr, *rates_opt = nullptr, *sweep_opt = nullptr;
   CLI::Option *credit_opt = nullptr, *jobs_opt = nullptr, *json_opt = nullptr,
               *plot_opt = nullptr;
+  std::vector<CLI::Option*> hotspot_opts;  // only with --pattern hotspot
 };
 
 void add_traffic_options(CLI::App& app, NocSimArgs& a) {
@@ -104,11 +106,12 @@ void add_traffic_options(CLI::App& app, NocSimArgs& a) {
                  "cycles after the window to wait for the measured packets")
       ->capture_default_str();
   app.add_option("--seed", a.seed, "random seed (same seed, same results)")->capture_default_str();
-  app.add_option("--hotspot-node", t.pattern.hotspot_node, "hotspot: the hot node")
-      ->capture_default_str();
-  app.add_option("--hotspot-fraction", t.pattern.hotspot_fraction,
-                 "hotspot: probability a packet goes to the hot node (otherwise uniform)")
-      ->capture_default_str();
+  a.hotspot_opts = {
+      app.add_option("--hotspot-node", t.pattern.hotspot_node, "hotspot: the hot node")
+          ->capture_default_str(),
+      app.add_option("--hotspot-fraction", t.pattern.hotspot_fraction,
+                     "hotspot: probability a packet goes to the hot node (otherwise uniform)")
+          ->capture_default_str()};
 }
 
 void add_network_options(CLI::App& app, NocSimArgs& a) {
@@ -136,6 +139,12 @@ void add_network_options(CLI::App& app, NocSimArgs& a) {
 std::vector<double> prepare(NocSimArgs& a) {
   TrafficConfig& t = a.t;
   t.pattern.kind = parse_pattern(a.pattern);
+  for (const CLI::Option* o : a.hotspot_opts) {
+    if (o->count() != 0 && t.pattern.kind != PatternKind::kHotspot) {
+      throw InputError(fmt::format("{}: only for --pattern hotspot (the pattern is {})",
+                                   o->get_name(), a.pattern));
+    }
+  }
   t.seed = parse_unsigned(a.seed, "--seed");
   if (a.jobs_opt->count() != 0 && a.jobs == 0) throw InputError("-j 0: run at least 1 job");
   if (a.credit_opt->count() != 0 && a.credit_latency == 0) {
@@ -231,6 +240,8 @@ void write_outputs(const NocSimArgs& a, const Topology& topo, const ZeroLoad& ze
 int run_noc_sim(NocSimArgs& a, std::ostream& out) {
   const std::vector<double> loads = prepare(a);
   const TrafficConfig& t = a.t;
+  check_run_files({{"--json", a.json_path}, {"--plot", a.plot_path}},
+                  topology_inputs(t.topology, "-t"));
   const Topology topo = t.checked_topology();  // every check, before any child runs
   if (a.json_opt->count() != 0) check_writable(a.json_path, "--json");
   std::string gnuplot;

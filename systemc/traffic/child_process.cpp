@@ -1,15 +1,18 @@
 #include "traffic/child_process.hpp"
 
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -73,15 +76,48 @@ struct Running {
   std::string data;
 };
 
+double cpu_seconds(const rusage& used) {
+  return static_cast<double>(used.ru_utime.tv_sec + used.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(used.ru_utime.tv_usec + used.ru_stime.tv_usec);
+}
+
+// A child killed for its CPU time: SIGXCPU at the soft limit of RLIMIT_CPU (ulimit -t), SIGKILL
+// at the hard one, with that much CPU used. The limit is a bound the run was given, like the
+// memory of refused_resource: the run is too long for it, an input error naming it.
+std::optional<std::string> cpu_limit_kill(int signal, const rusage& used) {
+  rlimit rl{};
+  if ((signal != SIGXCPU && signal != SIGKILL) || ::getrlimit(RLIMIT_CPU, &rl) != 0 ||
+      rl.rlim_cur == RLIM_INFINITY) {
+    return std::nullopt;
+  }
+  const double seconds = cpu_seconds(used);
+  // The kernel kills on its exact count; the usage reported after is sampled and runs up to
+  // about half a second short of it under load.
+  const double limit = static_cast<double>(rl.rlim_cur);
+  if (signal == SIGKILL && seconds + std::max(1.0, 0.1 * limit) < limit) return std::nullopt;
+  return fmt::format("the CPU-time limit of {} s (ulimit -t {}) was reached: a simulation "
+                     "process was killed by signal {} ({}) after {:.1f} s of CPU; a smaller run "
+                     "or a higher limit may fit",
+                     static_cast<unsigned long long>(rl.rlim_cur),
+                     static_cast<unsigned long long>(rl.rlim_cur), signal, ::strsignal(signal),
+                     seconds);
+}
+
 ChildResult finish(Running& r) {
   ::close(r.fd);
   int wstatus = 0;
-  while (::waitpid(r.pid, &wstatus, 0) < 0 && errno == EINTR) {
+  rusage used{};
+  while (::wait4(r.pid, &wstatus, 0, &used) < 0 && errno == EINTR) {
   }
   ChildResult res;
   if (WIFSIGNALED(wstatus)) {
-    res.text = fmt::format("simulation process killed by signal {} ({})", WTERMSIG(wstatus),
-                           ::strsignal(WTERMSIG(wstatus)));
+    if (const auto limit = cpu_limit_kill(WTERMSIG(wstatus), used)) {
+      res.status = ChildResult::Status::kInputError;
+      res.text = *limit;
+      return res;
+    }
+    res.text = fmt::format("simulation process killed by signal {} ({}) after {:.1f} s of CPU",
+                           WTERMSIG(wstatus), ::strsignal(WTERMSIG(wstatus)), cpu_seconds(used));
     return res;
   }
   if (r.data.empty()) {

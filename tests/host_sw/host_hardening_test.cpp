@@ -491,8 +491,8 @@ TEST(Hardening, OptionValuesAreNotWrappedOrGuessed) {
       {"plan -t ring:4 -a ring -b 99999999999999999999", "too large"},
       {"plan -t file:" + dir + " -a ring", "is a directory"},
       {"plan -t ring:4 -a ring -b 4KiB --base-addr 18446744073709551616", "--base-addr 18446744073709551616: too large"},
-      {"plan -t ring:4 -a ring -b 4KiB -o ''", "the name is empty"},
-      {"dot -t ring:4 -a ring -b 4KiB -o ''", "the name is empty"},
+      {"plan -t ring:4 -a ring -b 4KiB -o ''", "--out: the value is empty"},
+      {"dot -t ring:4 -a ring -b 4KiB -o ''", "--out: the value is empty"},
       {"dot -t ring:4 -a ring -b 4KiB --flow -1", "--flow -1: must not be negative"},
       {"dot -t ring:4 -a ring -b 4KiB -o " + fifo, "is a FIFO"},
   };
@@ -629,6 +629,154 @@ TEST(Hardening, MemoryRefusedIsNamedWithItsLimit) {
                                  std::to_string(kb << 10) + " bytes (ulimit -v " +
                                  std::to_string(kb) + ")"))
         << kb << " KiB";
+  }
+}
+
+}  // namespace
+
+namespace {
+
+std::string file_text(const std::string& path) {
+  std::ifstream f(path);
+  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+// Names in `dir` that start with ".": the temporary files and directories writers leave.
+std::vector<std::string> hidden_names(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name[0] == '.') names.push_back(name);
+  }
+  return names;
+}
+
+// Issue 36, output 7: an output on the run's own input replaced it (mtc dot -o T with -t
+// file:T), and an image set written over the directory holding its topology file deleted
+// it. Both are refused before the run, naming both options and the path.
+TEST(Hardening, OutputsOnTheRunsInputsAreRefused) {
+  const std::string dir = temp_dir("output_on_input");
+  const std::string topo =
+      R"({"nodes":[0,1,2],"links":[{"a":"n0","b":"n1"},{"a":"n1","b":"n2"},{"a":"n2","b":"n0"}]})";
+  write(dir + "/t.json", topo);
+  fs::create_symlink(dir + "/t.json", dir + "/link.json");
+  for (const std::string& out : {dir + "/t.json", dir + "/./t.json", dir + "/link.json"}) {
+    const auto r = run_command(kMtc + " dot -a ring -t file:" + dir + "/t.json -o " + out);
+    EXPECT_EQ(r.code, 1) << out << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("-o " + out + " is an input of this run (-t file:" + dir +
+                                 "/t.json)"));
+  }
+  EXPECT_EQ(file_text(dir + "/t.json"), topo);
+  ASSERT_EQ(run_command(kMtc + " plan -q -t ring:3 -a ring -b 4KiB -o " + dir + "/s").code, 0);
+  fs::copy_file(dir + "/t.json", dir + "/s/t.json");
+  const auto r = run_command(kMtc + " plan -q -a ring -t file:" + dir + "/s/t.json -o " + dir + "/s");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("-o " + dir + "/s holds an input of this run (-t file:" + dir +
+                               "/s/t.json)"));
+  EXPECT_EQ(file_text(dir + "/s/t.json"), topo);
+}
+
+// Issue 36, output 8: mtc plan -o LINK, LINK a symbolic link to an image set, replaced the
+// link with a directory and left the old set in place. The link is followed: its target gets
+// the new set, the link stays.
+TEST(Hardening, ImageSetThroughASymlinkWritesItsTarget) {
+  const std::string dir = temp_dir("set_symlink");
+  ASSERT_EQ(run_command(kMtc + " plan -q -t ring:3 -a ring -b 4KiB -o " + dir + "/real").code, 0);
+  fs::create_directory_symlink(dir + "/real", dir + "/link");
+  const auto r = run_command(kMtc + " plan -q -t ring:4 -a ring -b 4KiB -o " + dir + "/link");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(fs::is_symlink(dir + "/link"));
+  EXPECT_TRUE(fs::exists(dir + "/real/node_03.bin"));
+  EXPECT_THAT(run_command(kMtc + " show " + dir + "/real").out, HasSubstr("ring:4"));
+  EXPECT_THAT(hidden_names(dir), ::testing::IsEmpty());
+  fs::create_directory_symlink(dir + "/nowhere", dir + "/dangling");
+  const auto d = run_command(kMtc + " plan -q -t ring:4 -a ring -b 4KiB -o " + dir + "/dangling");
+  EXPECT_EQ(d.code, 1) << d.out;
+  EXPECT_THAT(d.out, HasSubstr("a symbolic link to nowhere"));
+}
+
+// Issue 36, output 9: under a file-size limit (ulimit -f) every writer died from SIGXFSZ and
+// left its hidden temporary file. The write error is exit 1 naming the file and the limit,
+// and nothing is left behind.
+TEST(Hardening, FileSizeLimitIsAWriteError) {
+  const std::string dir = temp_dir("fsize");
+  const std::vector<std::string> cases = {
+      "plan -q -t torus:4x4 -a multitree -b 4KiB -o " + dir + "/s",
+      "dot -t torus:4x4 -a multitree -b 4KiB -o " + dir + "/t.dot",
+  };
+  for (const std::string& args : cases) {
+    const auto r = run_command("bash -c 'ulimit -f 2; " + kMtc + " " + args + "'");
+    EXPECT_EQ(r.code, 1) << args << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("File too large: the file-size limit of 2048 bytes (ulimit -f "
+                                 "2) was reached"))
+        << args;
+    EXPECT_THAT(hidden_names(dir), ::testing::IsEmpty()) << args;
+  }
+  EXPECT_FALSE(fs::exists(dir + "/s"));
+  EXPECT_FALSE(fs::exists(dir + "/t.dot"));
+  const auto out = run_command("bash -c 'ulimit -f 2; " + kMtc + " plan -t torus:4x4 -a multitree "
+                               "-b 4KiB > " + dir + "/tables.txt'");
+  EXPECT_EQ(out.code, 1) << out.out;
+  EXPECT_THAT(out.out, HasSubstr("cannot write the standard output: File too large: the "
+                                 "file-size limit of 2048 bytes"));
+}
+
+// Issue 36, messages: each names the problem.
+TEST(Hardening, MessagesNameTheProblem) {
+  const std::string dir = temp_dir("messages");
+  ASSERT_EQ(run_command(kMtc + " plan -q -t ring:4 -a ring -b 4KiB -o " + dir + "/s").code, 0);
+  const std::string long_name = dir + "/" + std::string(250, 'x');
+  struct Case {
+    std::string args, message;
+  };
+  const std::vector<Case> cases = {
+      {"plan -q -t ring:4 -a ring -b 4KiB -o " + long_name, "the name is too long (File name "
+                                                            "too long"},
+      {"dot -t ring:4 -a ring -b 4KiB -o " + long_name, "the name is too long"},
+      {"plan -t torus:4294967297x1 -a ring", "size 4294967297 is out of range: a network has at "
+                                             "most 2^24 = 16777216 nodes"},
+      {"plan -t ring:00000000000000000005000000000 -a ring", "is out of range"},
+      {"plan -q -t ring:4 -a ring --time-limit 1e-06", "more than the 1e-06 s limit"},
+      {"nosuch", "unknown subcommand 'nosuch': the subcommands are plan, show, verify, dot"},
+      {"", "mtc: error: give a subcommand: plan, show, verify, dot"},
+      {"plan -t '' -a ring", "--topology: the value is empty"},
+      {"plan -t ring:4 -a '' ", "--algorithm: the value is empty"},
+      {"plan -t ring:4 -a ring -b ''", "--bytes: the value is empty"},
+      {"plan -t ring:4 -a ring -k ''", "--children: the value is empty"},
+      {"show ''", "dir: the value is empty"},
+      {"verify " + dir + "/s -t ''", "--topology: the value is empty"},
+      {"dot -t ring:4 -a ring --flow ''", "--flow: the value is empty"},
+      {"verify " + dir + "/s -t torus:4096x4096", "the tables are for 4 nodes, topology "
+                                                  "torus:4096x4096 has 16777216"},
+      {"plan -t ring:4 -a dbtree -b 4KiB --dbtree-chunks 99999999",
+       "--dbtree-chunks 99999999: each tree carries half of the 4096-byte buffer, at most 512 "
+       "chunks"},
+      {"plan -t ring:4 -t ring:5 -a ring", "mtc: error: --topology: given 2 times; give it once"},
+      {"plan -t ring:4 -a ring --dbtree-chunks -1", "mtc: error: "},
+  };
+  for (const Case& c : cases) {
+    const auto r = run_command("(ulimit -v 2000000; timeout 20 " + kMtc + " " + c.args + ")");
+    EXPECT_EQ(r.code, 1) << c.args << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr(c.message)) << c.args;
+    EXPECT_THAT(r.out, Not(HasSubstr("about 0 s"))) << c.args;
+    EXPECT_THAT(r.out, Not(HasSubstr("A subcommand is required"))) << c.args;
+  }
+  EXPECT_THAT(hidden_names(dir), ::testing::IsEmpty());
+}
+
+// Issue 36, messages: an unknown algorithm in a manifest was accepted while every other key
+// is checked.
+TEST(Hardening, UnknownAlgorithmInAManifestIsRefused) {
+  const std::string dir = temp_dir("manifest_algorithm");
+  ASSERT_EQ(run_command(kMtc + " plan -q -t ring:4 -a ring -b 4KiB -o " + dir + "/s").code, 0);
+  std::string m = file_text(dir + "/s/manifest.json");
+  m.replace(m.find("\"algorithm\": \"ring\""), 19, "\"algorithm\": \"nosuch\"");
+  write(dir + "/s/manifest.json", m);
+  for (const char* cmd : {"show ", "verify "}) {
+    const auto r = run_command(kMtc + " " + cmd + dir + "/s");
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_THAT(r.out, HasSubstr("manifest.json: key 'algorithm': unknown algorithm \"nosuch\" (one "
+                                 "of multitree, ring, ring-bi, ring2d, dbtree, hdrm)"));
   }
 }
 

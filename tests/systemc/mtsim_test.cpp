@@ -150,7 +150,7 @@ TEST(Mtsim, BadInputIsAClearErrorWithoutJson) {
       {"--config booksim", "unknown configuration"},
       {"--time-limit 1e-9", "more than the 1e-09 s limit"},
       // Switches of 34 ports: 4 VCs give a router at most 32.
-      {"-t bigraph:1x33", "switch 66 has 34 ports"},
+      {"-t bigraph:1x33", "switch 0 has 34 ports"},
       {"--images " + dir + "/missing", "missing"},
       {"-t torus:4x4 --images " + dir + "/set", "4 nodes"},
       {"-t mesh:2x2 --images " + dir + "/corrupt", "node_01.bin"},

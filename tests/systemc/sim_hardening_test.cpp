@@ -21,6 +21,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "allreduce/allreduce_system.hpp"
+#include "image/image.hpp"
 #include "mtsim_test_util.hpp"
 #include "sim_test_util.hpp"
 #include "support/run_command.hpp"
@@ -390,6 +392,202 @@ TEST(Hardening, MemoryRefusedMidRunIsNamedWithItsLimit) {
         << mb << " MB";
   }
   EXPECT_GT(refused, 0);
+}
+
+// Names in `dir` that start with ".": the temporary files writers leave.
+std::vector<std::string> hidden_names(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name[0] == '.') names.push_back(name);
+  }
+  return names;
+}
+
+std::string file_text(const std::string& path) {
+  std::ifstream f(path);
+  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+// Issue 36, output 7: two outputs on one path succeeded with one silently lost, and an output
+// on the run's own input replaced it. Both are refused before the run (no simulation output),
+// naming both options and the path.
+TEST(Hardening, OutputsOnOneFileOrOnAnInputAreRefused) {
+  const std::string dir = temp_dir("one_path");
+  ASSERT_EQ(run_command(kMtc + " plan -q -t ring:4 -a ring -b 4KiB -o " + dir + "/s").code, 0);
+  const std::string manifest = file_text(dir + "/s/manifest.json");
+  const std::string topo =
+      R"({"nodes":[0,1,2],"links":[{"a":"n0","b":"n1"},{"a":"n1","b":"n2"},{"a":"n2","b":"n0"}]})";
+  { std::ofstream(dir + "/t.json") << topo; }
+  const std::string x = dir + "/x.vcd", f = dir + "/f", t = dir + "/t.json";
+  struct Case {
+    std::string cmd, message;
+  };
+  const std::vector<Case> cases = {
+      {kMtsim + " -q -t ring:4 -b 4KiB --trace " + x + " --json " + x,
+       "--trace " + x + " and --json " + x + " name the same file"},
+      {kQuickNoc + " --json " + f + " --plot " + f, "--json " + f + " and --plot " + f +
+                                                       " name the same file"},
+      {kMtsim + " -q --images " + dir + "/s --json " + dir + "/s/manifest.json",
+       "--json " + dir + "/s/manifest.json is in --images " + dir + "/s, the directory this run "
+       "reads its input from"},
+      {kMtsim + " -q -b 4KiB -a ring -t file:" + t + " --json " + t,
+       "--json " + t + " is an input of this run (-t file:" + t + ")"},
+      {kNocSim + " -t file:" + t + " -r 0.1 --json " + dir + "/../" +
+           fs::path(dir).filename().string() + "/t.json",
+       "is an input of this run (-t file:" + t + ")"},
+  };
+  for (const Case& c : cases) {
+    const auto r = run_command(c.cmd);
+    EXPECT_EQ(r.code, 1) << c.cmd << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr(c.message)) << c.cmd;
+    EXPECT_THAT(r.out, Not(HasSubstr("cycles"))) << c.cmd;  // refused before the run
+  }
+  EXPECT_EQ(file_text(dir + "/s/manifest.json"), manifest);
+  EXPECT_EQ(file_text(t), topo);
+  EXPECT_FALSE(fs::exists(x));
+  EXPECT_FALSE(fs::exists(f));
+}
+
+// Issue 36, output 9: under a file-size limit (ulimit -f) the writers died from SIGXFSZ and
+// left their hidden temporary files. The write error is exit 1 naming the file and the limit.
+TEST(Hardening, FileSizeLimitIsAWriteError) {
+  const std::string dir = temp_dir("fsize");
+  for (const std::string& cmd : {kMtsim + " -q -t ring:4 -b 4KiB --json " + dir + "/m.json",
+                                 kQuickNoc + " --json " + dir + "/n.json"}) {
+    const auto r = run_command("bash -c 'ulimit -f 1; " + cmd + "'");
+    EXPECT_EQ(r.code, 1) << cmd << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr(".json: cannot write: File too large: the file-size limit of "
+                                 "1024 bytes (ulimit -f 1) was reached"))
+        << cmd;
+    EXPECT_THAT(hidden_names(dir), ::testing::IsEmpty()) << cmd;
+  }
+  EXPECT_FALSE(fs::exists(dir + "/m.json"));
+  EXPECT_FALSE(fs::exists(dir + "/n.json"));
+  // SystemC writes the trace, and reports no write error: a trace cut short is found by its
+  // size.
+  const auto t = run_command("bash -c 'ulimit -f 1; " + kMtsim + " -q -t ring:4 -b 4KiB --trace " +
+                             dir + "/t.vcd'");
+  EXPECT_EQ(t.code, 1) << t.out;
+  EXPECT_THAT(t.out, HasSubstr("--trace " + dir + "/t.vcd: cannot write: File too large: the "
+                               "file-size limit of 1024 bytes (ulimit -f 1) was reached"));
+  EXPECT_FALSE(fs::exists(dir + "/t.vcd"));
+}
+
+// Issue 36, output 10: --trace F.fst said "wrote F.fst" when the converter wrote nothing. A
+// vcd2fst that fails, or exits 0 without writing, is exit 1 naming it, and F.fst is untouched.
+TEST(Hardening, TraceConverterThatWritesNothingIsAnError) {
+  const std::string dir = temp_dir("fst");
+  fs::create_directories(dir + "/bin");
+  struct Case {
+    std::string script, message;
+  };
+  for (const Case& c : {Case{"exit 0", "vcd2fst exited 0 but wrote no FST; nothing was written"},
+                        Case{"exit 3", "vcd2fst failed (exit status 3)"},
+                        Case{": > \"$2\"", "vcd2fst exited 0 but wrote no FST"}}) {
+    { std::ofstream(dir + "/bin/vcd2fst") << "#!/bin/sh\n" << c.script << "\n"; }
+    fs::permissions(dir + "/bin/vcd2fst", fs::perms::owner_all);
+    { std::ofstream(dir + "/t.fst") << "old"; }
+    const auto r = run_command("PATH=" + dir + "/bin:$PATH " + kMtsim + " -q -t ring:4 -b 4KiB "
+                               "--trace " + dir + "/t.fst");
+    EXPECT_EQ(r.code, 1) << c.script << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("--trace " + dir + "/t.fst: " + c.message)) << c.script;
+    EXPECT_THAT(r.out, Not(HasSubstr("wrote " + dir + "/t.fst"))) << c.script;
+    EXPECT_EQ(file_text(dir + "/t.fst"), "old") << c.script;
+    EXPECT_THAT(hidden_names(dir), ::testing::IsEmpty()) << c.script;
+    EXPECT_FALSE(fs::exists(dir + "/t.tmp.vcd")) << c.script;
+  }
+}
+
+// Issue 36, messages: a router with too many ports was named by its vertex index (switch 40
+// for the file's s0); it is named as the file names it. Empty option values are refused.
+TEST(Hardening, MessagesNameTheProblem) {
+  const std::string dir = temp_dir("messages");
+  std::string links;
+  for (int n = 0; n < 40; ++n) {
+    links += fmt::format("{}{{\"a\":\"n{}\",\"b\":\"s0\"}}", n ? "," : "", n);
+  }
+  std::string nodes;
+  for (int n = 0; n < 40; ++n) nodes += fmt::format("{}{}", n ? "," : "", n);
+  { std::ofstream(dir + "/star.json") << "{\"nodes\":[" << nodes << "],\"switches\":[0],"
+                                          "\"links\":[" << links << "]}"; }
+  struct Case {
+    std::string cmd, message;
+  };
+  const std::vector<Case> cases = {
+      {kNocSim + " -r 0.1 -t file:" + dir + "/star.json", "switch 0 has 40 ports"},
+      {kMtsim + " -q -b 4KiB -a ring -t file:" + dir + "/star.json", "switch 0 has 40 ports"},
+      {kMtsim + " -q -t ring:4 --images ''", "--images: the value is empty"},
+      {kMtsim + " -q -t ring:4 --json ''", "--json: the value is empty"},
+      {kMtsim + " -q -t ring:4 --trace ''", "--trace: the value is empty"},
+      {kMtsim + " -q -t ring:4 --compare ''", "--compare: the value is empty"},
+      {kMtsim + " -q -t ring:4 --watchdog ''", "--watchdog: the value is empty"},
+      {kQuickNoc + " --json ''", "--json: the value is empty"},
+      // A name that fits, whose temporary .vcd does not: SystemC's trace writer died of SIGFPE
+      // on it (exit 2); it is refused before the run.
+      {kMtsim + " -q -t ring:4 -b 4KiB --trace " + dir + "/" + std::string(250, 'y') + ".fst",
+       "File name too long (a temporary file of --trace"},
+      {kQuickNoc + " --plot ''", "--plot: the value is empty"},
+      {kQuickNoc + " -p ''", "--pattern: the value is empty"},
+      {kNocSim + " -t ring:4 --rates ''", "--rates: the value is empty"},
+      {kMtsim + " -q -t ring:4 -b 4KiB --watchdog -1", "--watchdog -1: must not be negative"},
+      {kMtsim + " -q -t ring:4 -b 4KiB --ni-forward-prefix -1",
+       "--ni-forward-prefix -1: must not be negative"},
+      {kNocSim + " -t ring:4 -r 0.05 --measure -5", "--measure -5: must not be negative"},
+      {kMtsim + " -q -t ring:4 -b 4KiB --watchdog 18446744073709551616",
+       "--watchdog 18446744073709551616: too large (at most 18446744073709551615)"},
+      {kQuickNoc + " --hotspot-fraction 1.5", "--hotspot-fraction: only for --pattern hotspot"},
+  };
+  for (const Case& c : cases) {
+    const auto r = run_command(c.cmd);
+    EXPECT_EQ(r.code, 1) << c.cmd << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr(c.message)) << c.cmd;
+  }
+}
+
+// Issue 36, messages: a simulation killed at the CPU-time limit (ulimit -t) was "killed by
+// signal 9"; it is exit 1 naming the limit.
+TEST(Hardening, CpuTimeLimitIsNamed) {
+  const auto r = run_command("bash -c 'ulimit -t 1; " + kNocSim +
+                             " -t torus:8x8 -r 0.5 --warmup 100 --measure 100000000 -j 1'");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("the CPU-time limit of 1 s (ulimit -t 1) was reached"));
+  EXPECT_THAT(r.out, Not(HasSubstr("internal error")));
+}
+
+// Issue 36, output 11: a table an NI cannot execute (node 5's steps 2, then 1), run without
+// the checks before the run, ended in an exception out of the simulation: mtsim's internal
+// error (exit 2). The NI's run-time check ends the run as a failed all-reduce (mtsim's exit
+// 3), naming the node and the entry. The image readers refuse this set, so the system is
+// built here from the tables themselves.
+TEST(Hardening, ATableTheNiCannotRunFailsTheRunNamingTheEntry) {
+  mt::noc::test::fresh_simcontext();
+  const mt::TableSet set = mt::test::swapped_steps_tables();
+  const mt::Topology topo = mt::parse_topology(set.topology);
+  std::vector<std::vector<uint8_t>> images;
+  for (uint32_t n = 0; n < set.nodes; ++n) images.push_back(mt::encode_image(set, n));
+  mt::noc::AllReduceOptions opt;
+  opt.topology = set.topology;
+  opt.progress = false;
+  opt.ni.flows = std::max(opt.ni.flows, set.flows);
+  for (const mt::ScheduleTable& t : set.tables) {
+    opt.ni.table_entries = std::max<uint32_t>(opt.ni.table_entries,
+                                              static_cast<uint32_t>(t.entries.size()));
+  }
+  mt::noc::NocConfig noc = opt.noc;
+  noc.ni_ports = set.children_slots;
+  noc.credit_latency = noc.link_latency;
+  mt::noc::MemoryConfig memory = opt.memory;
+  memory.base = set.base_addr;
+  memory.bytes = set.bytes;
+  memory.clock_ps = noc.clock_ps;
+  mt::noc::AllReduceSystem system("system", topo, set, images, opt, noc, memory, nullptr);
+  EXPECT_NO_THROW(sc_core::sc_start());
+  ASSERT_TRUE(system.host_error().empty()) << system.host_error();
+  const mt::noc::AllReduceResult r = system.result();
+  EXPECT_FALSE(r.verified);
+  EXPECT_EQ(r.error, "NI 5: table entry 1 is for step 1, after step 2 (a table's steps must not "
+                     "decrease)");
 }
 
 }  // namespace

@@ -296,7 +296,7 @@ TEST_F(SwitchSim, SwitchesOfMoreThan32PortsRunWithTwoVcs) {
   o.topology = "bigraph:1x33";  // two switches of 33 nodes and the link between them
   o.bytes = 4 * 1024;
   ASSERT_NO_FATAL_FAILURE(expect_refused(o, "34-port switches were accepted with 4 VCs",
-                                         {"switch 66 has 34 ports", "with 2 VCs 64"}));
+                                         {"switch 0 has 34 ports", "with 2 VCs 64"}));
   o.noc.vcs = 2;  // (the refused run stopped before elaboration; this one may elaborate)
   const AllReduceResult r = run_allreduce(o);
   EXPECT_TRUE(r.verified) << r.error;
