@@ -36,6 +36,10 @@ namespace {
 // replaced, the link kept). Throws InputError for anything that must not be replaced.
 fs::path target_of(const std::string& path, const char* what) {
   if (path.empty()) throw InputError(fmt::format("{}: the file name is empty", what));
+  if (path == "-") {  // not standard output, which carries the tool's report
+    throw InputError(fmt::format("{} -: the output goes to a file, not to standard output; "
+                                 "name one (./- for a file named -)", what));
+  }
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) {
     if (errno == ENOENT) return fs::path(path);

@@ -695,6 +695,21 @@ TEST(Hardening, ImageSetThroughASymlinkWritesItsTarget) {
   EXPECT_THAT(d.out, HasSubstr("a symbolic link to nowhere"));
 }
 
+// An output named "-" is not standard output (which carries the report): refused, and no
+// file named "-" is written.
+TEST(Hardening, AnOutputNamedDashIsRefused) {
+  const std::string dir = temp_dir("dash");
+  const auto r = run_command("cd " + dir + " && " + kMtc +
+                             " dot -t torus:4x4 -a multitree -b 4KiB -o -");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("-o -: the output goes to a file, not to standard output"));
+  EXPECT_FALSE(fs::exists(dir + "/-"));
+  const auto ok = run_command("cd " + dir + " && " + kMtc +
+                              " dot -t torus:4x4 -a multitree -b 4KiB -o ./-");
+  EXPECT_EQ(ok.code, 0) << ok.out;
+  EXPECT_TRUE(fs::exists(dir + "/-"));
+}
+
 // Issue 36, output 9: under a file-size limit (ulimit -f) every writer died from SIGXFSZ and
 // left its hidden temporary file. The write error is exit 1 naming the file and the limit,
 // and nothing is left behind.
