@@ -114,7 +114,7 @@ TEST(MtsimData, BadValuesAreRefused) {
   };
   const std::vector<Case> cases = {
       {"--data partial", "--data partial: must be full or sampled"},
-      {"--data ''", "--data : must be full or sampled"},
+      {"--data ''", "--data: the value is empty; give one, or leave the option out"},
       {"--data SAMPLED", "--data SAMPLED: must be full or sampled"},
       {"--data sampled --inject-fault 1", "--inject-fault 1: give NODE:ELEMENT"},
       {"--data sampled --inject-fault 16:0", "node 16 does not exist"},
