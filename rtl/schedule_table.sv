@@ -242,6 +242,7 @@ module schedule_table #(
   logic              extract;      // a field is taken in this cycle
   logic [NbW-1:0]    fw;           // the width of field_q
   logic [FieldW-1:0] val;          // its value
+  logic              val_nil;      // as a node field: nil (all ones in the image's node_bits)
   logic [4:0]        f_err;        // what its check finds
   logic              e_done;       // the entry's last field (its pad) is taken
   logic [4:0]        e_final;      // the entry's first error, its pad included
@@ -263,17 +264,15 @@ module schedule_table #(
 
   assign extract = entry_phase && 32'(ent_idx_q) < h_entries && nbits_q >= fw;
   assign val = buf_q[FieldW-1:0] & ~({FieldW{1'b1}} << fw);
+  assign val_nil = val[NODE_W-1:0] == NODE_W'(~({NODE_W{1'b1}} << h_node_bits));
   assign e_done = extract && field_q == FPad;
 
   // The check of the field being taken, in IMAGE_FORMAT.md's order (the first error of an
   // entry is the one reported, so the order of the fields is the order of the checks).
   always_comb begin
-    logic [NODE_W-1:0] node, nil;
-    logic              is_nil;
+    logic [NODE_W-1:0] node;
     logic [RangeW-1:0] base, bytes, addr, offset;
     node = val[NODE_W-1:0];
-    nil = NODE_W'(~({NODE_W{1'b1}} << h_node_bits));
-    is_nil = node == nil;
     base = RangeW'(h_base);
     bytes = RangeW'(h_bytes);
     addr = RangeW'(e_q[2 + (2 + K) * NODE_W + STEP_W +: ADDR_W]);
@@ -282,10 +281,10 @@ module schedule_table #(
     unique case (field_q)
       FOp:     if (val[1:0] == 2'd3) f_err = ErrEntryOp;
       FFlow:   if (32'(node) >= h_flows) f_err = ErrEntryFlow;
-      FParent: if ((!is_nil && 32'(node) >= h_nodes) || (32'(e_q[1:0]) == OP_NOP && !is_nil)) begin
+      FParent: if ((!val_nil && 32'(node) >= h_nodes) || (32'(e_q[1:0]) == OP_NOP && !val_nil)) begin
                  f_err = ErrEntryNode;
                end
-      FChild:  if (!is_nil && (seen_nil_q || 32'(node) >= h_nodes)) f_err = ErrEntryNode;
+      FChild:  if (!val_nil && (seen_nil_q || 32'(node) >= h_nodes)) f_err = ErrEntryNode;
       FStep:   if (val[STEP_W-1:0] == '0 || 33'(val[STEP_W-1:0]) > {h_steps, 1'b0}) begin
                  f_err = ErrEntryStep;
                end
@@ -302,8 +301,6 @@ module schedule_table #(
   // The entry's state after this cycle's field: the field placed where the bank stores it
   // (node fields as NODE_W bits, nil as all ones), the next field chosen.
   always_comb begin
-    logic [NODE_W-1:0] nil;
-    nil = NODE_W'(~({NODE_W{1'b1}} << h_node_bits));
     e_d = e_q;
     e_err_d = e_err_q;
     field_d = field_q;
@@ -316,12 +313,12 @@ module schedule_table #(
         FOp:     e_d[1:0] = val[1:0];
         FFlow:   e_d[2 +: NODE_W] = val[NODE_W-1:0];
         FParent: begin
-          e_d[2 + NODE_W +: NODE_W] = val[NODE_W-1:0] == nil ? '1 : val[NODE_W-1:0];
+          e_d[2 + NODE_W +: NODE_W] = val_nil ? '1 : val[NODE_W-1:0];
           child_d = '0;
           if (h_k == '0) field_d = FStep;
         end
         FChild: begin
-          if (val[NODE_W-1:0] == nil) seen_nil_d = 1'b1;
+          if (val_nil) seen_nil_d = 1'b1;
           else e_d[2 + (2 + 32'(child_q)) * NODE_W +: NODE_W] = val[NODE_W-1:0];
           child_d = child_q + ChildW'(1);
           if (32'(child_q) + 32'd1 != 32'(h_k)) field_d = FChild;

@@ -18,6 +18,7 @@
 #include "common/error.hpp"
 #include "common/input_file.hpp"
 #include "support/run_command.hpp"
+#include "support/scratch_dir.hpp"
 #include "support/swapped_steps_set.hpp"
 #include "table/schedule_table.hpp"
 #include "topology/routing.hpp"
@@ -29,15 +30,13 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::Not;
+using mt::test::hidden_names;
 using mt::test::run_command;
 
 const std::string kMtc = MTC_EXE;
 
 std::string temp_dir(const std::string& name) {
-  const fs::path p = fs::path(::testing::TempDir()) / ("mtc_hardening_" + name);
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p.string();
+  return mt::test::fresh_dir("mtc_hardening_", name);
 }
 
 void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
@@ -639,16 +638,6 @@ namespace {
 std::string file_text(const std::string& path) {
   std::ifstream f(path);
   return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
-
-// Names in `dir` that start with ".": the temporary files and directories writers leave.
-std::vector<std::string> hidden_names(const std::string& dir) {
-  std::vector<std::string> names;
-  for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
-    const std::string name = e.path().filename().string();
-    if (name[0] == '.') names.push_back(name);
-  }
-  return names;
 }
 
 // Issue 36, output 7: an output on the run's own input replaced it (mtc dot -o T with -t

@@ -33,6 +33,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::Not;
+using mt::test::hidden_names;
 using mt::test::kMtc;
 using mt::test::kMtsim;
 using mt::test::run_command;
@@ -392,16 +393,6 @@ TEST(Hardening, MemoryRefusedMidRunIsNamedWithItsLimit) {
         << mb << " MB";
   }
   EXPECT_GT(refused, 0);
-}
-
-// Names in `dir` that start with ".": the temporary files writers leave.
-std::vector<std::string> hidden_names(const std::string& dir) {
-  std::vector<std::string> names;
-  for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
-    const std::string name = e.path().filename().string();
-    if (name[0] == '.') names.push_back(name);
-  }
-  return names;
 }
 
 std::string file_text(const std::string& path) {
