@@ -5,8 +5,11 @@
 // Loading. The host streams a node's .bin image into the image window as 32-bit words at
 // increasing addresses from the window base (a write at the base starts a new image), writes
 // LENGTH and then 1 to LOAD. The loader digests one byte per cycle and the CRC runs over the
-// covered bytes: header bytes go to a header register, entry bytes into a bit buffer from
-// which one field a cycle is taken (op, flow, parent, the children, step, start_addr, size,
+// covered bytes. Header bytes go through a field register: each header field is checked in the
+// cycle its last byte comes in, and only what the entries and LOAD need of it is kept (the
+// checks' verdicts, the field widths, the counts narrowed to this instance's capacity, the
+// buffer's bounds and the CRC). Entry bytes go into a bit buffer from which one field a cycle
+// is taken (op, flow, parent, the children, step, start_addr, size,
 // the pad), each as wide as the header says, checked as it is taken and placed in the entry;
 // an entry whose pad is taken is written into the inactive bank. cfg_ready_o is low while a
 // word's bytes are digested or a field can be taken. LOAD accepts the image
@@ -103,6 +106,9 @@ module schedule_table #(
   localparam int unsigned BufW = FieldW + 8;
   localparam int unsigned NbW = $clog2(BufW + 1);
   localparam int unsigned CntW = $clog2(DEPTH + 1);
+  // Image bytes: the window's, one more bit for its end (pos_q stops at the largest value).
+  localparam int unsigned PosW = $clog2(CFG_IMAGE_WINDOW + 1);
+  localparam int unsigned KW = $clog2(K + 1);
   localparam int unsigned ChildW = K > 1 ? $clog2(K) : 1;
   // Range arithmetic: base_addr and bytes fit ADDR_W + 1 bits once the header is accepted.
   localparam int unsigned RangeW = (SIZE_W > ADDR_W ? SIZE_W : ADDR_W) + 1;
@@ -111,7 +117,6 @@ module schedule_table #(
                          FAddr = 3'd5, FSize = 3'd6, FPad = 3'd7;
   // An entry as stored: op, flow, parent, children[K], step, start_addr, size (LSB first).
   localparam int unsigned EntryW = 2 + NODE_W * (2 + K) + STEP_W + ADDR_W + SIZE_W;
-  localparam int unsigned HdrBits = 8 * IMG_HEADER_BYTES;
   // An entry before its fields are taken: nil children, everything else 0.
   localparam logic [EntryW-1:0] EntryEmpty = {(SIZE_W + ADDR_W + STEP_W)'(0), {K * NODE_W{1'b1}},
                                               (2 * NODE_W + 2)'(0)};
@@ -129,14 +134,13 @@ module schedule_table #(
   assign window_access = cfg_addr_i - 32'(CFG_IMAGE_BASE) < 32'(CFG_IMAGE_WINDOW);
 
   // ---- loader state -----------------------------------------------------------------------
-  logic [31:0]          pos_q, pos_d;          // bytes of the image digested
-  logic [HdrBits-1:0]   hdr_q, hdr_d;
+  logic [PosW-1:0]      pos_q, pos_d;          // bytes of the image digested
   logic [31:0]          crc_q, crc_d;
   logic [BufW-1:0]      buf_q, buf_d;          // entry bits not yet taken, LSB first
   logic [NbW-1:0]       nbits_q, nbits_d;      // how many
   logic [CntW-1:0]      taken_q, taken_d;      // entries whose bytes are all in
   logic [EposW-1:0]     ent_pos_q, ent_pos_d;  // bytes in of the entry coming in
-  logic [31:0]          end_q, end_d;          // image bytes up to the last one kept
+  logic [PosW-1:0]      end_q, end_d;          // image bytes up to the last one kept
   logic [2:0]           field_q, field_d;      // the next field of the entry being decoded
   logic [ChildW-1:0]    child_q, child_d;      // its next child slot (field FChild)
   logic                 seen_nil_q, seen_nil_d;  // a nil child came before it
@@ -144,96 +148,185 @@ module schedule_table #(
   logic [4:0]           e_err_q, e_err_d;      // the first error in them
   logic [CntW-1:0]      ent_idx_q, ent_idx_d;  // entries decoded
   logic [4:0]           err_q, err_d;          // first stream or entry error
-  logic [31:0]          length_q, length_d;
+  logic [PosW-1:0]      length_q, length_d;
 
   // ---- installed table ----------------------------------------------------------------------
   logic        active_q, active_d;   // bank in use; the loader fills the other
   logic [1:0]  status_q, status_d;
-  logic [31:0] entries_q, entries_d;
+  logic [CntW-1:0] entries_q, entries_d;
   logic        dtype_q, dtype_d;
   logic [4:0]  cause_q, cause_d;
   logic [EntryW-1:0] rd_q;             // the entry at last cycle's rd_idx_i
 
-  // ---- header fields (little-endian, from the generated offsets) ----------------------------
-  logic [31:0] h_magic, h_node_id, h_nodes, h_flows, h_entries, h_steps, h_crc;
-  logic [15:0] h_version, h_header_bytes, h_entry_bits, h_entry_bytes;
-  logic [7:0]  h_k, h_op_bits, h_flow_bits, h_node_bits, h_step_bits, h_addr_bits, h_size_bits;
-  logic [7:0]  h_dtype;
-  logic [63:0] h_bytes, h_base;
-
-  assign h_magic        = hdr_q[8*IMG_MAGIC_OFFSET +: 32];
-  assign h_version      = hdr_q[8*IMG_VERSION_OFFSET +: 16];
-  assign h_header_bytes = hdr_q[8*IMG_HEADER_BYTES_OFFSET +: 16];
-  assign h_node_id      = hdr_q[8*IMG_NODE_ID_OFFSET +: 32];
-  assign h_nodes        = hdr_q[8*IMG_NODES_OFFSET +: 32];
-  assign h_flows        = hdr_q[8*IMG_FLOWS_OFFSET +: 32];
-  assign h_entries      = hdr_q[8*IMG_ENTRIES_OFFSET +: 32];
-  assign h_steps        = hdr_q[8*IMG_STEPS_PER_PHASE_OFFSET +: 32];
-  assign h_k            = hdr_q[8*IMG_CHILDREN_SLOTS_OFFSET +: 8];
-  assign h_op_bits      = hdr_q[8*IMG_OP_BITS_OFFSET +: 8];
-  assign h_flow_bits    = hdr_q[8*IMG_FLOW_BITS_OFFSET +: 8];
-  assign h_node_bits    = hdr_q[8*IMG_NODE_BITS_OFFSET +: 8];
-  assign h_step_bits    = hdr_q[8*IMG_STEP_BITS_OFFSET +: 8];
-  assign h_addr_bits    = hdr_q[8*IMG_ADDR_BITS_OFFSET +: 8];
-  assign h_size_bits    = hdr_q[8*IMG_SIZE_BITS_OFFSET +: 8];
-  assign h_dtype        = hdr_q[8*IMG_DTYPE_OFFSET +: 8];
-  assign h_entry_bits   = hdr_q[8*IMG_ENTRY_BITS_OFFSET +: 16];
-  assign h_entry_bytes  = hdr_q[8*IMG_ENTRY_BYTES_OFFSET +: 16];
-  assign h_bytes        = hdr_q[8*IMG_BYTES_OFFSET +: 64];
-  assign h_base         = hdr_q[8*IMG_BASE_ADDR_OFFSET +: 64];
-  assign h_crc          = hdr_q[8*IMG_CRC32_OFFSET +: 32];
+  // ---- the header, one field at a time ---------------------------------------------------
+  // Header bytes shift into fld_q from the top, so in the cycle a field's last byte comes in
+  // the field is the top of fld_d, that byte above the seven before it (little-endian). Each check is made then and kept as a flag;
+  // hdr_err ranks the flags as IMAGE_FORMAT.md orders the checks. What the entries and LOAD
+  // read of the header is kept narrowed to this instance: a value outside the instance fails
+  // the capacity check, and nothing reads it unless every check passed.
+  logic [55:0]         fld_q;                 // the header's last seven bytes
+  logic [63:0]         fld_d;                 // and this cycle's
+  logic [63:0]         bytes_q, bytes_d;      // the buffer's bytes, until base_addr comes in
+  logic                bad_magic_q, bad_magic_d, bad_version_q, bad_version_d;
+  logic                bad_hbytes_q, bad_hbytes_d, bad_widths_q, bad_widths_d;
+  logic                bad_dtype_q, bad_dtype_d, bad_wrap_q, bad_wrap_d;
+  logic                bad_node_q, bad_node_d, bad_cap_q, bad_cap_d;
+  logic [5:0]          want_node_q, want_node_d;   // the node, flow and step widths the
+  logic [5:0]          want_flow_q, want_flow_d;   // counts call for (bit_width below)
+  logic [5:0]          want_step_q, want_step_d;
+  logic [13:0]         want_bits_q, want_bits_d;   // entry_bits, as far as the widths came in
+  logic [NODE_W:0]     h_flows_q, h_flows_d;       // flows (at most 2^NODE_W)
+  logic [CntW-1:0]     h_entries_q, h_entries_d;
+  logic [STEP_W-1:0]   h_steps_q, h_steps_d;
+  logic [KW-1:0]       h_k_q, h_k_d;
+  logic [6:0]          h_flow_bits_q, h_flow_bits_d, h_node_bits_q, h_node_bits_d;
+  logic [6:0]          h_step_bits_q, h_step_bits_d, h_addr_bits_q, h_addr_bits_d;
+  logic [6:0]          h_size_bits_q, h_size_bits_d;
+  logic                h_dtype_q, h_dtype_d;
+  logic [2:0]          h_pad_q, h_pad_d;           // entry_bits mod 8
+  logic [EposW-1:0]    h_entry_bytes_q, h_entry_bytes_d;
+  logic [RangeW-1:0]   h_base_q, h_base_d, h_end_q, h_end_d;  // the buffer [base, end)
+  logic [31:0]         h_crc_q, h_crc_d;
 
   // Bits needed to write v (0 for 0): C++20 std::bit_width.
-  function automatic logic [6:0] bit_width(input logic [63:0] v);
+  function automatic logic [5:0] bit_width(input logic [31:0] v);
     bit_width = '0;
-    for (int i = 0; i < 64; i++) begin
-      if (v[i]) bit_width = 7'(i + 1);
+    for (int i = 0; i < 32; i++) begin
+      if (v[i]) bit_width = 6'(i + 1);
     end
   endfunction
 
-  // ---- header checks (valid once the 60 header bytes are in) --------------------------------
-  logic [6:0]  want_flow_bits, want_node_bits, want_step_bits;
-  logic [31:0] want_entry_bits, want_entry_bytes;
-  logic [64:0] buffer_end;   // base_addr + bytes, 65 bits
-  logic [4:0]  hdr_err;
+  // The byte digested in this cycle (hdr_byte: a header byte) ends the field at `offset` of
+  // `size` bytes.
+  logic       digest, keep, hdr_byte;
+  logic [7:0] byte_in;
+  assign byte_in  = word_q[7:0];
+  assign hdr_byte = digest && pos_q < PosW'(IMG_HEADER_BYTES);
+  function automatic logic ends(input logic [PosW-1:0] pos, input int offset, input int size);
+    ends = pos == PosW'(offset + size - 1);
+  endfunction
 
+  logic [4:0] hdr_err;
   always_comb begin
-    want_flow_bits = bit_width(h_flows == '0 ? 64'd0 : 64'(h_flows) - 64'd1);
-    if (want_flow_bits == '0) want_flow_bits = 7'd1;
-    want_node_bits = bit_width(64'(h_nodes));
-    want_step_bits = bit_width(64'(h_steps) << 1);
-    want_entry_bits = 32'(IMG_OP_BITS) + 32'(want_flow_bits) +
-                      32'(want_node_bits) * (32'd1 + 32'(h_k)) + 32'(want_step_bits) +
-                      32'(h_addr_bits) + 32'(h_size_bits);
-    want_entry_bytes = (want_entry_bits + 32'd7) >> 3;
-    buffer_end = 65'(h_base) + 65'(h_bytes);
-
     hdr_err = ErrNone;
-    if (h_magic != IMG_MAGIC) begin
-      hdr_err = ErrMagic;
-    end else if (32'(h_version) != 32'(IMG_VERSION)) begin
-      hdr_err = ErrVersion;
-    end else if (32'(h_header_bytes) != 32'(IMG_HEADER_BYTES)) begin
-      hdr_err = ErrHeaderBytes;
-    end else if (h_nodes == '0 || h_addr_bits == '0 || h_addr_bits > 8'd64 ||
-                 h_size_bits == '0 || h_size_bits > 8'd64 || want_entry_bits > 32'd65535 ||
-                 32'(h_op_bits) != 32'(IMG_OP_BITS) || h_flow_bits != 8'(want_flow_bits) ||
-                 h_node_bits != 8'(want_node_bits) || h_step_bits != 8'(want_step_bits) ||
-                 32'(h_entry_bits) != want_entry_bits ||
-                 32'(h_entry_bytes) != want_entry_bytes) begin
-      hdr_err = ErrWidths;
-    end else if (h_dtype > 8'd1) begin
-      hdr_err = ErrDtype;
-    end else if (buffer_end[64] && buffer_end[63:0] != '0) begin
-      hdr_err = ErrWrap;
-    end else if (h_node_id >= h_nodes || h_node_id != 32'(node_id_i) ||
-                 h_nodes != 32'(nodes_i)) begin
-      hdr_err = ErrNode;
-    end else if (32'(h_k) > K || 32'(h_node_bits) > NODE_W || 32'(h_flow_bits) > NODE_W ||
-                 32'(h_step_bits) > STEP_W || 32'(h_addr_bits) > ADDR_W ||
-                 32'(h_size_bits) > SIZE_W || h_entries > DEPTH ||
-                 buffer_end > (65'd1 << ADDR_W)) begin
-      hdr_err = ErrCapacity;
+    if (bad_magic_q) hdr_err = ErrMagic;
+    else if (bad_version_q) hdr_err = ErrVersion;
+    else if (bad_hbytes_q) hdr_err = ErrHeaderBytes;
+    else if (bad_widths_q) hdr_err = ErrWidths;
+    else if (bad_dtype_q) hdr_err = ErrDtype;
+    else if (bad_wrap_q) hdr_err = ErrWrap;
+    else if (bad_node_q) hdr_err = ErrNode;
+    else if (bad_cap_q) hdr_err = ErrCapacity;
+  end
+
+  // The checks of IMAGE_FORMAT.md ("Validity"), each in the cycle its field is complete (the
+  // fields a check reads come before it in the header). entry_bits cannot exceed 65535: its
+  // formula is at most 2 + 32 + 32 * 256 + 33 + 2 * 255.
+  always_comb begin
+    logic [31:0] v32, count;
+    logic [15:0] v16;
+    logic [7:0]  v8;
+    logic [5:0]  bw;
+    logic [64:0] buffer_end;
+    fld_d = {byte_in, fld_q};
+    v32 = fld_d[63 -: 32];
+    v16 = fld_d[63 -: 16];
+    v8 = fld_d[63 -: 8];
+    // The one bit_width, of the count of the field ending (flows - 1, or 0 for no flows).
+    count = ends(pos_q, IMG_FLOWS_OFFSET, 4) && v32 != '0 ? v32 - 32'd1 : v32;
+    bw = bit_width(count);
+    buffer_end = 65'(fld_d) + 65'(bytes_q);
+    {bad_magic_d, bad_version_d, bad_hbytes_d, bad_widths_d} =
+        {bad_magic_q, bad_version_q, bad_hbytes_q, bad_widths_q};
+    {bad_dtype_d, bad_wrap_d, bad_node_d, bad_cap_d} =
+        {bad_dtype_q, bad_wrap_q, bad_node_q, bad_cap_q};
+    {want_node_d, want_flow_d, want_step_d, want_bits_d} =
+        {want_node_q, want_flow_q, want_step_q, want_bits_q};
+    {h_flows_d, h_entries_d, h_steps_d, h_k_d} = {h_flows_q, h_entries_q, h_steps_q, h_k_q};
+    {h_flow_bits_d, h_node_bits_d, h_step_bits_d, h_addr_bits_d, h_size_bits_d} =
+        {h_flow_bits_q, h_node_bits_q, h_step_bits_q, h_addr_bits_q, h_size_bits_q};
+    {h_dtype_d, h_pad_d, h_entry_bytes_d} = {h_dtype_q, h_pad_q, h_entry_bytes_q};
+    {bytes_d, h_base_d, h_end_d, h_crc_d} = {bytes_q, h_base_q, h_end_q, h_crc_q};
+    if (hdr_byte) begin
+      if (ends(pos_q, IMG_MAGIC_OFFSET, 4)) bad_magic_d = v32 != IMG_MAGIC;
+      if (ends(pos_q, IMG_VERSION_OFFSET, 2)) bad_version_d = 32'(v16) != 32'(IMG_VERSION);
+      if (ends(pos_q, IMG_HEADER_BYTES_OFFSET, 2)) begin
+        bad_hbytes_d = 32'(v16) != 32'(IMG_HEADER_BYTES);
+      end
+      if (ends(pos_q, IMG_NODE_ID_OFFSET, 4)) begin
+        bad_node_d = v32 != 32'(node_id_i) || node_id_i >= nodes_i;
+      end
+      if (ends(pos_q, IMG_NODES_OFFSET, 4)) begin
+        if (v32 != 32'(nodes_i)) bad_node_d = 1'b1;
+        bad_widths_d = v32 == '0;
+        want_node_d = bw;
+      end
+      if (ends(pos_q, IMG_FLOWS_OFFSET, 4)) begin
+        want_flow_d = bw == '0 ? 6'd1 : bw;
+        h_flows_d = v32[NODE_W:0];
+      end
+      if (ends(pos_q, IMG_ENTRIES_OFFSET, 4)) begin
+        bad_cap_d = v32 > DEPTH;
+        h_entries_d = v32[CntW-1:0];
+      end
+      if (ends(pos_q, IMG_STEPS_PER_PHASE_OFFSET, 4)) begin
+        want_step_d = v32 == '0 ? '0 : bw + 6'd1;
+        h_steps_d = v32[STEP_W-1:0];
+      end
+      if (ends(pos_q, IMG_CHILDREN_SLOTS_OFFSET, 1)) begin
+        if (32'(v8) > K) bad_cap_d = 1'b1;
+        h_k_d = v8[KW-1:0];
+        want_bits_d = 14'(IMG_OP_BITS) + 14'(want_flow_q) + 14'(want_node_q) * (14'd1 + 14'(v8)) +
+                      14'(want_step_q);
+      end
+      if (ends(pos_q, IMG_OP_BITS_OFFSET, 1) && 32'(v8) != 32'(IMG_OP_BITS)) bad_widths_d = 1'b1;
+      if (ends(pos_q, IMG_FLOW_BITS_OFFSET, 1)) begin
+        if (v8 != 8'(want_flow_q)) bad_widths_d = 1'b1;
+        if (32'(v8) > NODE_W) bad_cap_d = 1'b1;
+        h_flow_bits_d = v8[6:0];
+      end
+      if (ends(pos_q, IMG_NODE_BITS_OFFSET, 1)) begin
+        if (v8 != 8'(want_node_q)) bad_widths_d = 1'b1;
+        if (32'(v8) > NODE_W) bad_cap_d = 1'b1;
+        h_node_bits_d = v8[6:0];
+      end
+      if (ends(pos_q, IMG_STEP_BITS_OFFSET, 1)) begin
+        if (v8 != 8'(want_step_q)) bad_widths_d = 1'b1;
+        if (32'(v8) > STEP_W) bad_cap_d = 1'b1;
+        h_step_bits_d = v8[6:0];
+      end
+      if (ends(pos_q, IMG_ADDR_BITS_OFFSET, 1)) begin
+        if (v8 == '0 || v8 > 8'd64) bad_widths_d = 1'b1;
+        if (32'(v8) > ADDR_W) bad_cap_d = 1'b1;
+        h_addr_bits_d = v8[6:0];
+        want_bits_d = want_bits_q + 14'(v8);
+      end
+      if (ends(pos_q, IMG_SIZE_BITS_OFFSET, 1)) begin
+        if (v8 == '0 || v8 > 8'd64) bad_widths_d = 1'b1;
+        if (32'(v8) > SIZE_W) bad_cap_d = 1'b1;
+        h_size_bits_d = v8[6:0];
+        want_bits_d = want_bits_q + 14'(v8);
+      end
+      if (ends(pos_q, IMG_DTYPE_OFFSET, 1)) begin
+        bad_dtype_d = v8 > 8'd1;
+        h_dtype_d = v8[0];
+      end
+      if (ends(pos_q, IMG_ENTRY_BITS_OFFSET, 2)) begin
+        if (v16 != 16'(want_bits_q)) bad_widths_d = 1'b1;
+        h_pad_d = v16[2:0];
+      end
+      if (ends(pos_q, IMG_ENTRY_BYTES_OFFSET, 2)) begin
+        if (v16 != (16'(want_bits_q) + 16'd7) >> 3) bad_widths_d = 1'b1;
+        h_entry_bytes_d = v16[EposW-1:0];
+      end
+      if (ends(pos_q, IMG_BYTES_OFFSET, 8)) bytes_d = fld_d;
+      if (ends(pos_q, IMG_BASE_ADDR_OFFSET, 8)) begin
+        bad_wrap_d = buffer_end[64] && buffer_end[63:0] != '0;
+        if (buffer_end > (65'd1 << ADDR_W)) bad_cap_d = 1'b1;
+        h_base_d = RangeW'(fld_d);
+        h_end_d = RangeW'(buffer_end);
+      end
+      if (ends(pos_q, IMG_CRC32_OFFSET, 4)) h_crc_d = v32;
     end
   end
 
@@ -248,48 +341,48 @@ module schedule_table #(
   logic [4:0]        e_final;      // the entry's first error, its pad included
   logic              restart;      // a window write at the base starts a new image
 
-  assign entry_phase = pos_q >= 32'(IMG_HEADER_BYTES) && hdr_err == ErrNone;
+  assign entry_phase = pos_q >= PosW'(IMG_HEADER_BYTES) && hdr_err == ErrNone;
 
   always_comb begin
     unique case (field_q)
       FOp:             fw = NbW'(IMG_OP_BITS);
-      FFlow:           fw = NbW'(h_flow_bits);
-      FParent, FChild: fw = NbW'(h_node_bits);
-      FStep:           fw = NbW'(h_step_bits);
-      FAddr:           fw = NbW'(h_addr_bits);
-      FSize:           fw = NbW'(h_size_bits);
-      default:         fw = NbW'(3'(3'd0 - h_entry_bits[2:0]));  // FPad: up to the byte
+      FFlow:           fw = NbW'(h_flow_bits_q);
+      FParent, FChild: fw = NbW'(h_node_bits_q);
+      FStep:           fw = NbW'(h_step_bits_q);
+      FAddr:           fw = NbW'(h_addr_bits_q);
+      FSize:           fw = NbW'(h_size_bits_q);
+      default:         fw = NbW'(3'(3'd0 - h_pad_q));  // FPad: up to the byte
     endcase
   end
 
-  assign extract = entry_phase && 32'(ent_idx_q) < h_entries && nbits_q >= fw;
+  assign extract = entry_phase && ent_idx_q < h_entries_q && nbits_q >= fw;
   assign val = buf_q[FieldW-1:0] & ~({FieldW{1'b1}} << fw);
-  assign val_nil = val[NODE_W-1:0] == NODE_W'(~({NODE_W{1'b1}} << h_node_bits));
+  assign val_nil = val[NODE_W-1:0] == NODE_W'(~({NODE_W{1'b1}} << h_node_bits_q));
   assign e_done = extract && field_q == FPad;
 
   // The check of the field being taken, in IMAGE_FORMAT.md's order (the first error of an
-  // entry is the one reported, so the order of the fields is the order of the checks).
+  // entry is the one reported, so the order of the fields is the order of the checks). The
+  // header passed its checks, so its nodes are nodes_i and its kept values are exact.
   always_comb begin
     logic [NODE_W-1:0] node;
-    logic [RangeW-1:0] base, bytes, addr, offset;
+    logic [RangeW-1:0] addr;
     node = val[NODE_W-1:0];
-    base = RangeW'(h_base);
-    bytes = RangeW'(h_bytes);
     addr = RangeW'(e_q[2 + (2 + K) * NODE_W + STEP_W +: ADDR_W]);
-    offset = addr - base;
     f_err = ErrNone;
     unique case (field_q)
       FOp:     if (val[1:0] == 2'd3) f_err = ErrEntryOp;
-      FFlow:   if (32'(node) >= h_flows) f_err = ErrEntryFlow;
-      FParent: if ((!val_nil && 32'(node) >= h_nodes) || (32'(e_q[1:0]) == OP_NOP && !val_nil)) begin
+      FFlow:   if ({1'b0, node} >= h_flows_q) f_err = ErrEntryFlow;
+      FParent: if ((!val_nil && node >= nodes_i) || (32'(e_q[1:0]) == OP_NOP && !val_nil)) begin
                  f_err = ErrEntryNode;
                end
-      FChild:  if (!val_nil && (seen_nil_q || 32'(node) >= h_nodes)) f_err = ErrEntryNode;
-      FStep:   if (val[STEP_W-1:0] == '0 || 33'(val[STEP_W-1:0]) > {h_steps, 1'b0}) begin
+      FChild:  if (!val_nil && (seen_nil_q || node >= nodes_i)) f_err = ErrEntryNode;
+      FStep:   if (val[STEP_W-1:0] == '0 || {1'b0, val[STEP_W-1:0]} > {h_steps_q, 1'b0}) begin
                  f_err = ErrEntryStep;
                end
       FAddr:   f_err = ErrNone;  // checked with the size
-      FSize:   if (addr < base || offset > bytes || RangeW'(val[SIZE_W-1:0]) > bytes - offset ||
+      // [addr, addr + size) inside [base, end); addr + size fits RangeW bits.
+      FSize:   if (addr < h_base_q || addr > h_end_q ||
+                   addr + RangeW'(val[SIZE_W-1:0]) > h_end_q ||
                    (32'(e_q[1:0]) != OP_NOP && val[SIZE_W-1:0] == '0)) begin
                  f_err = ErrEntryRange;
                end
@@ -315,13 +408,13 @@ module schedule_table #(
         FParent: begin
           e_d[2 + NODE_W +: NODE_W] = val_nil ? '1 : val[NODE_W-1:0];
           child_d = '0;
-          if (h_k == '0) field_d = FStep;
+          if (h_k_q == '0) field_d = FStep;
         end
         FChild: begin
           if (val_nil) seen_nil_d = 1'b1;
           else e_d[2 + (2 + 32'(child_q)) * NODE_W +: NODE_W] = val[NODE_W-1:0];
           child_d = child_q + ChildW'(1);
-          if (32'(child_q) + 32'd1 != 32'(h_k)) field_d = FChild;
+          if (32'(child_q) + 32'd1 != 32'(h_k_q)) field_d = FChild;
         end
         FStep:   e_d[2 + (2 + K) * NODE_W +: STEP_W] = val[STEP_W-1:0];
         FAddr:   e_d[2 + (2 + K) * NODE_W + STEP_W +: ADDR_W] = val[ADDR_W-1:0];
@@ -338,14 +431,11 @@ module schedule_table #(
   end
 
   // ---- digest one byte per cycle --------------------------------------------------------------
-  logic       digest, keep;
-  logic [7:0] byte_in;
   logic [31:0] crc_next;
 
   // An entry byte waits while the buffer has no room for it.
-  assign keep    = entry_phase && 32'(taken_q) < h_entries;
+  assign keep    = entry_phase && taken_q < h_entries_q;
   assign digest  = word_left_q != '0 && !(keep && nbits_q > NbW'(FieldW));
-  assign byte_in = word_q[7:0];
   assign restart = handshake && cfg_write_i && window_access &&
                    cfg_addr_i == 32'(CFG_IMAGE_BASE);
 
@@ -360,7 +450,6 @@ module schedule_table #(
     word_d = word_q;
     word_left_d = word_left_q;
     pos_d = pos_q;
-    hdr_d = hdr_q;
     crc_d = crc_q;
     ent_pos_d = ent_pos_q;
     taken_d = taken_q;
@@ -378,16 +467,16 @@ module schedule_table #(
     if (digest) begin
       word_d = word_q >> 8;
       word_left_d = word_left_q - 3'd1;
-      pos_d = pos_q + 32'd1;
-      if (pos_q < 32'(IMG_HEADER_BYTES)) begin
-        hdr_d[8*pos_q[5:0] +: 8] = byte_in;
-        if (pos_q < 32'(IMG_CRC32_OFFSET)) crc_d = crc_next;
-        end_d = pos_q + 32'd1;
+      // Past the window every write was out of order (ErrOrder): pos_q stops there.
+      if (pos_q != '1) pos_d = pos_q + PosW'(1);
+      if (hdr_byte) begin
+        if (pos_q < PosW'(IMG_CRC32_OFFSET)) crc_d = crc_next;
+        end_d = pos_q + PosW'(1);
       end else if (keep) begin
         crc_d = crc_next;
         filled = buf_q | (BufW'(byte_in) << nbits_q);
-        end_d = pos_q + 32'd1;
-        if (32'(ent_pos_q) + 32'd1 == 32'(h_entry_bytes)) begin
+        end_d = pos_q + PosW'(1);
+        if (ent_pos_q + EposW'(1) == h_entry_bytes_q) begin
           taken_d = taken_q + CntW'(1);
           ent_pos_d = '0;
         end else begin
@@ -412,7 +501,7 @@ module schedule_table #(
         end_d = '0;
         ent_idx_d = '0;
         err_d = ErrNone;
-      end else if (cfg_addr_i - 32'(CFG_IMAGE_BASE) != pos_q && err_d == ErrNone) begin
+      end else if (cfg_addr_i - 32'(CFG_IMAGE_BASE) != 32'(pos_q) && err_d == ErrNone) begin
         err_d = ErrOrder;
       end
     end
@@ -423,14 +512,14 @@ module schedule_table #(
 
   always_comb begin
     load_err = err_q;
-    if (pos_q < 32'(IMG_HEADER_BYTES)) begin
+    if (pos_q < PosW'(IMG_HEADER_BYTES)) begin
       load_err = ErrLength;
     end else if (hdr_err != ErrNone) begin
       load_err = hdr_err;
-    end else if (load_err == ErrNone && (32'(ent_idx_q) != h_entries || length_q != end_q ||
-                 pos_q < length_q || pos_q - length_q >= 32'd4)) begin
+    end else if (load_err == ErrNone && (ent_idx_q != h_entries_q || length_q != end_q ||
+                 pos_q < length_q || pos_q - length_q >= PosW'(4))) begin
       load_err = ErrLength;
-    end else if (load_err == ErrNone && (crc_q ^ 32'hFFFF_FFFF) != h_crc) begin
+    end else if (load_err == ErrNone && (crc_q ^ 32'hFFFF_FFFF) != h_crc_q) begin
       load_err = ErrCrc;
     end
   end
@@ -452,7 +541,7 @@ module schedule_table #(
         unique case (cfg_addr_i)
           32'(CFG_REG_LENGTH): begin
             if (!cfg_write_i || cfg_wdata_i > 32'(CFG_IMAGE_WINDOW)) resp_error_d = 1'b1;
-            else length_d = cfg_wdata_i;
+            else length_d = PosW'(cfg_wdata_i);
           end
           32'(CFG_REG_LOAD): begin
             if (!cfg_write_i || cfg_wdata_i != 32'd1) begin
@@ -460,8 +549,8 @@ module schedule_table #(
             end else if (load_err == ErrNone) begin
               active_d = !active_q;
               status_d = 2'(TABLE_STATUS_LOADED);
-              entries_d = h_entries;
-              dtype_d = h_dtype[0];
+              entries_d = h_entries_q;
+              dtype_d = h_dtype_q;
               cause_d = ErrNone;
             end else begin
               status_d = 2'(TABLE_STATUS_ERROR);
@@ -474,7 +563,7 @@ module schedule_table #(
           end
           32'(CFG_REG_ENTRIES): begin
             resp_error_d = cfg_write_i;
-            resp_data_d = entries_q;
+            resp_data_d = 32'(entries_q);
           end
           default: resp_error_d = 1'b1;
         endcase
@@ -487,7 +576,6 @@ module schedule_table #(
       word_q <= '0;
       word_left_q <= '0;
       pos_q <= '0;
-      hdr_q <= '0;
       crc_q <= '1;
       buf_q <= '0;
       nbits_q <= '0;
@@ -514,7 +602,6 @@ module schedule_table #(
       word_q <= word_d;
       word_left_q <= word_left_d;
       pos_q <= pos_d;
-      hdr_q <= hdr_d;
       crc_q <= crc_d;
       buf_q <= buf_d;
       nbits_q <= nbits_d;
@@ -540,6 +627,24 @@ module schedule_table #(
     end
   end
 
+  // The header's registers: each is written in the cycle its field comes in, before anything
+  // reads it, so they need no reset.
+  always_ff @(posedge clk_i) begin
+    if (hdr_byte) fld_q <= fld_d[63:8];
+    bytes_q <= bytes_d;
+    {bad_magic_q, bad_version_q, bad_hbytes_q, bad_widths_q} <=
+        {bad_magic_d, bad_version_d, bad_hbytes_d, bad_widths_d};
+    {bad_dtype_q, bad_wrap_q, bad_node_q, bad_cap_q} <=
+        {bad_dtype_d, bad_wrap_d, bad_node_d, bad_cap_d};
+    {want_node_q, want_flow_q, want_step_q, want_bits_q} <=
+        {want_node_d, want_flow_d, want_step_d, want_bits_d};
+    {h_flows_q, h_entries_q, h_steps_q, h_k_q} <= {h_flows_d, h_entries_d, h_steps_d, h_k_d};
+    {h_flow_bits_q, h_node_bits_q, h_step_bits_q, h_addr_bits_q, h_size_bits_q} <=
+        {h_flow_bits_d, h_node_bits_d, h_step_bits_d, h_addr_bits_d, h_size_bits_d};
+    {h_dtype_q, h_pad_q, h_entry_bytes_q} <= {h_dtype_d, h_pad_d, h_entry_bytes_d};
+    {h_base_q, h_end_q, h_crc_q} <= {h_base_d, h_end_d, h_crc_d};
+  end
+
   // The banks, one storage array of 2 * DEPTH entries (bank, index): the loader writes the
   // inactive bank, the head port reads the active one (a registered read).
   storage_array #(
@@ -555,7 +660,7 @@ module schedule_table #(
   assign cfg_error_o   = resp_error_q;
   assign cfg_rdata_o   = resp_data_q;
   assign status_o      = status_q;
-  assign entries_o     = entries_q;
+  assign entries_o     = 32'(entries_q);
   assign dtype_o       = dtype_q;
   assign error_cause_o = cause_q;
 

@@ -38,6 +38,8 @@ ROLES = {
                                   "conventional"),
     ("dependency_tracker", "u_senders"): ("ni_buffers", "dependency scoreboard: the senders of "
                                           "each (op, flow) row", "multitree"),
+    ("dependency_tracker", "u_counts"): ("ni_buffers", "dependency scoreboard: the senders "
+                                         "each (op, flow) row holds", "multitree"),
 }
 
 

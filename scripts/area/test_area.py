@@ -43,9 +43,10 @@ def expected_bits(p):
     # The free-slot FIFO (a slot number per slot), the reduction queue and the interlock's queue
     # of as many places as slots (slot, address, length).
     bufs += p["BLOCKS"] * slot + (p["REDUCING"] + p["BLOCKS"]) * (slot + 32 + 9)
-    # The dependency scoreboard's senders: a row per (op, flow), SLOTS node ids a row (4 unless
-    # the flow sets it, rtl/network_interface.sv).
-    bufs += 2 * p["FLOWS"] * p.get("SLOTS", 4) * node_w
+    # The dependency scoreboard: a row per (op, flow) of SLOTS node ids (4 unless the flow sets
+    # it, rtl/network_interface.sv), and its fill count (0..SLOTS).
+    slots = p.get("SLOTS", 4)
+    bufs += 2 * p["FLOWS"] * (slots * node_w + slots.bit_length())
     return table, bufs
 
 
