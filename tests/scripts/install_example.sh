@@ -2,11 +2,14 @@
 # The installed package from outside the source tree: installs the build (as built: run it
 # after the build, as scripts/test.sh does) into a temporary prefix, configures and builds
 # examples/systemc_loopback against that prefix alone, with warnings as errors, and runs it.
-#   tests/scripts/install_example.sh BUILD_DIR SOURCE_DIR
+# FLAGS are added to the example's compile and link flags (the sanitizers of the build).
+#   tests/scripts/install_example.sh BUILD_DIR SOURCE_DIR [FLAGS]
 set -euo pipefail
-[ $# -eq 2 ] || { echo "usage: install_example.sh BUILD_DIR SOURCE_DIR" >&2; exit 2; }
+[ $# -eq 2 ] || [ $# -eq 3 ] ||
+  { echo "usage: install_example.sh BUILD_DIR SOURCE_DIR [FLAGS]" >&2; exit 2; }
 build=$(cd "$1" && pwd)
 src=$(cd "$2" && pwd)
+flags=${3:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 prefix=$tmp/prefix
@@ -19,7 +22,8 @@ done
 generator=()
 command -v ninja > /dev/null && generator=(-G Ninja)
 cmake -S "$src/examples/systemc_loopback" -B "$tmp/example" "${generator[@]}" \
-  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_FLAGS=-Werror \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_FLAGS="-Werror $flags" \
+  -DCMAKE_EXE_LINKER_FLAGS="$flags" \
   > "$tmp/configure.log" ||
   { cat "$tmp/configure.log"; echo "install_example: configuring the example failed" >&2; exit 1; }
 cmake --build "$tmp/example" ||
