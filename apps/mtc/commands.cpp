@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "algorithms/algorithms.hpp"
-#include "common/cli_main.hpp"
+#include "cli/cli_main.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
 #include "common/run_files.hpp"

@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "common/cli_main.hpp"
-#include "noc/noc_options.hpp"
+#include "cli/cli_main.hpp"
+#include "cli/noc_options.hpp"
 #include "common/error.hpp"
 #include "plan/plan.hpp"
 #include "common/output_file.hpp"

@@ -1,5 +1,5 @@
 // The mtsim command: one all-reduce on the SystemC NI and router mesh, verified, with cycles,
-// bandwidth and the physical bound (see --help and systemc/mtsim/README.md).
+// bandwidth and the physical bound (see --help and docs/mtsim.md).
 #pragma once
 
 #include <ostream>

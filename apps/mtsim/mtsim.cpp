@@ -24,8 +24,8 @@
 #if MT_COSIM
 #include "rtl_network_interface.hpp"
 #endif
-#include "common/cli_main.hpp"
-#include "noc/noc_options.hpp"
+#include "cli/cli_main.hpp"
+#include "cli/noc_options.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
 #include "common/run_files.hpp"
