@@ -39,6 +39,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "algorithms/algorithms.hpp"
+#include "cfg_port.hpp"
 #include "allreduce/allreduce_sim.hpp"
 #include "allreduce/gradient_data.hpp"
 #include "common/error.hpp"
@@ -46,9 +47,9 @@
 #include "image/image.hpp"
 #include "ni/accel_memory.hpp"
 #include "ni/network_interface.hpp"
+#include "ni_straps.hpp"
 #include "ni/plain_access.hpp"
 #include "systemc/sim_test_util.hpp"
-#include "support/cfg_bus.hpp"
 #include "support/clocked.hpp"
 #include "support/files.hpp"
 #include "table/schedule_table.hpp"
@@ -60,7 +61,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // The instance's parameters (rtl/network_interface.sv defaults; tb/CMakeLists.txt).
-constexpr uint32_t kK = 4, kNodeW = 8, kNil = (1u << kNodeW) - 1;
+constexpr uint32_t kK = 4, kNodeW = 8;
 constexpr uint32_t kMemWords = 256 / 4;  // the memory data bus: one 256-byte block
 
 using Flit = noc::Flit;
@@ -412,9 +413,11 @@ class NiLockstep : public noc::test::SimTest {
     EXPECT_EQ(ni.table.status(), noc::NiScheduleTable::kStatusLoaded) << ni.table.error();
 
     Clocked<Model> dut;
-    strap(dut, rec.place, s.ni.flow_control == noc::FlowControl::kPacket);
+    cosim::strap_ni<kNodeW>(dut.model(), rec.place, s.ni.flow_control == noc::FlowControl::kPacket);
     dut.reset();
-    EXPECT_EQ(cfg_load(dut, image), format::table_status::kLoaded)
+    const cosim::CfgLoad load = cosim::cfg_load(dut, image);
+    EXPECT_EQ(load.fault, "");
+    EXPECT_EQ(load.status, format::table_status::kLoaded)
         << "table error cause " << static_cast<int>(dut->table_error_cause_o);
     RtlMemory rtl_mem(mem_cfg, initial);
 
@@ -441,7 +444,7 @@ class NiLockstep : public noc::test::SimTest {
       out.cycles = c - rec.start;
       out.accesses = matched;
       if (HasFatalFailure()) return out;
-      dut.tick();
+      dut.edge();
       if (c > st.last && ni.done() && rtl_mem.idle()) break;
     }
     EXPECT_TRUE(tap.log.empty()) << "SystemC accesses the RTL never made: " << tap.log.size();
@@ -501,24 +504,6 @@ class NiLockstep : public noc::test::SimTest {
         << (d->waiting_o ? " waiting" : "") << "; SystemC: " << ni.status()
         << " lockstep " << ni.lockstep.value(c);
     ASSERT_EQ(d->done_o != 0, ni.done()) << "cycle " << c << ": done; SystemC: " << ni.status();
-  }
-
-  template <class Model>
-  static void strap(Clocked<Model>& d, const noc::NiPlace& place, bool packet) {
-    d->node_id_i = static_cast<uint8_t>(place.node);
-    d->nodes_i = static_cast<uint8_t>(place.nodes);
-    uint32_t nb = 0;
-    for (uint32_t dir = 0; dir < 4; ++dir) {
-      const uint32_t n = place.neighbour[dir + 1];
-      nb |= (n < place.nodes ? n : kNil) << (kNodeW * dir);
-    }
-    d->neighbour_i = nb;
-    d->grid_x_i = static_cast<uint8_t>(place.grid.x);
-    d->grid_y_i = static_cast<uint8_t>(place.grid.y);
-    d->grid_width_i = static_cast<uint8_t>(place.grid.width);
-    d->grid_height_i = static_cast<uint8_t>(place.grid.height);
-    d->grid_wraps_i = place.grid.wraps;
-    d->packet_mode_i = packet;
   }
 
   template <class Model>
