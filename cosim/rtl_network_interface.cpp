@@ -17,6 +17,7 @@
 #include "flit/flit.hpp"
 #include "image/image.hpp"
 #include "ni/plain_access.hpp"
+#include "ni_flit_pins.hpp"
 #include "ni_formats.hpp"
 #include "ni_straps.hpp"
 #include "port_bits.hpp"
@@ -195,19 +196,15 @@ void RtlNetworkInterface::drive(uint64_t now) {
   for (uint32_t p = 0; p < ports_; ++p) {
     std::deque<Timed>& in = arrivals_[p];
     const bool flit = !in.empty() && in.front().cycle <= now;
-    put(d.rx_valid_i, p, 1, flit);
+    // A link delivers one flit per cycle, and only to a started NI.
+    if (flit && (in.front().cycle < now || (in.size() > 1 && in[1].cycle <= now))) {
+      throw std::runtime_error(fmt::format(
+          "NI {} (RTL): port {} has a flit usable in cycle {} and one in cycle {} (now {})",
+          node_, p, in.front().cycle, in.size() > 1 ? in[1].cycle : in.front().cycle, now));
+    }
+    drive_rx_flit<kVcBits>(d, p, flit ? &in.front().flit : nullptr);
     if (flit) {
-      // A link delivers one flit per cycle, and only to a started NI.
-      if (in.front().cycle < now || (in.size() > 1 && in[1].cycle <= now)) {
-        throw std::runtime_error(fmt::format(
-            "NI {} (RTL): port {} has a flit usable in cycle {} and one in cycle {} (now {})",
-            node_, p, in.front().cycle, in.size() > 1 ? in[1].cycle : in.front().cycle, now));
-      }
-      const noc::WireFlit w = noc::pack(in.front().flit);
       in.pop_front();
-      put(d.rx_type_i, 3 * p, 3, static_cast<uint32_t>(w.type));
-      put(d.rx_vc_i, kVcBits * p, kVcBits, w.vc);
-      for (uint32_t k = 0; k < 4; ++k) d.rx_data_i[4 * p + k] = w.data[k];
       ++ejected_;
       ++trace_flits_in_[p];
       ++progress_;
@@ -237,11 +234,7 @@ void RtlNetworkInterface::drive(uint64_t now) {
 void RtlNetworkInterface::inject() {
   for (uint32_t p = 0; p < ports_; ++p) {
     if (!get(rtl_->tx_valid_o, p, 1)) continue;
-    noc::WireFlit w;
-    w.type = static_cast<noc::FlitType>(get(rtl_->tx_type_o, 3 * p, 3));
-    w.vc = static_cast<uint8_t>(get(rtl_->tx_vc_o, kVcBits * p, kVcBits));
-    for (uint32_t k = 0; k < 4; ++k) w.data[k] = rtl_->tx_data_o[4 * p + k];
-    noc::Flit f = noc::unpack(w);
+    noc::Flit f = noc::unpack(tx_flit<kVcBits>(*rtl_, p));
     if (noc::is_head(f.type)) {
       const uint64_t bytes = f.type == noc::FlitType::kSubHead ? f.message_bytes : f.packet_bytes;
       f.length = static_cast<uint32_t>(1 + (bytes + noc::kFlitPayloadBytes - 1) / noc::kFlitPayloadBytes);

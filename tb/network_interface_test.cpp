@@ -47,6 +47,7 @@
 #include "image/image.hpp"
 #include "ni/accel_memory.hpp"
 #include "ni/network_interface.hpp"
+#include "ni_flit_pins.hpp"
 #include "ni_straps.hpp"
 #include "ni/plain_access.hpp"
 #include "systemc/sim_test_util.hpp"
@@ -61,7 +62,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // The instance's parameters (rtl/network_interface.sv defaults; tb/CMakeLists.txt).
-constexpr uint32_t kK = 4, kNodeW = 8;
+constexpr uint32_t kK = 4, kNodeW = 8, kVcBits = 2;  // 4 VCs
 constexpr uint32_t kMemWords = 256 / 4;  // the memory data bus: one 256-byte block
 
 using Flit = noc::Flit;
@@ -315,17 +316,6 @@ Stimulus make_stimulus(const Recording& rec, const Scenario& s, std::mt19937_64&
   return st;
 }
 
-template <class Model>
-void drive_flit(Model& d, uint32_t p, const Flit* f) {
-  d.rx_valid_i = static_cast<uint8_t>((d.rx_valid_i & ~(1u << p)) | (f ? 1u << p : 0u));
-  if (!f) return;
-  const noc::WireFlit w = noc::pack(*f);
-  d.rx_type_i = static_cast<uint16_t>((d.rx_type_i & ~(7u << (3 * p))) |
-                                      (static_cast<uint32_t>(w.type) << (3 * p)));
-  d.rx_vc_i = static_cast<uint8_t>((d.rx_vc_i & ~(3u << (2 * p))) | (uint32_t{w.vc} << (2 * p)));
-  for (uint32_t k = 0; k < 4; ++k) d.rx_data_i[4 * p + k] = w.data[k];
-}
-
 std::string flit_str(uint32_t type, uint32_t vc, const uint32_t* data) {
   return fmt::format("type {} vc {} data {:08x}_{:08x}_{:08x}_{:08x}", type, vc, data[3], data[2],
                      data[1], data[0]);
@@ -479,7 +469,7 @@ class NiLockstep : public noc::test::SimTest {
                     Stimulus& st, uint64_t c) {
     for (uint32_t p = 0; p < kK; ++p) {
       const auto f = st.flits[p].find(c);
-      drive_flit(d, p, f == st.flits[p].end() ? nullptr : &f->second);
+      cosim::drive_rx_flit<kVcBits>(d, p, f == st.flits[p].end() ? nullptr : &f->second);
       const auto f_next = st.flits[p].find(c + 1);
       if (f_next != st.flits[p].end()) ports[p]->deliver(f_next->second);
       const auto cr = st.credits[p].find(c);
@@ -514,8 +504,7 @@ class NiLockstep : public noc::test::SimTest {
     for (uint32_t p = 0; p < kK; ++p) {
       const auto it = ports[p]->sent.find(c);
       const bool rtl_tx = (d->tx_valid_o >> p) & 1;
-      const uint32_t type = (d->tx_type_o >> (3 * p)) & 7, vc = (d->tx_vc_o >> (2 * p)) & 3;
-      const uint32_t* data = &d->tx_data_o[4 * p];
+      const noc::WireFlit tx = cosim::tx_flit<kVcBits>(d.model(), p);
       std::string sc = "none";
       if (it != ports[p]->sent.end()) {
         const noc::WireFlit w = noc::pack(it->second);
@@ -527,7 +516,8 @@ class NiLockstep : public noc::test::SimTest {
           credits[p][at] = w.vc;
         }
       }
-      const std::string rtl = rtl_tx ? flit_str(type, vc, data) : "none";
+      const std::string rtl =
+          rtl_tx ? flit_str(static_cast<uint32_t>(tx.type), tx.vc, tx.data.data()) : "none";
       ASSERT_EQ(rtl, sc) << "cycle " << c << ", port " << p << ": injected flit (RTL vs SystemC)";
       const auto cr = ports[p]->credited.find(c);
       const bool rtl_credit = (d->rx_credit_o >> p) & 1;
