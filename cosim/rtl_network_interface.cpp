@@ -19,6 +19,7 @@
 #include "ni/plain_access.hpp"
 #include "ni_flit_pins.hpp"
 #include "ni_formats.hpp"
+#include "ni_memory_pins.hpp"
 #include "ni_straps.hpp"
 #include "port_bits.hpp"
 
@@ -222,10 +223,8 @@ void RtlNetworkInterface::drive(uint64_t now) {
     }
   }
   const bool rsp = !completions_.empty() && completions_.front().cycle == now;
-  d.mem_rsp_valid_i = rsp;
+  drive_mem_response<kMemWords>(d, rsp ? &completions_.front().data : nullptr);
   if (rsp) {
-    const std::vector<uint32_t>& data = completions_.front().data;
-    for (uint32_t w = 0; w < kMemWords; ++w) d.mem_rsp_rdata_i[w] = w < data.size() ? data[w] : 0;
     completions_.pop_front();
     ++progress_;
   }
@@ -263,26 +262,20 @@ void RtlNetworkInterface::return_credits() {
 
 void RtlNetworkInterface::request_memory(uint64_t now) {
   if (!rtl_->mem_req_valid_o) return;
-  const bool write = rtl_->mem_req_write_o;
-  const uint64_t addr = rtl_->mem_req_addr_o;
-  const uint32_t len = rtl_->mem_req_len_o;
-  std::vector<uint32_t> words((len + 3) / 4);
-  if (write) {
-    for (size_t w = 0; w < words.size(); ++w) words[w] = rtl_->mem_req_wdata_o[w];
-  }
+  MemRequest r = mem_request(*rtl_);
   tlm::tlm_generic_payload t;
-  noc::set_plain_access(t, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr,
-                        reinterpret_cast<uint8_t*>(words.data()), len);
+  noc::set_plain_access(t, r.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, r.addr,
+                        reinterpret_cast<uint8_t*>(r.words.data()), r.len);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   mem_->b_transport(t, delay);
   if (t.is_response_error()) {
     throw std::runtime_error(fmt::format("NI {} (RTL): the memory refused a {}-byte {} at 0x{:x}: {}",
-                                         node_, len, write ? "write" : "read", addr,
+                                         node_, r.len, r.write ? "write" : "read", r.addr,
                                          t.get_response_string()));
   }
   Completion c;
   c.cycle = now + delay.value() / period_;
-  if (!write) c.data = std::move(words);
+  if (!r.write) c.data = std::move(r.words);
   if (!completions_.empty() && c.cycle < completions_.back().cycle) {
     throw std::runtime_error(fmt::format("NI {} (RTL): the memory completes out of order", node_));
   }

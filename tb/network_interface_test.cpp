@@ -48,6 +48,7 @@
 #include "ni/accel_memory.hpp"
 #include "ni/network_interface.hpp"
 #include "ni_flit_pins.hpp"
+#include "ni_memory_pins.hpp"
 #include "ni_straps.hpp"
 #include "ni/plain_access.hpp"
 #include "systemc/sim_test_util.hpp"
@@ -240,10 +241,11 @@ class RtlMemory {
   // Accepts the request on the pins in cycle `now`; returns the access.
   template <class Model>
   Access accept(Model& d, uint64_t now) {
+    const cosim::MemRequest r = cosim::mem_request(d);
     Access a;
-    a.write = d.mem_req_write_o;
-    a.addr = d.mem_req_addr_o;
-    a.len = d.mem_req_len_o;
+    a.write = r.write;
+    a.addr = r.addr;
+    a.len = r.len;
     const uint64_t n = (a.len + cfg_.bytes_per_cycle - 1) / cfg_.bytes_per_cycle;
     a.start = std::max(now, free_);
     free_ = a.start + n;
@@ -255,7 +257,7 @@ class RtlMemory {
     if (off + a.len > mem_.size()) return a;
     for (uint64_t i = 0; i < a.len; ++i) {
       if (a.write) {
-        a.data.push_back(static_cast<uint8_t>(d.mem_req_wdata_o[i / 4] >> (8 * (i % 4))));
+        a.data.push_back(static_cast<uint8_t>(r.words[i / 4] >> (8 * (i % 4))));
         mem_[off + i] = a.data.back();
       } else {
         p.data[i / 4] |= uint32_t{mem_[off + i]} << (8 * (i % 4));
@@ -267,10 +269,9 @@ class RtlMemory {
   // Drives this cycle's completion, if any.
   template <class Model>
   void respond(Model& d, uint64_t now) {
-    d.mem_rsp_valid_i = !pending_.empty() && pending_.front().complete == now;
-    if (!d.mem_rsp_valid_i) return;
-    for (uint32_t w = 0; w < kMemWords; ++w) d.mem_rsp_rdata_i[w] = pending_.front().data[w];
-    pending_.pop_front();
+    const bool valid = !pending_.empty() && pending_.front().complete == now;
+    cosim::drive_mem_response<kMemWords>(d, valid ? &pending_.front().data : nullptr);
+    if (valid) pending_.pop_front();
   }
   bool idle() const { return pending_.empty(); }
   const std::vector<uint8_t>& bytes() const { return mem_; }
@@ -278,7 +279,7 @@ class RtlMemory {
  private:
   struct Pending {
     uint64_t complete = 0;
-    std::array<uint32_t, kMemWords> data{};
+    std::vector<uint32_t> data = std::vector<uint32_t>(kMemWords);
   };
   noc::MemoryConfig cfg_;
   std::vector<uint8_t> mem_;
