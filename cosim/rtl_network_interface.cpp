@@ -1,7 +1,5 @@
 // Verilated headers before SystemC's, as in every bench (verilated_funcs.h).
 #include "Vcosim_ni.h"
-#include <verilated.h>
-#include <verilated_fst_c.h>
 
 #include "rtl_network_interface.hpp"
 
@@ -12,12 +10,18 @@
 
 #include <fmt/format.h>
 
+#include "cfg_port.hpp"
+#include "clocked_model.hpp"
 #include "common/error.hpp"
 #include "cosim_ni_params.hpp"
 #include "flit/flit.hpp"
 #include "image/image.hpp"
 #include "ni/plain_access.hpp"
+#include "ni_flit_pins.hpp"
 #include "ni_formats.hpp"
+#include "ni_memory_pins.hpp"
+#include "ni_straps.hpp"
+#include "port_bits.hpp"
 
 namespace mt::cosim {
 namespace {
@@ -28,20 +32,6 @@ constexpr uint32_t kVcBits = param::VCS > 2 ? (param::VCS > 4 ? 3 : 2) : 1;
 constexpr uint32_t kMemWords = std::max(param::PACKET_BYTES, param::SUBPACKET_FLITS * 16) / 4;
 constexpr uint32_t kNil = (1u << param::NODE_W) - 1;
 static_assert(param::VCS <= 8, "kVcBits covers up to 8 VCs");
-// How long the host waits for cfg_ready_o before it calls the port stuck: well above the
-// loader's longest digest of a word (rtl/README.md "The table-write port").
-constexpr int kCfgReadyWatchdog = 128;
-
-// Bits [lsb, lsb + width) of a Verilated port narrower than 64 bits.
-template <class T>
-void put(T& field, uint32_t lsb, uint32_t width, uint64_t v) {
-  const uint64_t mask = ((uint64_t{1} << width) - 1) << lsb;
-  field = static_cast<T>((static_cast<uint64_t>(field) & ~mask) | ((v << lsb) & mask));
-}
-template <class T>
-uint32_t get(T field, uint32_t lsb, uint32_t width) {
-  return static_cast<uint32_t>((static_cast<uint64_t>(field) >> lsb) & ((uint64_t{1} << width) - 1));
-}
 
 // A configuration the RTL instance cannot run: names the setting and both values.
 void need(const char* what, uint64_t asked, uint64_t rtl) {
@@ -106,21 +96,17 @@ RtlNetworkInterface::RtlNetworkInterface(sc_core::sc_module_name name, const noc
       period_(sc_core::sc_time(static_cast<double>(setup.noc.clock_ps), sc_core::SC_PS).value()),
       period_ps_(setup.noc.clock_ps),
       local_delay_(sc_core::sc_time::from_value(period_ * setup.noc.local_latency)),
-      ctx_(std::make_unique<VerilatedContext>()), mem_("memory"), config_("config"),
+      mem_("memory"), config_("config"),
       arrivals_(setup.noc.ni_ports), credits_(setup.noc.ni_ports),
       trace_flits_out_(setup.noc.ni_ports, 0), trace_flits_in_(setup.noc.ni_ports, 0) {
   check_setup(setup);
-  if (!setup.waves.empty()) {
-    ctx_->traceEverOn(true);
-    ctx_->timeunit(-12);  // waves in picoseconds, on the SystemC trace's time axis
-    ctx_->timeprecision(-12);
-  }
-  rtl_ = std::make_unique<Vcosim_ni>(ctx_.get(), basename());
-  if (!setup.waves.empty()) {
-    fst_ = std::make_unique<VerilatedFstC>();
-    rtl_->trace(fst_.get(), 99);
-    fst_->open(setup.waves.c_str());
-  }
+  ModelOptions o;
+  o.name = basename();
+  o.waves = setup.waves;
+  o.picoseconds = true;    // on the SystemC trace's time axis
+  o.sample_edges = false;  // sampled by cycle(), from the start on
+  model_ = std::make_unique<ClockedModel<Vcosim_ni>>(o);
+  rtl_ = &model_->model();
   for (uint32_t i = 0; i < ports_; ++i) {
     out_.push_back(std::make_unique<OutSocket>(fmt::format("out_{}", i).c_str()));
     out_.back()->register_nb_transport_bw(this, &RtlNetworkInterface::receive_credit,
@@ -130,66 +116,27 @@ RtlNetworkInterface::RtlNetworkInterface(sc_core::sc_module_name name, const noc
                                          static_cast<int>(i));
   }
   config_.register_b_transport(this, &RtlNetworkInterface::config_access);
-  strap(setup);
-  rtl_->clk_i = 0;
-  rtl_->rst_ni = 0;
-  for (int i = 0; i < 2; ++i) {
-    settle();
-    rise();
-  }
-  rtl_->rst_ni = 1;
-  settle();
+  // check_setup has checked that every strapped value fits NODE_W bits.
+  strap_ni<param::NODE_W>(*rtl_, setup.place, setup.ni.flow_control == noc::FlowControl::kPacket);
+  rtl_->mem_req_ready_i = 1;
+  model_->reset();
+  model_->settle();
   SC_METHOD(cycle);
   sensitive << start_event_;
   dont_initialize();
 }
 
-RtlNetworkInterface::~RtlNetworkInterface() {
-  if (fst_) fst_->close();
-  rtl_->final();
-}
-
-void RtlNetworkInterface::strap(const noc::NiSetup& s) {
-  Vcosim_ni& d = *rtl_;
-  uint64_t nb = 0;
-  for (uint32_t dir = 0; dir < 4; ++dir) {  // y-, y+, x-, x+: router ports 1..4
-    const uint32_t n = s.place.neighbour[dir + 1];
-    nb |= uint64_t{n < s.place.nodes ? n : kNil} << (param::NODE_W * dir);
-  }
-  // Widths: check_setup has checked that every value fits NODE_W bits.
-  put(d.node_id_i, 0, param::NODE_W, s.place.node);
-  put(d.nodes_i, 0, param::NODE_W, s.place.nodes);
-  put(d.neighbour_i, 0, 4 * param::NODE_W, nb);
-  put(d.grid_x_i, 0, param::NODE_W, s.place.grid.x);
-  put(d.grid_y_i, 0, param::NODE_W, s.place.grid.y);
-  put(d.grid_width_i, 0, param::NODE_W, s.place.grid.width);
-  put(d.grid_height_i, 0, param::NODE_W, s.place.grid.height);
-  d.grid_wraps_i = s.place.grid.wraps;
-  d.packet_mode_i = s.ni.flow_control == noc::FlowControl::kPacket;
-  d.mem_req_ready_i = 1;
-}
+RtlNetworkInterface::~RtlNetworkInterface() = default;
 
 uint64_t RtlNetworkInterface::now_cycle() const {
   return sc_core::sc_time_stamp().value() / period_;
 }
 
-// The combinational outputs of the inputs as they are now (clock low).
-void RtlNetworkInterface::settle() { rtl_->eval(); }
-
-// The rising edge that ends the cycle (after settle()); the clock goes low again, which the
-// next settle() evaluates (the RTL has no falling-edge logic).
-void RtlNetworkInterface::rise() {
-  rtl_->clk_i = 1;
-  rtl_->eval();
-  rtl_->clk_i = 0;
-}
-
 // Waves from the start on, at the SystemC time of each cycle: the settled values at its
 // beginning, the values after its rising edge half a cycle later.
 void RtlNetworkInterface::dump(bool after_edge) {
-  if (!fst_) return;
   const uint64_t ps = sc_core::sc_time_stamp().value() * period_ps_ / period_;
-  fst_->dump(after_edge ? ps + period_ps_ / 2 : ps);
+  model_->sample(after_edge ? ps + period_ps_ / 2 : ps);
 }
 
 // ---- the network side ----
@@ -219,7 +166,7 @@ void RtlNetworkInterface::start() {
 void RtlNetworkInterface::cycle() {
   const uint64_t now = now_cycle();
   drive(now);
-  settle();
+  model_->settle();
   dump(false);
   if (!fault().empty()) return;  // the run stops at the end of this delta cycle
   if (rtl_->error_o) {
@@ -234,7 +181,7 @@ void RtlNetworkInterface::cycle() {
   request_memory(now);
   const uint32_t head = rtl_->head_o;
   observe(now);
-  rise();
+  model_->edge();
   dump(true);
   // The timestep the start edge reset the counter to, reported at start as the SystemC NI does.
   if (now == start_cycle_ && on_step) on_step(node_, rtl_->step_o, now);
@@ -250,19 +197,15 @@ void RtlNetworkInterface::drive(uint64_t now) {
   for (uint32_t p = 0; p < ports_; ++p) {
     std::deque<Timed>& in = arrivals_[p];
     const bool flit = !in.empty() && in.front().cycle <= now;
-    put(d.rx_valid_i, p, 1, flit);
+    // A link delivers one flit per cycle, and only to a started NI.
+    if (flit && (in.front().cycle < now || (in.size() > 1 && in[1].cycle <= now))) {
+      throw std::runtime_error(fmt::format(
+          "NI {} (RTL): port {} has a flit usable in cycle {} and one in cycle {} (now {})",
+          node_, p, in.front().cycle, in.size() > 1 ? in[1].cycle : in.front().cycle, now));
+    }
+    drive_rx_flit<kVcBits>(d, p, flit ? &in.front().flit : nullptr);
     if (flit) {
-      // A link delivers one flit per cycle, and only to a started NI.
-      if (in.front().cycle < now || (in.size() > 1 && in[1].cycle <= now)) {
-        throw std::runtime_error(fmt::format(
-            "NI {} (RTL): port {} has a flit usable in cycle {} and one in cycle {} (now {})",
-            node_, p, in.front().cycle, in.size() > 1 ? in[1].cycle : in.front().cycle, now));
-      }
-      const noc::WireFlit w = noc::pack(in.front().flit);
       in.pop_front();
-      put(d.rx_type_i, 3 * p, 3, static_cast<uint32_t>(w.type));
-      put(d.rx_vc_i, kVcBits * p, kVcBits, w.vc);
-      for (uint32_t k = 0; k < 4; ++k) d.rx_data_i[4 * p + k] = w.data[k];
       ++ejected_;
       ++trace_flits_in_[p];
       ++progress_;
@@ -280,10 +223,8 @@ void RtlNetworkInterface::drive(uint64_t now) {
     }
   }
   const bool rsp = !completions_.empty() && completions_.front().cycle == now;
-  d.mem_rsp_valid_i = rsp;
+  drive_mem_response<kMemWords>(d, rsp ? &completions_.front().data : nullptr);
   if (rsp) {
-    const std::vector<uint32_t>& data = completions_.front().data;
-    for (uint32_t w = 0; w < kMemWords; ++w) d.mem_rsp_rdata_i[w] = w < data.size() ? data[w] : 0;
     completions_.pop_front();
     ++progress_;
   }
@@ -292,11 +233,7 @@ void RtlNetworkInterface::drive(uint64_t now) {
 void RtlNetworkInterface::inject() {
   for (uint32_t p = 0; p < ports_; ++p) {
     if (!get(rtl_->tx_valid_o, p, 1)) continue;
-    noc::WireFlit w;
-    w.type = static_cast<noc::FlitType>(get(rtl_->tx_type_o, 3 * p, 3));
-    w.vc = static_cast<uint8_t>(get(rtl_->tx_vc_o, kVcBits * p, kVcBits));
-    for (uint32_t k = 0; k < 4; ++k) w.data[k] = rtl_->tx_data_o[4 * p + k];
-    noc::Flit f = noc::unpack(w);
+    noc::Flit f = noc::unpack(tx_flit<kVcBits>(*rtl_, p));
     if (noc::is_head(f.type)) {
       const uint64_t bytes = f.type == noc::FlitType::kSubHead ? f.message_bytes : f.packet_bytes;
       f.length = static_cast<uint32_t>(1 + (bytes + noc::kFlitPayloadBytes - 1) / noc::kFlitPayloadBytes);
@@ -325,26 +262,20 @@ void RtlNetworkInterface::return_credits() {
 
 void RtlNetworkInterface::request_memory(uint64_t now) {
   if (!rtl_->mem_req_valid_o) return;
-  const bool write = rtl_->mem_req_write_o;
-  const uint64_t addr = rtl_->mem_req_addr_o;
-  const uint32_t len = rtl_->mem_req_len_o;
-  std::vector<uint32_t> words((len + 3) / 4);
-  if (write) {
-    for (size_t w = 0; w < words.size(); ++w) words[w] = rtl_->mem_req_wdata_o[w];
-  }
+  MemRequest r = mem_request(*rtl_);
   tlm::tlm_generic_payload t;
-  noc::set_plain_access(t, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr,
-                        reinterpret_cast<uint8_t*>(words.data()), len);
+  noc::set_plain_access(t, r.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, r.addr,
+                        reinterpret_cast<uint8_t*>(r.words.data()), r.len);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   mem_->b_transport(t, delay);
   if (t.is_response_error()) {
     throw std::runtime_error(fmt::format("NI {} (RTL): the memory refused a {}-byte {} at 0x{:x}: {}",
-                                         node_, len, write ? "write" : "read", addr,
+                                         node_, r.len, r.write ? "write" : "read", r.addr,
                                          t.get_response_string()));
   }
   Completion c;
   c.cycle = now + delay.value() / period_;
-  if (!write) c.data = std::move(words);
+  if (!r.write) c.data = std::move(r.words);
   if (!completions_.empty() && c.cycle < completions_.back().cycle) {
     throw std::runtime_error(fmt::format("NI {} (RTL): the memory completes out of order", node_));
   }
@@ -395,26 +326,10 @@ void RtlNetworkInterface::trace(sc_core::sc_trace_file* tf) const {
 
 // ---- the table-write port ----
 
-bool RtlNetworkInterface::cfg(bool write, uint32_t addr, uint32_t& data) {
-  Vcosim_ni& d = *rtl_;
-  d.cfg_valid_i = 1;
-  d.cfg_write_i = write;
-  d.cfg_addr_i = addr;
-  d.cfg_wdata_i = data;
-  for (int wait = 0;; ++wait) {
-    settle();
-    if (d.cfg_ready_o) break;
-    if (wait >= kCfgReadyWatchdog) {
-      throw std::runtime_error(fmt::format("NI {} (RTL): cfg_ready_o stays low", node_));
-    }
-    rise();
-  }
-  rise();
-  d.cfg_valid_i = 0;
-  settle();
-  if (!d.cfg_rvalid_o) throw std::runtime_error(fmt::format("NI {} (RTL): no cfg response", node_));
-  data = d.cfg_rdata_o;
-  return !d.cfg_error_o;
+bool RtlNetworkInterface::accepted(const CfgResponse& r) const {
+  const std::string fault = cfg_fault(r);
+  if (!fault.empty()) throw std::runtime_error(fmt::format("NI {} (RTL): {}", node_, fault));
+  return !r.error;
 }
 
 // The host's accesses, as word accesses on the cfg port (it has no byte enables: a write that
@@ -430,12 +345,13 @@ void RtlNetworkInterface::config_access(tlm::tlm_generic_payload& t, sc_core::sc
     t.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
   }
-  for (uint32_t at = 0; at < len; at += 4) {
-    const uint32_t n = std::min<uint32_t>(4, len - at);
-    uint32_t word = 0;
-    if (t.is_write()) std::memcpy(&word, data + at, n);
-    if (!cfg(t.is_write(), static_cast<uint32_t>(addr + at), word)) return;
-    if (t.is_read()) std::memcpy(data + at, &word, n);
+  if (t.is_write() && !accepted(cfg_write_bytes(*model_, static_cast<uint32_t>(addr), data, len))) {
+    return;
+  }
+  for (uint32_t at = 0; t.is_read() && at < len; at += 4) {
+    const CfgResponse r = cfg_access(*model_, false, static_cast<uint32_t>(addr + at), 0);
+    if (!accepted(r)) return;
+    std::memcpy(data + at, &r.data, std::min<uint32_t>(4, len - at));
   }
   if (t.is_write() && addr >= config::kImageBase && addr < config::kImageBase + config::kImageWindow) {
     const uint64_t end = addr - config::kImageBase + len;

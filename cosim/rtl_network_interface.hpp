@@ -40,10 +40,12 @@
 #include "table/schedule_table.hpp"
 
 class Vcosim_ni;
-class VerilatedContext;
-class VerilatedFstC;
 
 namespace mt::cosim {
+
+template <class Model>
+class ClockedModel;
+struct CfgResponse;
 
 class RtlNetworkInterface : public sc_core::sc_module, public noc::NiModel {
  public:
@@ -85,23 +87,20 @@ class RtlNetworkInterface : public sc_core::sc_module, public noc::NiModel {
   };
   SC_HAS_PROCESS(RtlNetworkInterface);
 
-  void strap(const noc::NiSetup& s);
   void cycle();
   void drive(uint64_t now);
   void inject();
   void return_credits();
   void request_memory(uint64_t now);
   void observe(uint64_t now);
-  void settle();
-  void rise();
   void dump(bool after_edge);
   uint64_t now_cycle() const;
   tlm::tlm_sync_enum receive_flit(int port, noc::Flit& f, tlm::tlm_phase& ph, sc_core::sc_time& d);
   tlm::tlm_sync_enum receive_credit(int port, noc::Flit& c, tlm::tlm_phase& ph,
                                     sc_core::sc_time& d);
   void config_access(tlm::tlm_generic_payload& t, sc_core::sc_time& delay);
-  // One access on the cfg port (before start); false when the RTL answers with an error.
-  bool cfg(bool write, uint32_t addr, uint32_t& data);
+  // Whether the RTL took a cfg port access without an error; throws when the port faulted.
+  bool accepted(const CfgResponse& r) const;
   void decode_loaded_table();
 
   uint32_t node_;
@@ -109,9 +108,8 @@ class RtlNetworkInterface : public sc_core::sc_module, public noc::NiModel {
   uint64_t period_;      // sc_time units per cycle
   uint64_t period_ps_;   // picoseconds per cycle
   sc_core::sc_time local_delay_;
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Vcosim_ni> rtl_;
-  std::unique_ptr<VerilatedFstC> fst_;
+  std::unique_ptr<ClockedModel<Vcosim_ni>> model_;
+  Vcosim_ni* rtl_ = nullptr;  // model_'s pins
   std::vector<std::unique_ptr<OutSocket>> out_;
   std::vector<std::unique_ptr<InSocket>> in_;
   tlm_utils::simple_initiator_socket<RtlNetworkInterface> mem_;

@@ -39,6 +39,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "algorithms/algorithms.hpp"
+#include "cfg_port.hpp"
 #include "allreduce/allreduce_sim.hpp"
 #include "allreduce/gradient_data.hpp"
 #include "common/error.hpp"
@@ -46,9 +47,11 @@
 #include "image/image.hpp"
 #include "ni/accel_memory.hpp"
 #include "ni/network_interface.hpp"
+#include "ni_flit_pins.hpp"
+#include "ni_memory_pins.hpp"
+#include "ni_straps.hpp"
 #include "ni/plain_access.hpp"
 #include "systemc/sim_test_util.hpp"
-#include "support/cfg_bus.hpp"
 #include "support/clocked.hpp"
 #include "support/files.hpp"
 #include "table/schedule_table.hpp"
@@ -60,7 +63,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // The instance's parameters (rtl/network_interface.sv defaults; tb/CMakeLists.txt).
-constexpr uint32_t kK = 4, kNodeW = 8, kNil = (1u << kNodeW) - 1;
+constexpr uint32_t kK = 4, kNodeW = 8, kVcBits = 2;  // 4 VCs
 constexpr uint32_t kMemWords = 256 / 4;  // the memory data bus: one 256-byte block
 
 using Flit = noc::Flit;
@@ -238,10 +241,11 @@ class RtlMemory {
   // Accepts the request on the pins in cycle `now`; returns the access.
   template <class Model>
   Access accept(Model& d, uint64_t now) {
+    const cosim::MemRequest r = cosim::mem_request(d);
     Access a;
-    a.write = d.mem_req_write_o;
-    a.addr = d.mem_req_addr_o;
-    a.len = d.mem_req_len_o;
+    a.write = r.write;
+    a.addr = r.addr;
+    a.len = r.len;
     const uint64_t n = (a.len + cfg_.bytes_per_cycle - 1) / cfg_.bytes_per_cycle;
     a.start = std::max(now, free_);
     free_ = a.start + n;
@@ -253,7 +257,7 @@ class RtlMemory {
     if (off + a.len > mem_.size()) return a;
     for (uint64_t i = 0; i < a.len; ++i) {
       if (a.write) {
-        a.data.push_back(static_cast<uint8_t>(d.mem_req_wdata_o[i / 4] >> (8 * (i % 4))));
+        a.data.push_back(static_cast<uint8_t>(r.words[i / 4] >> (8 * (i % 4))));
         mem_[off + i] = a.data.back();
       } else {
         p.data[i / 4] |= uint32_t{mem_[off + i]} << (8 * (i % 4));
@@ -265,10 +269,9 @@ class RtlMemory {
   // Drives this cycle's completion, if any.
   template <class Model>
   void respond(Model& d, uint64_t now) {
-    d.mem_rsp_valid_i = !pending_.empty() && pending_.front().complete == now;
-    if (!d.mem_rsp_valid_i) return;
-    for (uint32_t w = 0; w < kMemWords; ++w) d.mem_rsp_rdata_i[w] = pending_.front().data[w];
-    pending_.pop_front();
+    const bool valid = !pending_.empty() && pending_.front().complete == now;
+    cosim::drive_mem_response<kMemWords>(d, valid ? &pending_.front().data : nullptr);
+    if (valid) pending_.pop_front();
   }
   bool idle() const { return pending_.empty(); }
   const std::vector<uint8_t>& bytes() const { return mem_; }
@@ -276,7 +279,7 @@ class RtlMemory {
  private:
   struct Pending {
     uint64_t complete = 0;
-    std::array<uint32_t, kMemWords> data{};
+    std::vector<uint32_t> data = std::vector<uint32_t>(kMemWords);
   };
   noc::MemoryConfig cfg_;
   std::vector<uint8_t> mem_;
@@ -312,17 +315,6 @@ Stimulus make_stimulus(const Recording& rec, const Scenario& s, std::mt19937_64&
     }
   }
   return st;
-}
-
-template <class Model>
-void drive_flit(Model& d, uint32_t p, const Flit* f) {
-  d.rx_valid_i = static_cast<uint8_t>((d.rx_valid_i & ~(1u << p)) | (f ? 1u << p : 0u));
-  if (!f) return;
-  const noc::WireFlit w = noc::pack(*f);
-  d.rx_type_i = static_cast<uint16_t>((d.rx_type_i & ~(7u << (3 * p))) |
-                                      (static_cast<uint32_t>(w.type) << (3 * p)));
-  d.rx_vc_i = static_cast<uint8_t>((d.rx_vc_i & ~(3u << (2 * p))) | (uint32_t{w.vc} << (2 * p)));
-  for (uint32_t k = 0; k < 4; ++k) d.rx_data_i[4 * p + k] = w.data[k];
 }
 
 std::string flit_str(uint32_t type, uint32_t vc, const uint32_t* data) {
@@ -412,9 +404,11 @@ class NiLockstep : public noc::test::SimTest {
     EXPECT_EQ(ni.table.status(), noc::NiScheduleTable::kStatusLoaded) << ni.table.error();
 
     Clocked<Model> dut;
-    strap(dut, rec.place, s.ni.flow_control == noc::FlowControl::kPacket);
+    cosim::strap_ni<kNodeW>(dut.model(), rec.place, s.ni.flow_control == noc::FlowControl::kPacket);
     dut.reset();
-    EXPECT_EQ(cfg_load(dut, image), format::table_status::kLoaded)
+    const cosim::CfgLoad load = cosim::cfg_load(dut, image);
+    EXPECT_EQ(load.fault, "");
+    EXPECT_EQ(load.status, format::table_status::kLoaded)
         << "table error cause " << static_cast<int>(dut->table_error_cause_o);
     RtlMemory rtl_mem(mem_cfg, initial);
 
@@ -441,7 +435,7 @@ class NiLockstep : public noc::test::SimTest {
       out.cycles = c - rec.start;
       out.accesses = matched;
       if (HasFatalFailure()) return out;
-      dut.tick();
+      dut.edge();
       if (c > st.last && ni.done() && rtl_mem.idle()) break;
     }
     EXPECT_TRUE(tap.log.empty()) << "SystemC accesses the RTL never made: " << tap.log.size();
@@ -476,7 +470,7 @@ class NiLockstep : public noc::test::SimTest {
                     Stimulus& st, uint64_t c) {
     for (uint32_t p = 0; p < kK; ++p) {
       const auto f = st.flits[p].find(c);
-      drive_flit(d, p, f == st.flits[p].end() ? nullptr : &f->second);
+      cosim::drive_rx_flit<kVcBits>(d, p, f == st.flits[p].end() ? nullptr : &f->second);
       const auto f_next = st.flits[p].find(c + 1);
       if (f_next != st.flits[p].end()) ports[p]->deliver(f_next->second);
       const auto cr = st.credits[p].find(c);
@@ -504,24 +498,6 @@ class NiLockstep : public noc::test::SimTest {
   }
 
   template <class Model>
-  static void strap(Clocked<Model>& d, const noc::NiPlace& place, bool packet) {
-    d->node_id_i = static_cast<uint8_t>(place.node);
-    d->nodes_i = static_cast<uint8_t>(place.nodes);
-    uint32_t nb = 0;
-    for (uint32_t dir = 0; dir < 4; ++dir) {
-      const uint32_t n = place.neighbour[dir + 1];
-      nb |= (n < place.nodes ? n : kNil) << (kNodeW * dir);
-    }
-    d->neighbour_i = nb;
-    d->grid_x_i = static_cast<uint8_t>(place.grid.x);
-    d->grid_y_i = static_cast<uint8_t>(place.grid.y);
-    d->grid_width_i = static_cast<uint8_t>(place.grid.width);
-    d->grid_height_i = static_cast<uint8_t>(place.grid.height);
-    d->grid_wraps_i = place.grid.wraps;
-    d->packet_mode_i = packet;
-  }
-
-  template <class Model>
   void compare_ports(Clocked<Model>& d,
                      const std::vector<std::unique_ptr<RouterPort>>& ports, uint64_t c,
                      const Scenario& s, std::vector<std::map<uint64_t, uint8_t>>& credits,
@@ -529,8 +505,7 @@ class NiLockstep : public noc::test::SimTest {
     for (uint32_t p = 0; p < kK; ++p) {
       const auto it = ports[p]->sent.find(c);
       const bool rtl_tx = (d->tx_valid_o >> p) & 1;
-      const uint32_t type = (d->tx_type_o >> (3 * p)) & 7, vc = (d->tx_vc_o >> (2 * p)) & 3;
-      const uint32_t* data = &d->tx_data_o[4 * p];
+      const noc::WireFlit tx = cosim::tx_flit<kVcBits>(d.model(), p);
       std::string sc = "none";
       if (it != ports[p]->sent.end()) {
         const noc::WireFlit w = noc::pack(it->second);
@@ -542,7 +517,8 @@ class NiLockstep : public noc::test::SimTest {
           credits[p][at] = w.vc;
         }
       }
-      const std::string rtl = rtl_tx ? flit_str(type, vc, data) : "none";
+      const std::string rtl =
+          rtl_tx ? flit_str(static_cast<uint32_t>(tx.type), tx.vc, tx.data.data()) : "none";
       ASSERT_EQ(rtl, sc) << "cycle " << c << ", port " << p << ": injected flit (RTL vs SystemC)";
       const auto cr = ports[p]->credited.find(c);
       const bool rtl_credit = (d->rx_credit_o >> p) & 1;

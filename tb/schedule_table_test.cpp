@@ -17,7 +17,7 @@
 #include "common/error.hpp"
 #include "image/image.hpp"
 #include "ni_formats.hpp"
-#include "support/cfg_bus.hpp"
+#include "cfg_port.hpp"
 #include "support/clocked.hpp"
 #include "support/files.hpp"
 #include "support/table_port.hpp"
@@ -31,7 +31,7 @@ namespace cfg = format::config;
 // The instance's parameters (tb/CMakeLists.txt keeps the defaults of rtl/schedule_table.sv).
 constexpr uint32_t kNodeW = 8, kK = 4, kDepth = 256;
 
-using Response = CfgResponse;
+using Response = cosim::CfgResponse;
 
 class Table {
  public:
@@ -41,15 +41,22 @@ class Table {
     dut_.reset();
   }
 
-  Response write(uint32_t addr, uint32_t data) { return cfg_access(dut_, true, addr, data); }
-  Response read(uint32_t addr) { return cfg_access(dut_, false, addr, 0); }
-  // The host's load sequence; returns the STATUS register afterwards.
-  uint32_t load(const std::vector<uint8_t>& image, uint32_t length) {
-    return cfg_load(dut_, image, length);
+  // One access on the table-write port; the port must not fault (the register map may refuse).
+  Response write(uint32_t addr, uint32_t data) {
+    return checked(cosim::cfg_access(dut_, true, addr, data));
   }
-  uint32_t load(const std::vector<uint8_t>& image) { return cfg_load(dut_, image); }
-  uint32_t load(const std::vector<uint8_t>& image, uint32_t* longest_wait) {
-    return cfg_load(dut_, image, static_cast<uint32_t>(image.size()), longest_wait);
+  Response read(uint32_t addr) { return checked(cosim::cfg_access(dut_, false, addr, 0)); }
+  // The host's load sequence; returns the STATUS register afterwards, and in `longest_wait`
+  // the longest time cfg_ready_o kept an access waiting. Every access must be taken.
+  uint32_t load(const std::vector<uint8_t>& image, uint32_t length,
+                uint32_t* longest_wait = nullptr) {
+    const cosim::CfgLoad l = cosim::cfg_load(dut_, image, length);
+    EXPECT_EQ(l.fault, "");
+    if (longest_wait) *longest_wait = l.longest_wait;
+    return l.status;
+  }
+  uint32_t load(const std::vector<uint8_t>& image) {
+    return load(image, static_cast<uint32_t>(image.size()));
   }
 
   TableEntry entry(uint32_t index) { return read_entry<kNodeW, kK>(dut_, index); }
@@ -57,6 +64,11 @@ class Table {
   Clocked<Vschedule_table>& dut() { return dut_; }
 
  private:
+  static Response checked(const Response& r) {
+    EXPECT_EQ(cosim::cfg_fault(r), "");
+    return r;
+  }
+
   Clocked<Vschedule_table> dut_;
 };
 
@@ -126,7 +138,8 @@ TEST(ScheduleTable, LoadsEveryGoldenImageAsTheCppDecoderReadsIt) {
       const std::vector<uint8_t> image = read_bytes(bin);
       Table t(n, tables.nodes);
       uint32_t waited = 0;
-      ASSERT_EQ(t.load(image, &waited), format::table_status::kLoaded) << bin;
+      ASSERT_EQ(t.load(image, static_cast<uint32_t>(image.size()), &waited),
+                format::table_status::kLoaded) << bin;
       EXPECT_LE(waited, ready_wait_bound(decode_image(image).header)) << bin;
       longest_wait = std::max(longest_wait, waited);
       EXPECT_EQ(t.dut()->error_cause_o, 0u);

@@ -1,19 +1,16 @@
-// Drives a Verilated model cycle by cycle from a GoogleTest test, and writes its waves as FST
-// into waves/<Suite>.<Test>.fst when the environment variable MT_WAVES is set (tb/README.md).
-//
-// Per cycle: set the inputs, call settle() to read the combinational outputs of this cycle,
-// then tick() for the rising edge. cycle() counts the edges since construction.
+// The cycle driver of the test benches: cosim::ClockedModel (cosim/clocked_model.hpp: set the
+// inputs, settle() to read this cycle's combinational outputs, edge() or tick() for the rising
+// edge), writing its waves into waves/<Suite>.<Test>.fst when the environment variable
+// MT_WAVES is set (tb/README.md).
 #pragma once
 
-#include <cstdint>
 #include <cstdlib>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <verilated.h>
-#include <verilated_fst_c.h>
+
+#include "clocked_model.hpp"
 
 namespace mt::tb {
 
@@ -29,65 +26,22 @@ inline std::string waves_path(const std::string& suffix = "") {
   return std::string(MT_SOURCE_DIR) + "/waves/" + name + suffix + ".fst";
 }
 
+// The waves of the running test (every edge sampled, half a cycle a time unit) and `plusargs`
+// ("+name=value", what the model's $value$plusargs see).
+inline cosim::ModelOptions bench_options(const std::string& wave_suffix,
+                                         const std::vector<std::string>& plusargs) {
+  cosim::ModelOptions o;
+  o.plusargs = plusargs;
+  o.waves = waves_path(wave_suffix);
+  return o;
+}
+
 template <class Model>
-class Clocked {
+class Clocked : public cosim::ClockedModel<Model> {
  public:
-  // `plusargs` ("+name=value") are what the model's $value$plusargs see.
   explicit Clocked(const std::string& wave_suffix = "",
                    const std::vector<std::string>& plusargs = {})
-      : ctx_(std::make_unique<VerilatedContext>()) {
-    std::vector<const char*> argv{"tb"};
-    for (const std::string& a : plusargs) argv.push_back(a.c_str());
-    ctx_->commandArgs(static_cast<int>(argv.size()), argv.data());
-    const std::string path = waves_path(wave_suffix);
-    if (!path.empty()) ctx_->traceEverOn(true);
-    model_ = std::make_unique<Model>(ctx_.get());
-    if (!path.empty()) {
-      fst_ = std::make_unique<VerilatedFstC>();
-      model_->trace(fst_.get(), 99);
-      fst_->open(path.c_str());
-    }
-    model_->clk_i = 0;
-    model_->rst_ni = 0;
-    model_->eval();
-  }
-  ~Clocked() {
-    if (fst_) fst_->close();
-    model_->final();
-  }
-  Clocked(const Clocked&) = delete;
-  Clocked& operator=(const Clocked&) = delete;
-
-  Model* operator->() { return model_.get(); }
-  Model& model() { return *model_; }
-  uint64_t cycle() const { return cycle_; }
-
-  // Synchronous reset for `cycles` edges, then released.
-  void reset(int cycles = 2) {
-    model_->rst_ni = 0;
-    for (int i = 0; i < cycles; ++i) tick();
-    model_->rst_ni = 1;
-  }
-  // Evaluates the combinational logic for the inputs as they are now (clock low).
-  void settle() {
-    model_->clk_i = 0;
-    model_->eval();
-  }
-  // The rising edge that ends this cycle.
-  void tick() {
-    settle();
-    if (fst_) fst_->dump(2 * cycle_);
-    model_->clk_i = 1;
-    model_->eval();
-    if (fst_) fst_->dump(2 * cycle_ + 1);
-    ++cycle_;
-  }
-
- private:
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Model> model_;
-  std::unique_ptr<VerilatedFstC> fst_;
-  uint64_t cycle_ = 0;
+      : cosim::ClockedModel<Model>(bench_options(wave_suffix, plusargs)) {}
 };
 
 }  // namespace mt::tb
