@@ -36,7 +36,9 @@ template <uint32_t kBusWords, class Model>
 void drive_mem_response(Model& d, const std::vector<uint32_t>* words) {
   d.mem_rsp_valid_i = words != nullptr;
   if (words == nullptr) return;
-  for (uint32_t w = 0; w < kBusWords; ++w) d.mem_rsp_rdata_i[w] = w < words->size() ? (*words)[w] : 0;
+  for (uint32_t w = 0; w < kBusWords; ++w) {
+    d.mem_rsp_rdata_i[w] = w < words->size() ? (*words)[w] : 0;
+  }
 }
 
 }  // namespace mt::cosim

@@ -57,10 +57,11 @@ constexpr uint64_t kMaxBytes = uint64_t{64} << 20;  // each node's memory holds 
 // The network. Node 0's NI port p and node 1's NI port p ^ 1 are joined: port p serves
 // direction p + 1 (y-, y+, x-, x+), and p ^ 1 is the opposite one, so x+ of node 0 faces x- of
 // node 1. Flits cross with kLinkCycles more than the sender's delay, credits come back the
-// same way: each is handed on in the call that brings it, so the wires hold no state. A MultiTree message is source routed one hop: its sub-packet heads carry the
-// direction to leave by in Next and the receiver's NI port in Eject; the first router swaps
-// the two (Next: the local port, Eject: the direction it came by), from which the receiving
-// NI knows the sender. This network does that swap and checks that the ports agree.
+// same way: each is handed on in the call that brings it, so the wires hold no state.
+// A MultiTree message is source routed one hop: its sub-packet heads carry the direction to
+// leave by in Next and the receiver's NI port in Eject; the first router swaps the two (Next:
+// the local port, Eject: the direction it came by), from which the receiving NI knows the
+// sender. This network does that swap and checks that the ports agree.
 class TwoNodeLinks : public sc_core::sc_module {
  public:
   using In = tlm_utils::simple_target_socket_tagged<TwoNodeLinks, kFlitBits, FlitProtocol>;

@@ -14,6 +14,7 @@ Yosys scripts, the SDC, the memories' Liberty model, the netlists, the STA repor
 codes: 0 report written, 1 bad arguments or missing tools/files, 2 a tool failed (its log
 is named).
 """
+import hashlib
 import json
 import math
 import os
@@ -206,11 +207,24 @@ def liberty_areas(path):
     return areas
 
 
-def yosys_read(args, top, params):
-    # The format package first: port lists name its constants (format/CMakeLists.txt).
+def rtl_files(args):
+    """The files a synthesis reads: the format package first (port lists name its constants,
+    format/CMakeLists.txt), then every module of rtl/."""
     modules = sorted(os.path.join(ROOT, "rtl", f) for f in os.listdir(os.path.join(ROOT, "rtl"))
                      if f.endswith(".sv"))
-    files = " ".join([os.path.join(args.include, "ni_formats_pkg.sv")] + modules)
+    return [os.path.join(args.include, "ni_formats_pkg.sv")] + modules
+
+
+def files_digest(paths):
+    """A digest of the files' contents: a synthesis is reused only for the same sources."""
+    h = hashlib.sha256()
+    for path in paths:
+        h.update(path.encode() + b"\0" + open(path, "rb").read() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def yosys_read(args, top, params):
+    files = " ".join(rtl_files(args))
     sets = " ".join(f"-set {k} {v}" for k, v in params.items())
     lines = [f"read_verilog -defer -sv -I{args.include} {files}"]
     if sets:
@@ -351,11 +365,11 @@ def read_stat_json(path):
 
 
 def synthesize(args, params, out, flat):
-    """Runs the Yosys script; a run with the same script whose outputs are all there is
-    reused (a sweep or a rerun resumes)."""
+    """Runs the Yosys script; a run with the same script and the same sources whose outputs
+    are all there is reused (a sweep or a rerun resumes)."""
     tag = "flat" if flat else "hier"
     script = os.path.join(out, f"synth_{tag}.ys")
-    text = synth_script(args, params, flat)
+    text = synth_script(args, params, flat) + f"# sources {files_digest(rtl_files(args))}\n"
     outputs = [f"stat_{tag}.json", f"stat_{tag}.txt"] + ([] if flat else
                                                          ["netlist_hier.v", "storage_modules.json"])
     done = os.path.join(out, f"synth_{tag}.done")
@@ -375,6 +389,7 @@ def storage_context(args, out, areas):
         return yosys_read(args, "storage_array", p)
     return {"read": read, "run": run_tool, "stat": read_stat_json, "liberty": args.liberty, "areas": areas,
             "abc": abc_command(args, out), "abc_tag": f"{args.clock_ns:g}ns",
+            "sources": files_digest([os.path.join(ROOT, "rtl", "storage_array.sv")]),
             "cache": args.cache or os.path.join(out, "storage_cache")}
 
 

@@ -133,8 +133,10 @@ def array_timing(ctx, p, netlist, work):
 
 def flop_model(ctx, p):
     """Area of the array as flip-flops (linear in width past EXACT_BITS) and its timing.
-    Cached by parameters under ctx['cache'] (a sweep meets the same arrays again)."""
-    key = "storage_" + "_".join(f"{k}{p[k]}" for k in sorted(p)) + f"_abc{ctx['abc_tag']}"
+    Cached by parameters and sources under ctx['cache'] (a sweep meets the same arrays
+    again)."""
+    key = ("storage_" + "_".join(f"{k}{p[k]}" for k in sorted(p)) + f"_abc{ctx['abc_tag']}" +
+           f"_src{ctx['sources']}")
     cache = os.path.join(ctx["cache"], key + ".json")
     os.makedirs(ctx["cache"], exist_ok=True)
     with open(cache + ".lock", "w") as lock:
