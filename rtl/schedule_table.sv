@@ -160,10 +160,11 @@ module schedule_table #(
 
   // ---- the header, one field at a time ---------------------------------------------------
   // Header bytes shift into fld_q from the top, so in the cycle a field's last byte comes in
-  // the field is the top of fld_d, that byte above the seven before it (little-endian). Each check is made then and kept as a flag;
-  // hdr_err ranks the flags as IMAGE_FORMAT.md orders the checks. What the entries and LOAD
-  // read of the header is kept narrowed to this instance: a value outside the instance fails
-  // the capacity check, and nothing reads it unless every check passed.
+  // the field is the top of fld_d, that byte above the seven before it (little-endian). Each
+  // check is made then and kept as a flag; hdr_err ranks the flags as IMAGE_FORMAT.md orders
+  // the checks. What the entries and LOAD read of the header is kept narrowed to this
+  // instance: a value outside the instance fails the capacity check, and nothing reads it
+  // unless every check passed.
   logic [55:0]         fld_q;                 // the header's last seven bytes
   logic [63:0]         fld_d;                 // and this cycle's
   logic [63:0]         bytes_q, bytes_d;      // the buffer's bytes, until base_addr comes in
