@@ -14,6 +14,7 @@
 #include "clocked_model.hpp"
 #include "common/error.hpp"
 #include "cosim_ni_params.hpp"
+#include "cosim_ni_pins.hpp"
 #include "flit/flit.hpp"
 #include "image/image.hpp"
 #include "ni/plain_access.hpp"
@@ -27,11 +28,7 @@ namespace mt::cosim {
 namespace {
 
 namespace param = rtl_param;
-constexpr uint32_t kVcBits = param::VCS > 2 ? (param::VCS > 4 ? 3 : 2) : 1;
-// rtl/network_interface.sv's BLOCK_BYTES: the memory data bus.
-constexpr uint32_t kMemWords = std::max(param::PACKET_BYTES, param::SUBPACKET_FLITS * 16) / 4;
 constexpr uint32_t kNil = (1u << param::NODE_W) - 1;
-static_assert(param::VCS <= 8, "kVcBits covers up to 8 VCs");
 
 // A configuration the RTL instance cannot run: names the setting and both values.
 void need(const char* what, uint64_t asked, uint64_t rtl) {

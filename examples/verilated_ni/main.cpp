@@ -22,6 +22,7 @@
 #include "cfg_port.hpp"
 #include "clocked_model.hpp"
 #include "cosim_ni_params.hpp"
+#include "cosim_ni_pins.hpp"
 #include "image/image.hpp"
 #include "ni_flit_pins.hpp"
 #include "ni_memory_pins.hpp"
@@ -33,12 +34,10 @@
 using namespace mt;
 namespace param = mt::cosim::rtl_param;
 
-constexpr uint32_t kVcBits = 2;          // VCS = 4
 constexpr uint64_t kCreditCycles = 4;    // a flit's credit comes back this many cycles later
 constexpr uint64_t kMemoryCycles = 10;   // an access completes this many cycles later
 constexpr uint64_t kMaxCycles = 20000;   // the bench gives up after this many
 constexpr uint64_t kFlits = 64;          // the flits the run waits for
-constexpr uint32_t kBusWords = 256 / 4;  // the memory data bus: one 256-byte burst
 
 static int run() {
   // The host side: plan, prove and compile the tables; node 0's image.
@@ -81,14 +80,15 @@ static int run() {
   dut->mem_req_ready_i = 1;
   for (; cycle < kMaxCycles && flits < kFlits; ++cycle) {
     const bool done = !completions.empty() && completions.front().first == cycle;
-    cosim::drive_mem_response<kBusWords>(dut.model(), done ? &completions.front().second
+    cosim::drive_mem_response<cosim::kMemWords>(dut.model(), done ? &completions.front().second
                                                            : nullptr);
     if (done) completions.pop_front();
     dut->tx_credit_i = 0;
     while (!credits.empty() && credits.front().first == cycle) {
       const uint32_t p = credits.front().second / param::VCS;
       dut->tx_credit_i |= 1u << p;
-      cosim::put(dut->tx_credit_vc_i, kVcBits * p, kVcBits, credits.front().second % param::VCS);
+      cosim::put(dut->tx_credit_vc_i, cosim::kVcBits * p, cosim::kVcBits,
+                 credits.front().second % param::VCS);
       credits.pop_front();
     }
     dut.settle();
@@ -101,7 +101,7 @@ static int run() {
       if ((dut->tx_valid_o >> p) & 1u) {
         ++flits;
         credits.push_back({cycle + kCreditCycles,
-                           p * param::VCS + cosim::tx_flit<kVcBits>(dut.model(), p).vc});
+                           p * param::VCS + cosim::tx_flit<cosim::kVcBits>(dut.model(), p).vc});
       }
     }
     dut.edge();
