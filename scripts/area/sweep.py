@@ -4,7 +4,7 @@ children slots K, reduction lanes and NI buffer depth, one parameter at a time f
 64-node NI (K 4, 16 lanes, 318-flit NI buffers).
 
 Each point is a directory OUT/<name>/ with the flow's report (finished points are not rerun
-unless --fresh). Then OUT/sweep.csv, OUT/plots/<parameter>.png (gnuplot: area and fmax
+unless --fresh). Then OUT/sweep.csv, OUT/plots/<parameter>.svg (gnuplot: area and fmax
 against the parameter) and the tables between the GENERATED markers of docs/area.md. The
 flow runs without its flattened synthesis here (--no-flat) but for the base point, under
 nice -n 15, one point at a time or --jobs at once. Exit codes: 0 every point ran, 1 bad
@@ -23,6 +23,9 @@ import subprocess
 import sys
 
 from cli import ArgumentParser  # scripts/area/cli.py
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import docgen  # noqa: E402  (scripts/docgen.py)
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -115,15 +118,13 @@ def plot(axis, data, plots):
         for d in sel:
             f.write(f"{d[axis]} {d['control_um2'] / 1e6} {d['fp32_um2'] / 1e6} "
                     f"{d['table_sram_um2'] / 1e6} {d['buffer_sram_um2'] / 1e6} {d['fmax_mhz']}\n")
-    png = os.path.join(plots, f"{axis}.png")
+    svg = os.path.join(plots, f"{axis}.svg")
     lo, hi = sel[0][axis], sel[-1][axis]
     if axis in ("nodes", "lanes", "buffer_flits"):
         logx = f"set logscale x 2\nset xrange [{lo / 1.4}:{hi * 1.4}]\n"
     else:
         logx = f"set xrange [{lo - 0.5}:{hi + 0.5}]\n"
-    script = f"""set terminal pngcairo size 1100,480 font ",10"
-set output '{png}'
-set multiplot layout 1,2 title "NI in OSU 0.18 um against {LABELS[axis]} (others: 64 nodes, K 4, 16 lanes, 318 flits)"
+    script = docgen.svg_terminal(1100, 480, svg) + f"""set multiplot layout 1,2 title "NI in OSU 0.18 um against {LABELS[axis]} (others: 64 nodes, K 4, 16 lanes, 318 flits)"
 {logx}set xlabel "{LABELS[axis]}"
 set xtics ({", ".join(str(d[axis]) for d in sel)})
 set ylabel "area (mm^2)"
@@ -138,11 +139,8 @@ set yrange [0:450]
 plot '{dat}' u 1:6 w lp t 'fmax', 400 w l dt 2 t '400 MHz target'
 unset multiplot
 """
-    gp = os.path.join(plots, f"{axis}.gp")
-    with open(gp, "w") as f:
-        f.write(script)
-    subprocess.run(["gnuplot", gp], check=True)
-    return png
+    docgen.gnuplot(os.path.join(plots, f"{axis}.gp"), script)
+    return svg
 
 
 def sweep_table(data):
@@ -200,24 +198,12 @@ def base_section(rep_md):
     return re.sub(r"^## ", "### ", body, flags=re.M).strip()
 
 
-def replace_generated(text, tag, content):
-    begin, end = f"<!-- GENERATED {tag} BEGIN -->", f"<!-- GENERATED {tag} END -->"
-    pat = re.compile(re.escape(begin) + r".*?" + re.escape(end), re.S)
-    if not pat.search(text):
-        raise ValueError(f"docs: no {begin} ... {end} markers")
-    return pat.sub(lambda _: f"{begin}\n{content}\n{end}", text)
-
-
 def write_docs(path, data, base_rep, base_md):
-    text = open(path).read()
-    text = replace_generated(text, "sweep", sweep_table(data))
+    generated = {"sweep": sweep_table(data)}
     if base_rep is not None:
-        text = replace_generated(text, "base", base_section(base_md))
-        text = replace_generated(text, "paper", paper_table(base_rep))
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
+        generated.update(base=base_section(base_md), paper=paper_table(base_rep))
+    text, _ = docgen.fill(path, generated)
+    docgen.write(path, text)
 
 
 def parse_args(argv):
@@ -262,9 +248,9 @@ def main(argv):
     os.makedirs(plots, exist_ok=True)
     data = write_csv(os.path.join(args.out, "sweep.csv"), rows)
     for axis in args.axes:
-        png = plot(axis, data, plots)
-        if png:
-            print(f"sweep: {png}")
+        svg = plot(axis, data, plots)
+        if svg:
+            print(f"sweep: {svg}")
     base_dir = os.path.join(args.out, point_name(BASE))
     base = [rep for name, _, rep in rows if name == point_name(BASE)]
     base_md = open(os.path.join(base_dir, "report.md")).read() if base else None

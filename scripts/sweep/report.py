@@ -1,25 +1,34 @@
 #!/usr/bin/env python3
-"""Plots and report tables from a sweep's CSV (sweep.py collect).
+"""Figures and report tables from a sweep's CSV (sweep.py collect).
 
-  report.py --csv results/results.csv --plots results/plots [--doc docs/results.md]
+  report.py --csv docs/figures/results.csv --plots DIR [--figures docs/figures]
+            [--doc docs/results.md] [--check]
 
-Writes the PNGs (gnuplot, pngcairo) in the layout of the paper's figures: Fig. 9 bandwidth
-against size, one panel per topology (fig9_<config>.png); Fig. 10 weak scaling normalised to
-Ring on 16 nodes (fig10_<config>.png); message- against packet-based flow control for every
-algorithm (msg_vs_packet_<config>.png). Also tabulates the cycles forwarding reduced data
-saves (mtsim --ni-forward, the forwarding spec). Writes every table as Markdown to PLOTS/tables.md
-and, with --doc, replaces each block between '<!-- BEGIN GENERATED name -->' and
-'<!-- END GENERATED name -->' in that file with the table of that name (the prose around
-the blocks is written by hand). A point that did not run shows as '-'.
-Exit codes: 0 ok, 1 bad arguments or input.
+Draws the SVGs (gnuplot) in the layout of the paper's figures: Fig. 9 bandwidth against
+size, one panel per topology (fig9_<config>.svg); Fig. 10 weak scaling normalised to Ring on
+16 nodes (fig10_<config>.svg); message- against packet-based flow control for every
+algorithm (msg_vs_packet_<config>.svg). Also tabulates the cycles forwarding reduced data
+saves (mtsim --ni-forward, the forwarding spec). The gnuplot scripts, their data and every
+table as Markdown (tables.md) go to PLOTS, the SVGs to FIGURES (default PLOTS). With --doc,
+each block between '<!-- BEGIN GENERATED name -->' and '<!-- END GENERATED name -->' in that
+file is replaced by the table of that name (the prose around the blocks is written by hand).
+A point that did not run shows as '-'.
+
+--check writes nothing outside PLOTS: it draws the figures into PLOTS and compares each,
+byte for byte, with its copy in FIGURES, and compares the document's generated blocks with
+the tables, naming every figure and block that differs.
+Exit codes: 0 ok (with --check: everything agrees), 1 bad arguments or input, 4 --check
+found a difference.
 """
 import argparse
 import csv
 import json
 import os
 import re
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import docgen  # noqa: E402  (scripts/docgen.py)
 
 CONFIGS = ("default", "paper")
 TOPOS = ("torus:4x4", "torus:8x8", "mesh:4x4", "mesh:8x8")
@@ -314,22 +323,16 @@ def write_rows(path, header, rows):
             f.write(" ".join("?" if v is None else str(v) for v in r) + "\n")
 
 
-def gnuplot(script_path, text):
-    with open(script_path, "w") as f:
-        f.write(text)
-    r = subprocess.run(["gnuplot", script_path], capture_output=True, text=True)
-    if r.returncode != 0:
-        raise InputError(f"gnuplot {script_path} failed: {r.stderr.strip()}")
-
-
-PREAMBLE = """set terminal pngcairo size {w},{h} font ",10"
-set output "{png}"
-set datafile missing "?"
+PREAMBLE = """set datafile missing "?"
 set grid ytics
 """
 
 
-def fig9_plot(index, config, sizes, out):
+def preamble(w, h, svg):
+    return docgen.svg_terminal(w, h, svg) + PREAMBLE
+
+
+def fig9_plot(index, config, sizes, out, figs):
     panels = []
     for i, topo in enumerate(TOPOS):
         dat = os.path.join(out, f"fig9_{config}_{topo.replace(':', '')}.dat")
@@ -341,8 +344,8 @@ def fig9_plot(index, config, sizes, out):
         key = "set key top left" if i == 0 else "unset key"
         panels.append(f'set title "{topo.replace(":", " ")}"\n{key}\nplot {plots}\n')
     xtics = ", ".join(f'"{size_label(s)}" {s}' for s in sizes)
-    png = os.path.join(out, f"fig9_{config}.png")
-    gnuplot(os.path.join(out, f"fig9_{config}.gp"), PREAMBLE.format(w=1200, h=900, png=png) + f"""
+    svg = os.path.join(figs, f"fig9_{config}.svg")
+    docgen.gnuplot(os.path.join(out, f"fig9_{config}.gp"), preamble(1200, 900, svg) + f"""
 set multiplot layout 2,2 title "Fig. 9: all-reduce bandwidth, --config {config}"
 set logscale x 2
 set xrange [{sizes[0] / 1.4}:{sizes[-1] * 1.4}]
@@ -351,10 +354,10 @@ set xlabel "all-reduce size"
 set ylabel "bandwidth (GB/s)"
 set yrange [0:*]
 """ + "".join(panels) + "unset multiplot\n")
-    return png
+    return svg
 
 
-def fig10_plot(index, config, per_node, out):
+def fig10_plot(index, config, per_node, out, figs):
     panels = []
     for b in per_node:
         base = fig10_base(index, config, b)
@@ -368,8 +371,8 @@ def fig10_plot(index, config, per_node, out):
                           for c, (_, _, lab) in enumerate(FIG10))
         panels.append(f'set title "{size_label(b)} x N, normalised to Ring on 16 nodes"\n'
                       f"plot {plots}\n")
-    png = os.path.join(out, f"fig10_{config}.png")
-    gnuplot(os.path.join(out, f"fig10_{config}.gp"), PREAMBLE.format(w=1200, h=500, png=png) + f"""
+    svg = os.path.join(figs, f"fig10_{config}.svg")
+    docgen.gnuplot(os.path.join(out, f"fig10_{config}.gp"), preamble(1200, 500, svg) + f"""
 set multiplot layout 1,{max(len(panels), 1)} title "Fig. 10: weak scaling, --config {config}"
 set style data histograms
 set style histogram clustered gap 1
@@ -380,10 +383,10 @@ set yrange [0:*]
 set key below horizontal spacing 1.5
 set bmargin 6
 """ + "".join(panels) + "unset multiplot\n")
-    return png
+    return svg
 
 
-def mvp_plot(index, config, sizes, out):
+def mvp_plot(index, config, sizes, out, figs):
     panels = []
     for topo in ("torus:4x4", "torus:8x8"):
         rows = []
@@ -396,8 +399,8 @@ def mvp_plot(index, config, sizes, out):
         plots = ", ".join(f'"{dat}" using {c + 2}:xtic(1) title "{size_label(s)}"'
                           for c, s in enumerate(sizes))
         panels.append(f'set title "{topo.replace(":", " ")}"\nplot {plots}\n')
-    png = os.path.join(out, f"msg_vs_packet_{config}.png")
-    gnuplot(os.path.join(out, f"mvp_{config}.gp"), PREAMBLE.format(w=1200, h=450, png=png) + f"""
+    svg = os.path.join(figs, f"msg_vs_packet_{config}.svg")
+    docgen.gnuplot(os.path.join(out, f"mvp_{config}.gp"), preamble(1200, 450, svg) + f"""
 set multiplot layout 1,2 title "Message- vs packet-based flow control, --config {config}"
 set style data histograms
 set style histogram clustered gap 1
@@ -405,7 +408,7 @@ set style fill solid 0.8 border -1
 set ylabel "bandwidth gain of message-based (%)"
 set key below horizontal
 """ + "".join(panels) + "unset multiplot\n")
-    return png
+    return svg
 
 
 # ---- main -----------------------------------------------------------------------------------
@@ -428,33 +431,13 @@ def tables(index, csv_path, specs):
     return out, (sizes9, sizes_mvp, per_node)
 
 
-def plots(index, sizes, out):
+def plots(index, sizes, out, figs):
     sizes9, sizes_mvp, per_node = sizes
-    pngs = []
+    svgs = []
     for c in CONFIGS:
-        pngs += [fig9_plot(index, c, sizes9, out), fig10_plot(index, c, per_node, out),
-                 mvp_plot(index, c, sizes_mvp, out)]
-    return pngs
-
-
-BLOCK = re.compile(r"(<!-- BEGIN GENERATED (\S+) -->\n).*?(<!-- END GENERATED \2 -->)", re.S)
-
-
-def update_doc(path, generated):
-    try:
-        text = open(path).read()
-    except OSError as e:
-        raise InputError(f"{path}: cannot read: {e.strerror}")
-
-    def fill(m):
-        if m.group(2) not in generated:
-            raise InputError(f"{path}: unknown generated block {m.group(2)!r}; "
-                             f"known: {', '.join(sorted(generated))}")
-        return m.group(1) + generated[m.group(2)] + "\n" + m.group(3)
-    new, n = BLOCK.subn(fill, text)
-    with open(path, "w") as f:
-        f.write(new)
-    print(f"report.py: {n} generated blocks in {path}")
+        svgs += [fig9_plot(index, c, sizes9, out, figs), fig10_plot(index, c, per_node, out, figs),
+                 mvp_plot(index, c, sizes_mvp, out, figs)]
+    return svgs
 
 
 def main():
@@ -462,23 +445,44 @@ def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--csv", required=True, help="the sweep's results.csv")
-    p.add_argument("--plots", required=True, help="directory for PNGs, data and tables.md")
+    p.add_argument("--plots", required=True, help="directory for gnuplot scripts, data, tables.md")
+    p.add_argument("--figures", help="directory of the SVGs (default: PLOTS)")
     p.add_argument("--doc", help="Markdown file whose GENERATED blocks get the tables")
     p.add_argument("--specs", default=os.path.join(here, "specs"), help="the spec directory")
+    p.add_argument("--check", action="store_true",
+                   help="compare the figures and the document's tables instead of writing them")
     args = p.parse_args()
+    if args.check and not args.figures:
+        p.error("--check needs --figures: the directory of the committed figures")
+    figures = args.figures or args.plots
     try:
         index = load(args.csv)
         generated, sizes = tables(index, args.csv, args.specs)
         os.makedirs(args.plots, exist_ok=True)
         with open(os.path.join(args.plots, "tables.md"), "w") as f:
             f.writelines(f"## {k}\n\n{v}\n\n" for k, v in generated.items())
-        for png in plots(index, sizes, args.plots):
-            print(f"report.py: {png}")
-        if args.doc:
-            update_doc(args.doc, generated)
-    except InputError as e:
+        if not args.check:
+            os.makedirs(figures, exist_ok=True)
+        drawn = plots(index, sizes, args.plots, args.plots if args.check else figures)
+        text, changed = docgen.fill(args.doc, generated) if args.doc else ("", [])
+        if args.doc and not args.check:
+            docgen.write(args.doc, text)
+    except (InputError, docgen.DocError) as e:
         print(f"report.py: {e}", file=sys.stderr)
         return 1
+    if args.check:
+        diffs = docgen.differing_figures(drawn, figures) + [
+            f"{args.doc}: generated block {name!r} differs from the table drawn from {args.csv}"
+            for name in changed]
+        for d in diffs:
+            print(f"report.py: {d}", file=sys.stderr)
+        print(f"report.py: {len(drawn)} figures, {len(generated)} tables checked, "
+              f"{len(diffs)} differences")
+        return 4 if diffs else 0
+    for svg in drawn:
+        print(f"report.py: {svg}")
+    if args.doc:
+        print(f"report.py: {len(changed)} of the generated blocks in {args.doc} changed")
     return 0
 
 

@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
 # The evaluation in one command: build mtsim, run the Fig. 9, message-vs-packet, Fig. 10 and
-# forwarding sweeps (resuming: finished points are not rerun), collect the CSV, draw the plots and
-# regenerate the tables in docs/results.md.
+# forwarding sweeps (resuming: finished points are not rerun), collect the CSV, copy it to
+# docs/figures/results.csv, draw the figures from it (docs/figures/*.svg) and regenerate the
+# tables in docs/results.md.
 #
 #   scripts/sweep/reproduce.sh [--out DIR] [-j N] [--fresh] [--no-build] [--no-run]
 #
 #   --out DIR    sweep directory (default results/): jobs.txt, json/, time/, results.csv, plots/
+#                (the figures' gnuplot scripts and data)
 #   -j N         simulations at once (default 2)
 #   --fresh      delete DIR first, so everything reruns from scratch
 #   --no-build   use the mtsim already in build/bin
 #   --no-run     run no simulation: collect what DIR has, then plots and tables
 # Simulations run under nice -n 15. Exit code: 0 when every point ran, 3 when some failed
-# (the CSV, plots and tables then hold the points that ran), 1 on bad arguments.
+# (the CSV, figures and tables then hold the points that ran), 1 on bad arguments.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out="$root/results" jobs=2 fresh=0 build=1 run=1
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
@@ -44,6 +46,9 @@ else
   [ $rc -eq 0 ] && { "$root/scripts/sweep/sweep.py" collect --out "$out" || rc=$?; }
 fi
 [ $rc -eq 0 ] || [ $rc -eq 3 ] || exit $rc
-"$root/scripts/sweep/report.py" --csv "$out/results.csv" --plots "$out/plots" \
-  --doc "$root/docs/results.md"
+figures="$root/docs/figures"
+mkdir -p "$figures"
+cp "$out/results.csv" "$figures/results.csv"
+"$root/scripts/sweep/report.py" --csv "$figures/results.csv" --plots "$out/plots" \
+  --figures "$figures" --doc "$root/docs/results.md"
 exit $rc

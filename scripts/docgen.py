@@ -1,0 +1,80 @@
+"""Generated parts of the documents, shared by the scripts that write them
+(scripts/sweep/report.py, scripts/area/sweep.py, scripts/area/blocks_figure.py).
+
+A Markdown file holds generated text between '<!-- BEGIN GENERATED name -->' and
+'<!-- END GENERATED name -->' (the prose around it is written by hand); its figures are SVGs
+under docs/figures/, drawn by gnuplot from a CSV committed beside them. Writing and checking
+use the same functions: a check draws into a scratch directory and compares.
+"""
+import os
+import re
+import subprocess
+
+BLOCK = re.compile(r"(<!-- BEGIN GENERATED (\S+) -->\n)(.*?)(<!-- END GENERATED \2 -->)", re.S)
+
+
+class DocError(Exception):
+    """A document or figure cannot be read, written or drawn: the message names it."""
+
+
+def fill(path, generated):
+    """The text of `path` with each block named in `generated` replaced by that text (other
+    blocks stay), and the names of the blocks whose text changes. Every name must have a
+    block."""
+    try:
+        text = open(path).read()
+    except OSError as e:
+        raise DocError(f"{path}: cannot read: {e.strerror}")
+    changed, seen = [], set()
+
+    def one(m):
+        name = m.group(2)
+        if name not in generated:
+            return m.group(0)
+        seen.add(name)
+        body = generated[name].rstrip("\n") + "\n"
+        if body != m.group(3):
+            changed.append(name)
+        return m.group(1) + body + m.group(4)
+    new = BLOCK.sub(one, text)
+    missing = sorted(set(generated) - seen)
+    if missing:
+        raise DocError(f"{path}: no GENERATED block for {', '.join(missing)}")
+    return new, changed
+
+
+def write(path, text):
+    tmp = path + ".tmp"
+    try:
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as e:
+        raise DocError(f"{path}: cannot write: {e.strerror}")
+
+
+def gnuplot(script_path, text):
+    """Runs a gnuplot script (kept at `script_path` for whoever wants to rerun it)."""
+    with open(script_path, "w") as f:
+        f.write(text)
+    r = subprocess.run(["gnuplot", script_path], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise DocError(f"gnuplot {script_path} failed: {r.stderr.strip()}")
+
+
+def svg_terminal(width, height, path):
+    """gnuplot's SVG terminal: same input, same bytes (no timestamps, no file names)."""
+    return (f'set terminal svg size {width},{height} dynamic font "sans,11" '
+            f'background "white"\nset output "{path}"\n')
+
+
+def differing_figures(drawn, committed_dir):
+    """The drawn figures whose committed copy in `committed_dir` is missing or differs."""
+    out = []
+    for path in drawn:
+        copy = os.path.join(committed_dir, os.path.basename(path))
+        if not os.path.isfile(copy):
+            out.append(f"{copy} is missing")
+        elif open(path, "rb").read() != open(copy, "rb").read():
+            out.append(f"{copy} differs from the figure drawn from its CSV ({path})")
+    return out
