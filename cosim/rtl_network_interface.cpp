@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <iterator>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -18,6 +17,7 @@
 #include "flit/flit.hpp"
 #include "image/image.hpp"
 #include "ni/plain_access.hpp"
+#include "ni_errors.hpp"
 #include "ni_flit_pins.hpp"
 #include "ni_formats.hpp"
 #include "ni_memory_pins.hpp"
@@ -69,21 +69,6 @@ void check_setup(const noc::NiSetup& s) {
   need("reduction lanes (elements per cycle)", s.reduction.elements_per_cycle, param::LANES);
   need("reduction latency", s.reduction.latency, param::LATENCY);
   need("forwarding of reduced data (--ni-forward, a SystemC model experiment)", s.ni.forward, 0);
-}
-
-// rtl/schedule_table.sv's Err* codes (table_error_cause_o), for the host's error message.
-std::string table_cause(uint32_t cause) {
-  static const char* const kCauses[] = {
-      "none", "magic is not MTST", "version is not 1", "header_bytes is not 60",
-      "a field width differs from its formula, or nodes = 0", "dtype is not 0 or 1",
-      "base_addr + bytes > 2^64", "node_id/nodes are not this NI's",
-      "more than the RTL's parameters allow (children slots K, node/flow/step/address/size "
-      "bits, DEPTH entries, the buffer's end beyond 2^ADDR_W)",
-      "LENGTH, the bytes streamed and the header disagree", "the CRC does not match",
-      "an entry's op is 3", "an entry's flow >= flows", "an entry's parent or child is not a node",
-      "an entry's step is outside 1..2T", "an entry's range is outside the buffer or empty",
-      "an entry's pad bit is 1", "a window write that is not the next word"};
-  return cause < std::size(kCauses) ? kCauses[cause] : "unknown";
 }
 
 }  // namespace
@@ -167,10 +152,8 @@ void RtlNetworkInterface::cycle() {
   dump(false);
   if (!fault().empty()) return;  // the run stops at the end of this delta cycle
   if (rtl_->error_o) {
-    fail(fmt::format("NI {} (RTL): error_o in cycle {}, error_cause_o 0x{:02x} at table entry "
-                     "{} (rtl/network_interface.sv Err*)", node_, now,
-                     static_cast<uint32_t>(rtl_->error_cause_o),
-                     static_cast<uint32_t>(rtl_->head_o)));
+    fail(fmt::format("NI {} (RTL): error_o in cycle {} at table entry {}: {}", node_, now,
+                     static_cast<uint32_t>(rtl_->head_o), run_error_text(rtl_->error_cause_o)));
     return;
   }
   inject();
@@ -372,7 +355,8 @@ uint32_t RtlNetworkInterface::table_status() const { return rtl_->table_status_o
 
 std::string RtlNetworkInterface::table_error() const {
   const uint32_t cause = rtl_->table_error_cause_o;
-  std::string s = fmt::format("the RTL table says error cause {}: {}", cause, table_cause(cause));
+  std::string s = fmt::format("the RTL table says error cause {}: {}", cause,
+                              table_error_text(cause));
   try {
     decode_image(image_);
   } catch (const InputError& e) {

@@ -29,6 +29,18 @@ function(upper name out)
   set(${out} "${r}" PARENT_SCOPE)
 endfunction()
 
+# Writes a generated file only when its text changes, so that a reconfigure does not make
+# everything that includes it out of date.
+function(write_if_changed path text)
+  if(EXISTS "${path}")
+    file(READ "${path}" old)
+    if(old STREQUAL text)
+      return()
+    endif()
+  endif()
+  file(WRITE "${path}" "${text}")
+endfunction()
+
 function(get out)
   string(JSON v GET "${json}" ${ARGN})
   set(${out} "${v}" PARENT_SCOPE)
@@ -160,6 +172,45 @@ foreach(kind normal_head_fields sub_head_fields routed_sub_head_fields)
 endforeach()
 string(APPEND hpp "}  // namespace flit\n\n")
 
+# --- error codes --------------------------------------------------------------------------
+# table: codes (0 none), run: bit positions; each with its text for the host's messages, and
+# the width a port carrying them needs.
+foreach(kind table run)
+  upper(${kind} ukind)
+  string(JSON n LENGTH "${json}" errors ${kind})
+  math(EXPR last "${n} - 1")
+  if(kind STREQUAL "table")
+    set(bits 1)
+    math(EXPR span "1 << ${bits}")
+    while(span LESS n)
+      math(EXPR bits "${bits} + 1")
+      math(EXPR span "1 << ${bits}")
+    endwhile()
+  else()
+    set(bits ${n})
+  endif()
+  string(APPEND hpp "namespace ${kind}_error {\n")
+  string(APPEND svh "// ${kind} errors (format/ni_formats.json, errors)\n")
+  string(APPEND hpp "inline constexpr uint32_t kBits = ${bits};\n")
+  string(APPEND svh "localparam int ${ukind}_ERROR_BITS = ${bits};\n")
+  set(texts "")
+  foreach(i RANGE ${last})
+    get(name errors ${kind} ${i} name)
+    get(text errors ${kind} ${i} text)
+    camel(${name} c)
+    upper(${name} u)
+    string(APPEND hpp "inline constexpr uint32_t k${c} = ${i};\n")
+    if(kind STREQUAL "table")  # a code: typed as the port carries it
+      string(APPEND svh "localparam logic [${bits}-1:0] ${ukind}_ERROR_${u} = ${bits}'d${i};\n")
+    else()  # a bit position
+      string(APPEND svh "localparam int ${ukind}_ERROR_${u} = ${i};\n")
+    endif()
+    string(APPEND texts "    \"${text}\",\n")
+  endforeach()
+  string(APPEND hpp "inline constexpr const char* kText[] = {\n${texts}};\n")
+  string(APPEND hpp "}  // namespace ${kind}_error\n\n")
+endforeach()
+
 # --- configuration target -----------------------------------------------------------------
 get(image_base config image_base)
 get(image_window config image_window)
@@ -181,9 +232,9 @@ foreach(i RANGE ${last})
 endforeach()
 string(APPEND hpp "}  // namespace config\n\n}  // namespace mt::format\n")
 
-file(WRITE "${OUT_HPP}" "${hpp}")
+write_if_changed("${OUT_HPP}" "${hpp}")
 string(APPEND svh "\n// verilator lint_on UNUSEDPARAM\n")
-file(WRITE "${OUT_SVH}" "${svh}")
+write_if_changed("${OUT_SVH}" "${svh}")
 string(REPLACE "// Included inside a module body (no include guard: every module gets its own copy).\n"
        "// The package of these constants, for port lists: ni_formats_pkg::NAME.\n" pkg "${svh}")
 string(REPLACE "// Every module gets every constant and uses a few of them, hence the lint pragma.\n"
@@ -192,7 +243,7 @@ string(REPLACE "// verilator lint_off UNUSEDPARAM\n\n"
        "// verilator lint_off UNUSEDPARAM\n\npackage ni_formats_pkg;\n\n" pkg "${pkg}")
 string(REPLACE "\n// verilator lint_on UNUSEDPARAM\n" "\nendpackage\n\n// verilator lint_on UNUSEDPARAM\n"
        pkg "${pkg}")
-file(WRITE "${OUT_PKG}" "${pkg}")
+write_if_changed("${OUT_PKG}" "${pkg}")
 
 set(sim "// Generated from format/ni_formats.json by format/gen_formats.cmake: do not edit.\n")
 string(APPEND sim "// Simulation only (tb/): where a header field of a schedule-table image lies, by its name\n")
@@ -203,4 +254,4 @@ string(APPEND sim "function automatic bit image_header_field(input string name, 
 string(APPEND sim "                                         output int bytes);\n")
 string(APPEND sim "  image_header_field = 1'b1;\n  offset = 0;\n  bytes = 0;\n  case (name)\n")
 string(APPEND sim "${sim_cases}    default: image_header_field = 1'b0;\n  endcase\nendfunction\n")
-file(WRITE "${OUT_SIM_SVH}" "${sim}")
+write_if_changed("${OUT_SIM_SVH}" "${sim}")

@@ -131,7 +131,7 @@ module network_interface #(
   // a queue bound exceeded, a flit or an entry the NI cannot handle), and an interrupt
   // pulse when done or error rises.
   output logic [1:0]                 table_status_o,
-  output logic [4:0]                 table_error_cause_o,
+  output logic [ni_formats_pkg::TABLE_ERROR_BITS-1:0] table_error_cause_o,
   output logic [STEP_W-1:0]          step_o,
   output logic                       step_advance_o,
   output logic [IDX_W:0]             head_o,
@@ -142,7 +142,7 @@ module network_interface #(
   output logic [NODE_W-1:0]          wait_node_o,
   output logic                       done_o,
   output logic                       error_o,
-  output logic [7:0]                 error_cause_o,
+  output logic [ni_formats_pkg::RUN_ERROR_BITS-1:0] error_cause_o,
   output logic                       irq_o
 );
 
@@ -188,18 +188,9 @@ module network_interface #(
   localparam logic [1:0] KindReduceRead = 2'd1;
   localparam logic [1:0] KindGatherWrite = 2'd2;
   localparam logic [1:0] KindWriteBack = 2'd3;
-  // error_cause_o bits.
-  localparam int unsigned ErrBlocks = 0;     // more than BLOCKS received blocks
-  localparam int unsigned ErrWaits = 1;      // more than WAITS Reduce blocks waiting
-  localparam int unsigned ErrRequests = 2;   // more than REQUESTS memory accesses
-  localparam int unsigned ErrSend = 3;       // send queue, NI buffer or a send to no node
-  localparam int unsigned ErrFlit = 4;       // ejection: a flit out of order, an empty block
-  localparam int unsigned ErrScoreboard = 5; // dependency row full, flow beyond FLOWS
-  localparam int unsigned ErrStep = 6;       // head entry for a step already past
-  localparam int unsigned ErrReducing = 7;   // more than REDUCING Reduce blocks being reduced
-
+  // error_cause_o: one bit per cause, RUN_ERROR_* (format/ni_formats.json's errors).
   logic started_q;
-  logic [7:0] cause_q, cause_d;
+  logic [RUN_ERROR_BITS-1:0] cause_q, cause_d;
   logic done_q;
 
   // =====================================================================================
@@ -407,7 +398,7 @@ module network_interface #(
   logic [SIZE_W-1:0]    e_size;
   logic [31:0]          table_entries;
   logic                 table_dtype;
-  logic [4:0]           table_cause;
+  logic [TABLE_ERROR_BITS-1:0] table_cause;
   logic                 has_entry, dep_ready, dep_overflow, advance;
   logic [1:0]           dep_wait_op;
   logic [NODE_W-1:0]    dep_wait_node;
@@ -666,14 +657,14 @@ module network_interface #(
 
   always_comb begin
     cause_d = cause_q;
-    if (no_slot) cause_d[ErrBlocks] = 1'b1;
-    if (wait_overflow) cause_d[ErrWaits] = 1'b1;
-    if (reducing_full) cause_d[ErrReducing] = 1'b1;
-    if (dma_overflow) cause_d[ErrRequests] = 1'b1;
-    if (|ch_overflow || (due && bad_dest)) cause_d[ErrSend] = 1'b1;
-    if (|ej_error || empty_block) cause_d[ErrFlit] = 1'b1;
-    if (dep_overflow) cause_d[ErrScoreboard] = 1'b1;
-    if (step_behind) cause_d[ErrStep] = 1'b1;
+    if (no_slot) cause_d[RUN_ERROR_BLOCKS] = 1'b1;
+    if (wait_overflow) cause_d[RUN_ERROR_WAITS] = 1'b1;
+    if (reducing_full) cause_d[RUN_ERROR_REDUCING] = 1'b1;
+    if (dma_overflow) cause_d[RUN_ERROR_REQUESTS] = 1'b1;
+    if (|ch_overflow || (due && bad_dest)) cause_d[RUN_ERROR_SEND] = 1'b1;
+    if (|ej_error || empty_block) cause_d[RUN_ERROR_FLIT] = 1'b1;
+    if (dep_overflow) cause_d[RUN_ERROR_SCOREBOARD] = 1'b1;
+    if (step_behind) cause_d[RUN_ERROR_STEP] = 1'b1;
   end
 
   always_ff @(posedge clk_i) begin

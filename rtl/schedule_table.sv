@@ -59,7 +59,7 @@ module schedule_table #(
   output logic [1:0]          status_o,
   output logic [31:0]         entries_o,
   output logic                dtype_o,
-  output logic [4:0]          error_cause_o,
+  output logic [ni_formats_pkg::TABLE_ERROR_BITS-1:0] error_cause_o,
   // Head read port.
   input  logic [IDX_W-1:0]    rd_idx_i,
   output logic [1:0]          rd_op_o,
@@ -73,25 +73,8 @@ module schedule_table #(
 
   `include "ni_formats.svh"
 
-  // error_cause_o: the first check that failed (0: none).
-  localparam logic [4:0] ErrNone = 5'd0;
-  localparam logic [4:0] ErrMagic = 5'd1;         // magic is not MTST
-  localparam logic [4:0] ErrVersion = 5'd2;       // version is not 1
-  localparam logic [4:0] ErrHeaderBytes = 5'd3;   // header_bytes is not 60
-  localparam logic [4:0] ErrWidths = 5'd4;        // a width differs from its formula, nodes = 0
-  localparam logic [4:0] ErrDtype = 5'd5;         // dtype is not 0 or 1
-  localparam logic [4:0] ErrWrap = 5'd6;          // base_addr + bytes > 2^64
-  localparam logic [4:0] ErrNode = 5'd7;          // node_id/nodes are not this NI's
-  localparam logic [4:0] ErrCapacity = 5'd8;      // more than the parameters allow
-  localparam logic [4:0] ErrLength = 5'd9;        // LENGTH, the bytes streamed and the header disagree
-  localparam logic [4:0] ErrCrc = 5'd10;          // the CRC does not match
-  localparam logic [4:0] ErrEntryOp = 5'd11;      // op 3
-  localparam logic [4:0] ErrEntryFlow = 5'd12;    // flow >= flows
-  localparam logic [4:0] ErrEntryNode = 5'd13;    // parent/child not a node or nil, child after nil, NOP with a parent
-  localparam logic [4:0] ErrEntryStep = 5'd14;    // step outside 1..2T
-  localparam logic [4:0] ErrEntryRange = 5'd15;   // [start_addr, +size) outside the buffer, or a send of 0 bytes
-  localparam logic [4:0] ErrEntryPad = 5'd16;     // a pad bit is 1
-  localparam logic [4:0] ErrOrder = 5'd17;        // a window write that is not the next word
+  // error_cause_o: the first check that failed (TABLE_ERROR_*, format/ni_formats.json's
+  // errors, in the order they rank; TABLE_ERROR_NONE: none).
 
   // The widest entry an image within the parameters can have, and its bytes.
   localparam int unsigned MaxEntryBits = IMG_OP_BITS + NODE_W * (2 + K) + STEP_W + ADDR_W + SIZE_W;
@@ -145,9 +128,9 @@ module schedule_table #(
   logic [ChildW-1:0]    child_q, child_d;      // its next child slot (field FChild)
   logic                 seen_nil_q, seen_nil_d;  // a nil child came before it
   logic [EntryW-1:0]    e_q, e_d;              // the entry's fields so far, as stored
-  logic [4:0]           e_err_q, e_err_d;      // the first error in them
+  logic [TABLE_ERROR_BITS-1:0] e_err_q, e_err_d;      // the first error in them
   logic [CntW-1:0]      ent_idx_q, ent_idx_d;  // entries decoded
-  logic [4:0]           err_q, err_d;          // first stream or entry error
+  logic [TABLE_ERROR_BITS-1:0] err_q, err_d;          // first stream or entry error
   logic [PosW-1:0]      length_q, length_d;
 
   // ---- installed table ----------------------------------------------------------------------
@@ -155,7 +138,7 @@ module schedule_table #(
   logic [1:0]  status_q, status_d;
   logic [CntW-1:0] entries_q, entries_d;
   logic        dtype_q, dtype_d;
-  logic [4:0]  cause_q, cause_d;
+  logic [TABLE_ERROR_BITS-1:0] cause_q, cause_d;
   logic [EntryW-1:0] rd_q;             // the entry at last cycle's rd_idx_i
 
   // ---- the header, one field at a time ---------------------------------------------------
@@ -207,17 +190,17 @@ module schedule_table #(
     ends = pos == PosW'(offset + size - 1);
   endfunction
 
-  logic [4:0] hdr_err;
+  logic [TABLE_ERROR_BITS-1:0] hdr_err;
   always_comb begin
-    hdr_err = ErrNone;
-    if (bad_magic_q) hdr_err = ErrMagic;
-    else if (bad_version_q) hdr_err = ErrVersion;
-    else if (bad_hbytes_q) hdr_err = ErrHeaderBytes;
-    else if (bad_widths_q) hdr_err = ErrWidths;
-    else if (bad_dtype_q) hdr_err = ErrDtype;
-    else if (bad_wrap_q) hdr_err = ErrWrap;
-    else if (bad_node_q) hdr_err = ErrNode;
-    else if (bad_cap_q) hdr_err = ErrCapacity;
+    hdr_err = TABLE_ERROR_NONE;
+    if (bad_magic_q) hdr_err = TABLE_ERROR_MAGIC;
+    else if (bad_version_q) hdr_err = TABLE_ERROR_VERSION;
+    else if (bad_hbytes_q) hdr_err = TABLE_ERROR_HEADER_BYTES;
+    else if (bad_widths_q) hdr_err = TABLE_ERROR_WIDTHS;
+    else if (bad_dtype_q) hdr_err = TABLE_ERROR_DTYPE;
+    else if (bad_wrap_q) hdr_err = TABLE_ERROR_WRAP;
+    else if (bad_node_q) hdr_err = TABLE_ERROR_NODE;
+    else if (bad_cap_q) hdr_err = TABLE_ERROR_CAPACITY;
   end
 
   // The checks of IMAGE_FORMAT.md ("Validity"), each in the cycle its field is complete (the
@@ -337,12 +320,12 @@ module schedule_table #(
   logic [NbW-1:0]    fw;           // the width of field_q
   logic [FieldW-1:0] val;          // its value
   logic              val_nil;      // as a node field: nil (all ones in the image's node_bits)
-  logic [4:0]        f_err;        // what its check finds
+  logic [TABLE_ERROR_BITS-1:0] f_err;        // what its check finds
   logic              e_done;       // the entry's last field (its pad) is taken
-  logic [4:0]        e_final;      // the entry's first error, its pad included
+  logic [TABLE_ERROR_BITS-1:0] e_final;      // the entry's first error, its pad included
   logic              restart;      // a window write at the base starts a new image
 
-  assign entry_phase = pos_q >= PosW'(IMG_HEADER_BYTES) && hdr_err == ErrNone;
+  assign entry_phase = pos_q >= PosW'(IMG_HEADER_BYTES) && hdr_err == TABLE_ERROR_NONE;
 
   always_comb begin
     unique case (field_q)
@@ -369,27 +352,27 @@ module schedule_table #(
     logic [RangeW-1:0] addr;
     node = val[NODE_W-1:0];
     addr = RangeW'(e_q[2 + (2 + K) * NODE_W + STEP_W +: ADDR_W]);
-    f_err = ErrNone;
+    f_err = TABLE_ERROR_NONE;
     unique case (field_q)
-      FOp:     if (val[1:0] == 2'd3) f_err = ErrEntryOp;
-      FFlow:   if ({1'b0, node} >= h_flows_q) f_err = ErrEntryFlow;
+      FOp:     if (val[1:0] == 2'd3) f_err = TABLE_ERROR_ENTRY_OP;
+      FFlow:   if ({1'b0, node} >= h_flows_q) f_err = TABLE_ERROR_ENTRY_FLOW;
       FParent: if ((!val_nil && node >= nodes_i) || (32'(e_q[1:0]) == OP_NOP && !val_nil)) begin
-                 f_err = ErrEntryNode;
+                 f_err = TABLE_ERROR_ENTRY_NODE;
                end
-      FChild:  if (!val_nil && (seen_nil_q || node >= nodes_i)) f_err = ErrEntryNode;
+      FChild:  if (!val_nil && (seen_nil_q || node >= nodes_i)) f_err = TABLE_ERROR_ENTRY_NODE;
       FStep:   if (val[STEP_W-1:0] == '0 || {1'b0, val[STEP_W-1:0]} > {h_steps_q, 1'b0}) begin
-                 f_err = ErrEntryStep;
+                 f_err = TABLE_ERROR_ENTRY_STEP;
                end
-      FAddr:   f_err = ErrNone;  // checked with the size
+      FAddr:   f_err = TABLE_ERROR_NONE;  // checked with the size
       // [addr, addr + size) inside [base, end); addr + size fits RangeW bits.
       FSize:   if (addr < h_base_q || addr > h_end_q ||
                    addr + RangeW'(val[SIZE_W-1:0]) > h_end_q ||
                    (32'(e_q[1:0]) != OP_NOP && val[SIZE_W-1:0] == '0)) begin
-                 f_err = ErrEntryRange;
+                 f_err = TABLE_ERROR_ENTRY_RANGE;
                end
-      default: if (val[7:0] != '0) f_err = ErrEntryPad;
+      default: if (val[7:0] != '0) f_err = TABLE_ERROR_ENTRY_PAD;
     endcase
-    e_final = e_err_q != ErrNone ? e_err_q : f_err;
+    e_final = e_err_q != TABLE_ERROR_NONE ? e_err_q : f_err;
   end
 
   // The entry's state after this cycle's field: the field placed where the bank stores it
@@ -401,7 +384,7 @@ module schedule_table #(
     child_d = child_q;
     seen_nil_d = seen_nil_q;
     if (extract) begin
-      if (e_err_q == ErrNone) e_err_d = f_err;
+      if (e_err_q == TABLE_ERROR_NONE) e_err_d = f_err;
       field_d = field_q + 3'd1;
       unique case (field_q)
         FOp:     e_d[1:0] = val[1:0];
@@ -425,7 +408,7 @@ module schedule_table #(
     end
     if (e_done || restart) begin  // the next entry starts with nil children, no error
       e_d = EntryEmpty;
-      e_err_d = ErrNone;
+      e_err_d = TABLE_ERROR_NONE;
       field_d = FOp;
       seen_nil_d = 1'b0;
     end
@@ -461,14 +444,14 @@ module schedule_table #(
 
     // The entry decoded in this cycle: its error, if it is the image's first.
     if (e_done) begin
-      if (err_d == ErrNone) err_d = e_final;
+      if (err_d == TABLE_ERROR_NONE) err_d = e_final;
       ent_idx_d = ent_idx_q + CntW'(1);
     end
 
     if (digest) begin
       word_d = word_q >> 8;
       word_left_d = word_left_q - 3'd1;
-      // Past the window every write was out of order (ErrOrder): pos_q stops there.
+      // Past the window every write was out of order (TABLE_ERROR_ORDER): pos_q stops there.
       if (pos_q != '1) pos_d = pos_q + PosW'(1);
       if (hdr_byte) begin
         if (pos_q < PosW'(IMG_CRC32_OFFSET)) crc_d = crc_next;
@@ -501,27 +484,27 @@ module schedule_table #(
         taken_d = '0;
         end_d = '0;
         ent_idx_d = '0;
-        err_d = ErrNone;
-      end else if (cfg_addr_i - 32'(CFG_IMAGE_BASE) != 32'(pos_q) && err_d == ErrNone) begin
-        err_d = ErrOrder;
+        err_d = TABLE_ERROR_NONE;
+      end else if (cfg_addr_i - 32'(CFG_IMAGE_BASE) != 32'(pos_q) && err_d == TABLE_ERROR_NONE) begin
+        err_d = TABLE_ERROR_ORDER;
       end
     end
   end
 
   // ---- registers and LOAD ----------------------------------------------------------------------
-  logic [4:0] load_err;
+  logic [TABLE_ERROR_BITS-1:0] load_err;
 
   always_comb begin
     load_err = err_q;
     if (pos_q < PosW'(IMG_HEADER_BYTES)) begin
-      load_err = ErrLength;
-    end else if (hdr_err != ErrNone) begin
+      load_err = TABLE_ERROR_LENGTH;
+    end else if (hdr_err != TABLE_ERROR_NONE) begin
       load_err = hdr_err;
-    end else if (load_err == ErrNone && (ent_idx_q != h_entries_q || length_q != end_q ||
+    end else if (load_err == TABLE_ERROR_NONE && (ent_idx_q != h_entries_q || length_q != end_q ||
                  pos_q < length_q || pos_q - length_q >= PosW'(4))) begin
-      load_err = ErrLength;
-    end else if (load_err == ErrNone && (crc_q ^ 32'hFFFF_FFFF) != h_crc_q) begin
-      load_err = ErrCrc;
+      load_err = TABLE_ERROR_LENGTH;
+    end else if (load_err == TABLE_ERROR_NONE && (crc_q ^ 32'hFFFF_FFFF) != h_crc_q) begin
+      load_err = TABLE_ERROR_CRC;
     end
   end
 
@@ -547,12 +530,12 @@ module schedule_table #(
           32'(CFG_REG_LOAD): begin
             if (!cfg_write_i || cfg_wdata_i != 32'd1) begin
               resp_error_d = 1'b1;
-            end else if (load_err == ErrNone) begin
+            end else if (load_err == TABLE_ERROR_NONE) begin
               active_d = !active_q;
               status_d = 2'(TABLE_STATUS_LOADED);
               entries_d = h_entries_q;
               dtype_d = h_dtype_q;
-              cause_d = ErrNone;
+              cause_d = TABLE_ERROR_NONE;
             end else begin
               status_d = 2'(TABLE_STATUS_ERROR);
               cause_d = load_err;
@@ -587,15 +570,15 @@ module schedule_table #(
       child_q <= '0;
       seen_nil_q <= 1'b0;
       e_q <= EntryEmpty;
-      e_err_q <= ErrNone;
+      e_err_q <= TABLE_ERROR_NONE;
       ent_idx_q <= '0;
-      err_q <= ErrNone;
+      err_q <= TABLE_ERROR_NONE;
       length_q <= '0;
       active_q <= 1'b0;
       status_q <= 2'(TABLE_STATUS_EMPTY);
       entries_q <= '0;
       dtype_q <= 1'b0;
-      cause_q <= ErrNone;
+      cause_q <= TABLE_ERROR_NONE;
       resp_valid_q <= 1'b0;
       resp_error_q <= 1'b0;
       resp_data_q <= '0;
@@ -652,7 +635,7 @@ module schedule_table #(
     .WIDTH(EntryW), .DEPTH(2 * DEPTH), .WRITES(1), .READS(1), .SYNC_READ(1'b1)
   ) u_banks (
     .clk_i,
-    .we_i(e_done && e_final == ErrNone && err_q == ErrNone && 32'(ent_idx_q) < DEPTH),
+    .we_i(e_done && e_final == TABLE_ERROR_NONE && err_q == TABLE_ERROR_NONE && 32'(ent_idx_q) < DEPTH),
     .waddr_i({!active_q, ent_idx_q[IDX_W-1:0]}), .wmask_i(1'b1), .wdata_i(e_q),
     .raddr_i({active_q, rd_idx_i}), .rdata_o(rd_q)
   );

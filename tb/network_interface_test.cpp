@@ -18,6 +18,7 @@
 
 // Verilated headers before SystemC's, as in every bench (verilated_funcs.h).
 #include "Vnetwork_interface.h"
+#include "Vnetwork_interface_bounds.h"
 #include "Vnetwork_interface_small.h"
 
 #include <algorithm>
@@ -29,6 +30,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,7 @@
 #include "image/image.hpp"
 #include "ni/accel_memory.hpp"
 #include "ni/network_interface.hpp"
+#include "ni_errors.hpp"
 #include "ni_flit_pins.hpp"
 #include "ni_memory_pins.hpp"
 #include "ni_straps.hpp"
@@ -325,6 +328,7 @@ std::string flit_str(uint32_t type, uint32_t vc, const uint32_t* data) {
 // What a lockstep run compared.
 struct Compared {
   uint64_t cycles = 0, flits_out = 0, flits_in = 0, accesses = 0;
+  std::string stopped;  // the NiConfig bound both models stopped the run at; empty if none
   Compared& operator+=(const Compared& o) {
     cycles += o.cycles;
     flits_out += o.flits_out;
@@ -356,12 +360,16 @@ class NiLockstep : public noc::test::SimTest {
   }
 
  public:
-  // Records `s` and runs the lockstep of `s.node` on the RTL NI `Model`.
+  // Records `s` and runs the lockstep of `s.node` on the RTL NI `Model`, with `s.ni`'s bounds
+  // changed by `bound` for the lockstep only (the recording runs within the defaults).
   template <class Model = Vnetwork_interface>
-  Compared run(const Scenario& s) {
+  Compared run(const Scenario& s, void (*bound)(noc::NiConfig&) = nullptr) {
     const std::map<uint32_t, Recording> recs = record(s, {s.node});
     if (HasFailure()) return {};
-    return lockstep<Model>(s, recs.at(s.node));
+    if (!bound) return lockstep<Model>(s, recs.at(s.node));
+    Scenario bounded = s;
+    bound(bounded.ni);
+    return lockstep<Model>(bounded, recs.at(s.node));
   }
 
   // The lockstep of node `s.node`, whose NI saw `rec`, on the RTL NI `Model`.
@@ -409,7 +417,7 @@ class NiLockstep : public noc::test::SimTest {
     const cosim::CfgLoad load = cosim::cfg_load(dut, image);
     EXPECT_EQ(load.fault, "");
     EXPECT_EQ(load.status, format::table_status::kLoaded)
-        << "table error cause " << static_cast<int>(dut->table_error_cause_o);
+        << "table error: " << cosim::table_error_text(dut->table_error_cause_o);
     RtlMemory rtl_mem(mem_cfg, initial);
 
     auto run_to = [&](uint64_t c) {
@@ -427,8 +435,13 @@ class NiLockstep : public noc::test::SimTest {
       drive(dut.model(), ports, st, c);
       rtl_mem.respond(dut.model(), c);
       dut->mem_req_ready_i = 1;
-      run_to(c + 1);
+      // The SystemC NI's cycle c runs in one of the two (sc_stop ends the simulation for good).
+      if (ni.fault().empty()) run_to(c + 1);
       dut.settle();
+      if (!ni.fault().empty()) {  // the SystemC NI stopped the run in this cycle
+        out.stopped = same_error(dut, ni, c);
+        return out;
+      }
       compare_ports(dut, ports, c, s, st.credits, rng);
       compare_memory(dut, tap, rtl_mem, c, matched);
       compare_state(dut, ni, c);
@@ -484,11 +497,34 @@ class NiLockstep : public noc::test::SimTest {
     }
   }
 
+  // The SystemC NI stopped the run in cycle c (a bound exceeded; sc_stop was called). The RTL
+  // registers the same error: error_o after this cycle's edge, or the next one where the
+  // block registers its overflow first (the memory queue), its cause naming the same NiConfig
+  // bound. Returns that bound.
+  template <class Model>
+  static std::string same_error(Clocked<Model>& d, const noc::NetworkInterface& ni, uint64_t c) {
+    for (int edges = 0; edges < 2 && !d->error_o; ++edges) {
+      d.edge();
+      d.settle();
+    }
+    const std::string rtl = cosim::run_error_text(d->error_cause_o);
+    std::smatch m;
+    const std::string& sc = ni.fault();
+    EXPECT_TRUE(std::regex_search(sc, m, std::regex(R"(NiConfig::(\w+))")))
+        << "cycle " << c << ": the SystemC NI stopped naming no NiConfig bound: " << sc;
+    const std::string bound = m.empty() ? "" : m[1].str();
+    EXPECT_TRUE(d->error_o) << "cycle " << c << ": the SystemC NI stopped (" << sc
+                            << "); the RTL raised no error";
+    EXPECT_NE(rtl.find("NiConfig::" + bound), std::string::npos)
+        << "cycle " << c << ": SystemC: " << sc << "\n  RTL: " << rtl;
+    return bound;
+  }
+
   template <class Model>
   static void compare_state(Clocked<Model>& d, const noc::NetworkInterface& ni,
                             uint64_t c) {
-    ASSERT_EQ(d->error_o, 0u) << "cycle " << c << ": RTL error cause "
-                              << static_cast<int>(d->error_cause_o);
+    ASSERT_EQ(d->error_o, 0u) << "cycle " << c << ": RTL error: "
+                              << cosim::run_error_text(d->error_cause_o);
     // The RTL step register takes this cycle's advance at the edge.
     ASSERT_EQ(d->step_o + d->step_advance_o, ni.timestep.value())
         << "cycle " << c << ": timestep; RTL head " << d->head_o << " lockstep " << d->lockstep_o
@@ -671,6 +707,43 @@ uint64_t wanted_cycles() {
 // at least (the slow test NiLockstep.MillionCycles asks for a million).
 TEST_F(NiLockstep, RandomPlansTimingAndBackPressure) {
   random_runs<Vnetwork_interface>(*this, wanted_cycles(), 2026, [](Scenario&) {});
+}
+
+// Random scenarios on an NI with small bounds (tb/CMakeLists.txt: Vnetwork_interface_bounds):
+// the lockstep runs with these bounds, the recording within the defaults, so a run that needs
+// more must stop both models in the same cycle, the SystemC NI's fault and the RTL's
+// error_cause_o naming the same NiConfig bound. Each bound is reached.
+TEST_F(NiLockstep, BoundsStopBothModelsAlike) {
+  auto small = [](noc::NiConfig& ni) {
+    ni.block_slots = 8;
+    ni.reducing_blocks = 4;
+    ni.waiting_blocks = 2;
+    ni.memory_requests = 32;
+    ni.packet_messages = 1;
+  };
+  constexpr int kRuns = 120;
+  std::mt19937_64 rng(11);
+  std::map<std::string, int> stopped;
+  Compared total;
+  for (int runs = 0; runs < kRuns;) {
+    Random r = random_scenario(rng);
+    Scenario& s = r.scenario;
+    if (s.images.empty()) continue;
+    SCOPED_TRACE(fmt::format("run {}: {}", runs, r.what));
+    const Compared c = run<Vnetwork_interface_bounds>(s, small);
+    fs::remove_all(s.images);
+    if (HasFailure()) return;
+    total += c;
+    ++stopped[c.stopped.empty() ? "(none: completed)" : c.stopped];
+    ++runs;
+  }
+  std::string counts;
+  for (const auto& [bound, n] : stopped) counts += fmt::format(" {} x{},", bound, n);
+  std::printf("%d runs stopped at:%s %s\n", kRuns, counts.c_str(), str(total).c_str());
+  for (const char* b : {"block_slots", "reducing_blocks", "waiting_blocks", "memory_requests",
+                        "packet_messages"}) {
+    EXPECT_GT(stopped[b], 0) << "no run reached NiConfig::" << b;
+  }
 }
 
 // Random scenarios on an NI with small buffers (tb/CMakeLists.txt: Vnetwork_interface_small),

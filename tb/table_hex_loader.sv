@@ -106,7 +106,7 @@ module table_hex_loader #(
   logic        write_error_q;
   logic [31:0] unused_rdata;
   logic        unused_dtype;
-  logic [4:0]  unused_cause;
+  logic [ni_formats_pkg::TABLE_ERROR_BITS-1:0] unused_cause;
   int unsigned at_q;       // next image byte; then the registers
   logic [1:0]  phase_q;    // 0 image, 1 LENGTH, 2 LOAD, 3 done
 

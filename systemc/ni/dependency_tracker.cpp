@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "ni/ni_config.hpp"
+
 namespace mt::noc {
 
 DependencyTracker::DependencyTracker(sc_core::sc_module_name name, uint32_t slots,
@@ -14,9 +16,8 @@ DependencyTracker::DependencyTracker(sc_core::sc_module_name name, uint32_t slot
 void DependencyTracker::check_flow(uint32_t flow, const char* what) {
   peak_flows_ = std::max(peak_flows_, flow + 1);
   if (flow >= flows_) {
-    throw std::runtime_error(fmt::format("{}: {} of flow {}; the RTL scoreboard has rows for "
-                                         "flows 0 to {} (NiConfig::flows)",
-                                         name(), what, flow, flows_ - 1));
+    throw NiRunError(fmt::format("{}: {} of flow {}; the RTL scoreboard has rows for flows 0 "
+                                 "to {} (NiConfig::flows)", name(), what, flow, flows_ - 1));
   }
 }
 
@@ -31,7 +32,7 @@ void DependencyTracker::arrive(Op op, uint32_t flow, uint32_t sender) {
   check_flow(flow, "a message");
   std::vector<uint32_t>& senders = rows_[row(op, flow)];
   if (senders.size() >= slots_) {
-    throw std::runtime_error(fmt::format(
+    throw NiRunError(fmt::format(
         "{}: the {} of flow {} from node {} is the {}th message of its (op, flow) here; the "
         "RTL scoreboard holds {} (NiConfig::arrival_slots)",
         name(), op_name(op), flow, sender, senders.size() + 1, slots_));

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "ni/ni_config.hpp"
 #include "ni/plain_access.hpp"
 
 namespace mt::noc {
@@ -37,7 +38,7 @@ uint64_t DmaRequester::access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data
   completions_.push_back(complete);
   peak_ = std::max(peak_, completions_.size());
   if (max_outstanding_ != 0 && completions_.size() > max_outstanding_) {
-    throw std::runtime_error(fmt::format(
+    throw NiRunError(fmt::format(
         "{}: {} memory accesses incomplete at once, more than the RTL's {} "
         "(NiConfig::memory_requests)", name(), completions_.size(), max_outstanding_));
   }

@@ -82,7 +82,7 @@ bool EjectionDecoder::consume(const Flit& f, uint32_t port_index, ReceivedBlock&
         const size_t open = ++port_packet_messages_[port_index];
         peak_packet_messages_ = std::max(peak_packet_messages_, open);
         if (open > packet_messages_bound_) {
-          throw std::runtime_error(fmt::format(
+          throw NiRunError(fmt::format(
               "NI {}: ejection port {}: {} packet-mode messages open at once, more than the "
               "RTL's {} (NiConfig::packet_messages): {}", node_, port_index, open,
               packet_messages_bound_, f.str()));

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "ni/ni_config.hpp"
+
 namespace mt::noc {
 
 Interlock::Interlock(sc_core::sc_module_name name, uint32_t reducing_blocks,
@@ -24,7 +26,7 @@ void Interlock::start_reducing(const Range& r) {
   reducing_.push_back(r);
   peak_reducing_ = std::max(peak_reducing_, reducing_.size());
   if (reducing_.size() > reducing_blocks_) {
-    throw std::runtime_error(fmt::format(
+    throw NiRunError(fmt::format(
         "{}: {} Reduce blocks between their read and their write-back, more than the RTL's {} "
         "(NiConfig::reducing_blocks)", name(), reducing_.size(), reducing_blocks_));
   }
@@ -71,7 +73,7 @@ std::optional<uint32_t> Interlock::release() {
   maybe_free_ = out.has_value();
   peak_waiting_ = std::max(peak_waiting_, waiting_.size());
   if (waiting_.size() > waiting_blocks_) {
-    throw std::runtime_error(fmt::format(
+    throw NiRunError(fmt::format(
         "{}: {} Reduce blocks wait behind the interlock, more than the RTL's {} "
         "(NiConfig::waiting_blocks)", name(), waiting_.size(), waiting_blocks_));
   }

@@ -121,7 +121,7 @@ uint64_t NetworkInterface::flits_ejected() const {
 SendRoute NetworkInterface::route_to(const SendRequest& s) const {
   const uint32_t dest = s.dest;
   if (dest == place_.node || dest >= place_.nodes) {
-    throw std::runtime_error(fmt::format("NI {}: a table entry sends to node {}", place_.node, dest));
+    throw NiRunError(fmt::format("NI {}: a table entry sends to node {}", place_.node, dest));
   }
   const uint32_t k = noc_.ni_ports;
   SendRoute r;
@@ -202,7 +202,7 @@ void NetworkInterface::eject(uint64_t now) {
     }
     peak_live_ = std::max(peak_live_, ++live_blocks_);
     if (live_blocks_ > ni_.block_slots) {
-      throw std::runtime_error(fmt::format(
+      throw NiRunError(fmt::format(
           "NI {}: {} received blocks at once, more than the RTL's {} (NiConfig::block_slots)",
           place_.node, live_blocks_, ni_.block_slots));
     }
@@ -493,11 +493,16 @@ void NetworkInterface::evaluate(uint64_t now) {
   next_wake_ = kNever;
   if (!started_) return;
   const uint64_t before = progress_;
-  eject(now);
-  run_events(now);
-  release_waiting(now);
-  fetch(now);
-  control(now);
+  try {
+    eject(now);
+    run_events(now);
+    release_waiting(now);
+    fetch(now);
+    control(now);
+  } catch (const NiRunError& e) {
+    fail(e.what());  // the run stops at the end of this delta cycle
+    return;
+  }
 
   const bool idle = dma_idle();
   if (traced_) {

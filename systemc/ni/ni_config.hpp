@@ -2,11 +2,20 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "noc/noc_config.hpp"
 
 namespace mt::noc {
+
+// What the RTL NI reports on error_o during a run (format/ni_formats.json, errors.run): most
+// often a run that needs more of an NiConfig bound than the NI has, the message naming the
+// field. Thrown by the NI's blocks and caught by the NI, which stops the run with it as its
+// fault: a failed all-reduce (mtsim's exit 3), as with the RTL NI, not an internal error.
+struct NiRunError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 // Payload bytes of a body or tail flit. The VC and Type bits of Fig. 8b travel beside the
 // payload, as in the paper's accounting (256-byte packets = 16 payload flits + 1 head: 6%).

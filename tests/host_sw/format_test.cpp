@@ -71,7 +71,8 @@ std::string package_path() {
 // Every `localparam ... NAME = VALUE;` of a generated Verilog file (the include by default).
 std::map<std::string, uint64_t> svh_params(const std::string& path = MT_FORMAT_SVH) {
   const std::string text = read_text(path);
-  const std::regex re(R"(localparam [^=]*\b([A-Z0-9_]+) = (?:32'h([0-9a-f]+)|([0-9]+));)");
+  const std::regex re(
+      R"(localparam [^=]*\b([A-Z0-9_]+) = (?:32'h([0-9a-f]+)|(?:[0-9]+'d)?([0-9]+));)");
   std::map<std::string, uint64_t> out;
   for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
        ++it) {
@@ -118,6 +119,12 @@ TEST(Format, VerilogIncludeAgreesWithTheCppHeader) {
     expect(("HEAD_" + up + "_LSB").c_str(), f.lsb);
     expect(("HEAD_" + up + "_BITS").c_str(), f.bits);
   }
+  expect("TABLE_ERROR_BITS", table_error::kBits);
+  expect("TABLE_ERROR_CRC", table_error::kCrc);
+  expect("TABLE_ERROR_ORDER", table_error::kOrder);
+  expect("RUN_ERROR_BITS", run_error::kBits);
+  expect("RUN_ERROR_REDUCING", run_error::kReducing);
+  expect("RUN_ERROR_BLOCKS", run_error::kBlocks);
   expect("CFG_IMAGE_WINDOW", config::kImageWindow);
   expect("CFG_REG_LOAD", config::kRegLoad);
   expect("CFG_REG_ENTRIES", config::kRegEntries);
@@ -125,6 +132,17 @@ TEST(Format, VerilogIncludeAgreesWithTheCppHeader) {
   for (const auto& [name, v] : p) header_fields += name.rfind("IMG_", 0) == 0 && name.size() > 7 &&
                                                    name.compare(name.size() - 7, 7, "_OFFSET") == 0;
   EXPECT_EQ(header_fields, std::size(image::kHeader));
+}
+
+// The error codes: a text for each, the table's codes within their port, a run error per bit.
+TEST(Format, ErrorCodesHaveTheirTexts) {
+  EXPECT_EQ(std::size(table_error::kText), table_error::kOrder + 1);
+  EXPECT_LE(std::size(table_error::kText), size_t{1} << table_error::kBits);
+  EXPECT_GT(std::size(table_error::kText), size_t{1} << (table_error::kBits - 1));
+  EXPECT_STREQ(table_error::kText[table_error::kNone], "none");
+  EXPECT_EQ(std::size(run_error::kText), run_error::kBits);
+  EXPECT_NE(std::string(run_error::kText[run_error::kReducing]).find("NiConfig::reducing_blocks"),
+            std::string::npos);
 }
 
 }  // namespace

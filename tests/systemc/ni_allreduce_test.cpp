@@ -281,6 +281,26 @@ TEST_F(NiAllReduce, BrokenTableDeadlocksAndTheWatchdogNamesIt) {
   EXPECT_THAT(r.error, HasSubstr("step"));
 }
 
+// A run that needs more of a bound than the NI has fails (mtsim's exit 3) with the NI's fault
+// naming the NiConfig field, as the RTL NI's error_o does (format/ni_formats.json,
+// errors.run); it is not an internal error.
+TEST_F(NiAllReduce, ExceedingABoundFailsTheRunNamingIt) {
+  const std::pair<const char*, uint32_t NiConfig::*> bounds[] = {
+      {"reducing_blocks", &NiConfig::reducing_blocks},
+      {"waiting_blocks", &NiConfig::waiting_blocks},
+      {"block_slots", &NiConfig::block_slots},
+      {"memory_requests", &NiConfig::memory_requests},
+      {"arrival_slots", &NiConfig::arrival_slots}};
+  for (const auto& [name, field] : bounds) {
+    test::fresh_simcontext();
+    AllReduceOptions o = options("torus:4x4", "multitree", 64 * 1024);
+    o.ni.*field = 1;
+    const AllReduceResult r = run_allreduce(o);
+    EXPECT_FALSE(r.verified) << name;
+    EXPECT_THAT(r.error, HasSubstr(std::string("(NiConfig::") + name + ")")) << name;
+  }
+}
+
 TEST_F(NiAllReduce, BadInputIsRejected) {
   EXPECT_THROW(run_allreduce(options("torus:4x4", "multitree", 0)), InputError);
   EXPECT_THROW(run_allreduce(options("torus:4x4", "multitree", 1022)), InputError);
