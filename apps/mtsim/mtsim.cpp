@@ -85,11 +85,16 @@ std::string summary(const AllReduceResult& r) {
   }
   if (!r.links.empty()) mean /= static_cast<double>(r.links.size());
   std::string s;
-  s += fmt::format("  cycles          {}\n", r.cycles);
-  s += fmt::format("  bandwidth       {:.2f} GB/s (all-reduce bytes / simulated time)\n",
-                   r.bandwidth_gbps);
-  s += fmt::format("  physical bound  {} cycles; this run reaches {:.1f}% of it\n", r.bound_cycles,
-                   100.0 * r.bound_ratio);
+  if (r.cycles == 0 && !r.verified) {  // stopped before any NI finished: no time to report
+    s += "  cycles          none: the run stopped before any NI finished (below)\n";
+    s += fmt::format("  physical bound  {} cycles\n", r.bound_cycles);
+  } else {
+    s += fmt::format("  cycles          {}\n", r.cycles);
+    s += fmt::format("  bandwidth       {:.2f} GB/s (all-reduce bytes / simulated time)\n",
+                     r.bandwidth_gbps);
+    s += fmt::format("  physical bound  {} cycles; this run reaches {:.1f}% of it\n",
+                     r.bound_cycles, 100.0 * r.bound_ratio);
+  }
   if (!r.bound_basis.empty()) s += fmt::format("                  ({})\n", r.bound_basis);
   s += fmt::format("  steps           {} per phase ({} timesteps)\n", r.steps_per_phase,
                    2 * r.steps_per_phase);

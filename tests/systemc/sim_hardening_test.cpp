@@ -231,6 +231,9 @@ TEST(Hardening, DeadlocksBehindLongLatenciesAreStillFound) {
     EXPECT_THAT(r.out, HasSubstr("deadlock: nothing moved for")) << option;
     EXPECT_THAT(r.out, HasSubstr("and nothing is under way")) << option;
     EXPECT_THAT(r.out, HasSubstr("waits for the reduce of flow")) << option;
+    // No NI finished: no cycle count or bandwidth is made up for the run.
+    EXPECT_THAT(r.out, HasSubstr("cycles          none: the run stopped")) << option;
+    EXPECT_THAT(r.out, Not(HasSubstr("bandwidth"))) << option;
   }
 }
 
