@@ -9,6 +9,7 @@ use the same functions: a check draws into a scratch directory and compares.
 import os
 import re
 import subprocess
+import sys
 
 BLOCK = re.compile(r"(<!-- BEGIN GENERATED (\S+) -->\n)(.*?)(<!-- END GENERATED \2 -->)", re.S)
 
@@ -41,6 +42,15 @@ def fill(path, generated):
     if missing:
         raise DocError(f"{path}: no GENERATED block for {', '.join(missing)}")
     return new, changed
+
+
+def update(path, generated, check):
+    """Fills the blocks of `path` named in `generated` (with `check`, only compares); the names
+    of the blocks whose text differs."""
+    text, changed = fill(path, generated)
+    if not check:
+        write(path, text)
+    return changed
 
 
 def write(path, text):
@@ -78,3 +88,14 @@ def differing_figures(drawn, committed_dir):
         elif open(path, "rb").read() != open(copy, "rb").read():
             out.append(f"{copy} differs from the figure drawn from its CSV ({path})")
     return out
+
+
+def verdict(tool, drawn, committed_dir, doc, changed, source, tables):
+    """A check's outcome: names every figure and generated block that differs from what
+    `source` gives, counts them; the exit code (0 all agree, 4 a difference)."""
+    diffs = differing_figures(drawn, committed_dir) + [
+        f"{doc}: generated block {name!r} differs from what {source} gives" for name in changed]
+    for d in diffs:
+        print(f"{tool}: {d}", file=sys.stderr)
+    print(f"{tool}: {len(drawn)} figures, {tables} tables checked, {len(diffs)} differences")
+    return 4 if diffs else 0

@@ -158,20 +158,12 @@ def main(argv):
             write_csv(csv_path, rows_of_report(args.report))
         rows = read_csv(csv_path)
         svg = draw(rows, args.name, work, work if args.check else FIGURES)
-        text, changed = docgen.fill(DOC, {args.name: table(rows)})
-        if not args.check:
-            docgen.write(DOC, text)
+        changed = docgen.update(DOC, {args.name: table(rows)}, args.check)
     except (InputError, docgen.DocError) as e:
         print(f"blocks_figure.py: {e}", file=sys.stderr)
         return 1
     if args.check:
-        diffs = docgen.differing_figures([svg], FIGURES) + [
-            f"{DOC}: generated block {n!r} differs from the table {csv_path} gives"
-            for n in changed]
-        for d in diffs:
-            print(f"blocks_figure.py: {d}", file=sys.stderr)
-        print(f"blocks_figure.py: 1 figure, 1 table checked, {len(diffs)} differences")
-        return 4 if diffs else 0
+        return docgen.verdict("blocks_figure.py", [svg], FIGURES, DOC, changed, csv_path, 1)
     print(f"blocks_figure.py: {csv_path}, {svg}, {DOC} ({len(changed)} block changed)")
     return 0
 

@@ -202,8 +202,7 @@ def write_docs(path, data, base_rep, base_md):
     generated = {"sweep": sweep_table(data)}
     if base_rep is not None:
         generated.update(base=base_section(base_md), paper=paper_table(base_rep))
-    text, _ = docgen.fill(path, generated)
-    docgen.write(path, text)
+    docgen.update(path, generated, check=False)
 
 
 def parse_args(argv):

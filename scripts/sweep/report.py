@@ -464,21 +464,13 @@ def main():
         if not args.check:
             os.makedirs(figures, exist_ok=True)
         drawn = plots(index, sizes, args.plots, args.plots if args.check else figures)
-        text, changed = docgen.fill(args.doc, generated) if args.doc else ("", [])
-        if args.doc and not args.check:
-            docgen.write(args.doc, text)
+        changed = docgen.update(args.doc, generated, args.check) if args.doc else []
     except (InputError, docgen.DocError) as e:
         print(f"report.py: {e}", file=sys.stderr)
         return 1
     if args.check:
-        diffs = docgen.differing_figures(drawn, figures) + [
-            f"{args.doc}: generated block {name!r} differs from the table drawn from {args.csv}"
-            for name in changed]
-        for d in diffs:
-            print(f"report.py: {d}", file=sys.stderr)
-        print(f"report.py: {len(drawn)} figures, {len(generated)} tables checked, "
-              f"{len(diffs)} differences")
-        return 4 if diffs else 0
+        return docgen.verdict("report.py", drawn, figures, args.doc, changed, args.csv,
+                              len(generated))
     for svg in drawn:
         print(f"report.py: {svg}")
     if args.doc:
