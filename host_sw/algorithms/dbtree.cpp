@@ -120,16 +120,16 @@ Tree make_tree(std::vector<int> parent) {
 
 }  // namespace
 
-// Chunks per tree: the option, or the default above; at most one element per chunk (a
-// larger option is refused, the default is held to it).
+// Chunks per tree: the option, or the default above; at most one 16-byte grain per chunk
+// (kChunkGrainBytes; a larger option is refused, the default is held to it).
 uint32_t dbtree_chunks(const PlanOptions& opt, uint32_t levels) {
   const uint64_t per_tree = opt.bytes / 2;
-  const uint64_t most = std::max<uint64_t>(1, per_tree / kElementBytes);
+  const uint64_t most = std::max<uint64_t>(1, per_tree / kChunkGrainBytes);
   uint64_t c = opt.chunks;
   if (c > most) {
     throw InputError(fmt::format("--dbtree-chunks {}: each tree carries half of the {}-byte "
-                                 "buffer, at most {} chunks of one {}-byte element",
-                                 c, opt.bytes, most, kElementBytes));
+                                 "buffer, at most {} chunks of {} bytes",
+                                 c, opt.bytes, most, kChunkGrainBytes));
   }
   if (c == 0) {
     constexpr double kStepCostBytes = 16 * 1024;
@@ -143,7 +143,7 @@ namespace {
 
 // Tree t's transfers of chunk k (flow f): up in round height + k, down in round depth + k.
 void add_chunk(Plan& plan, const Tree& tree, uint32_t f, uint32_t k) {
-  if (plan.ranges[f].size == 0) return;  // fewer elements than chunks
+  if (plan.ranges[f].size == 0) return;  // fewer grains than chunks
   const uint32_t T = plan.steps_per_phase;
   for (uint32_t v = 0; v < plan.nodes; ++v) {
     const int p = tree.parent[v];

@@ -313,7 +313,7 @@ Plan build_multitree(const Topology& topo, const PlanOptions& opt) {
   // within a step), c -> p; all-gather moves after it. Calls fn(transfer, edge) in that order.
   auto each = [&](auto&& fn) {
     for (auto it = edges.rbegin(); it != edges.rend(); ++it) {
-      if (plan.ranges[it->tree].size == 0) continue;  // fewer elements than flows
+      if (plan.ranges[it->tree].size == 0) continue;  // fewer 16-byte grains than flows
       fn(Transfer{it->tree, it->child, it->parent, it->tree, T - it->step + 1, Op::kReduce}, *it);
     }
     for (const Edge& e : edges) {

@@ -73,16 +73,16 @@ struct PlanSize {
 };
 
 // MultiTree and the rings: a Reduce and a Gather for every node but one per chunk, and a chunk
-// per node or per element, whichever is fewer (a 64-byte buffer has 16 non-empty chunks).
+// per node or per 16-byte grain, whichever is fewer (a 64-byte buffer has 4 non-empty chunks).
 void estimate_quadratic(const TopologySize& size, const std::string& algorithm,
                         const PlanOptions& opt, PlanSize& p) {
   const double n = static_cast<double>(size.nodes);
-  const double elements = static_cast<double>(opt.bytes / kElementBytes);
-  const double chunks = std::min(n, elements);
+  const double grains = std::ceil(static_cast<double>(opt.bytes) / kChunkGrainBytes);
+  const double chunks = std::min(n, grains);
   p.transfers = 2 * (n - 1) * chunks;
   p.steps_per_phase = n - 1;
-  if (algorithm == "ring-bi") {  // half of the elements each way round
-    const double half = elements / 2;
+  if (algorithm == "ring-bi") {  // half of the grains each way round
+    const double half = grains / 2;
     p.transfers = 2 * (n - 1) * (std::min(n, std::ceil(half)) + std::min(n, std::floor(half)));
   } else if (algorithm == "multitree") {
     // Every tree is built, its chunk empty or not: a node takes in a tree a link a step, at
@@ -103,7 +103,7 @@ void estimate_quadratic(const TopologySize& size, const std::string& algorithm,
 PlanSize estimate_size(const TopologySize& size, const std::string& algorithm,
                        const PlanOptions& opt) {
   const double n = static_cast<double>(size.nodes);
-  const double elements = static_cast<double>(opt.bytes / kElementBytes);
+  const double grains = std::ceil(static_cast<double>(opt.bytes) / kChunkGrainBytes);
   PlanSize p;
   if (quadratic(algorithm)) {
     estimate_quadratic(size, algorithm, opt, p);
@@ -114,7 +114,7 @@ PlanSize estimate_size(const TopologySize& size, const std::string& algorithm,
     const double shares = (both_orders ? 2 : 1) * (w != 2 && h != 2 ? 2 : 1);
     p.steps_per_phase = both_orders ? 2 * (side - 1) : w + h - 2;
     // Per share and phase: each stage's step moves every line's non-empty pieces.
-    const double per_share = std::min(n, elements / shares);
+    const double per_share = std::min(n, grains / shares);
     p.transfers = 2 * shares * p.steps_per_phase * per_share;
     // Each transfer spans about side / 2 of the buffer's segments, which the verifier's sums
     // go through one by one at about 57 ns (torus:256x256: 1.3e8 of them, twice).
@@ -134,11 +134,11 @@ PlanSize estimate_size(const TopologySize& size, const std::string& algorithm,
     p.steps_per_phase = ceil_log2(n);
     p.transfers = 2 * n * p.steps_per_phase;
     // Halving and doubling: a node's sends in a phase span its buffer's segments twice over
-    // (n / 2 + n / 4 + ...), min(N, elements) of them, each a merge of contributor sets in the
+    // (n / 2 + n / 4 + ...), min(N, grains) of them, each a merge of contributor sets in the
     // verifier's sums, about 65 ns; and about 10 ns a pair of nodes whatever the size. With
     // mtc on this 2-core machine, loaded: bigraph:64x64 at 1 MiB 16.5 s, bigraph:64x128 71 s,
     // bigraph:128x128 at 64 bytes 10.5 s.
-    p.extra_seconds = n * n * 10e-9 + 4 * n * std::min(n, elements) * 65e-9;
+    p.extra_seconds = n * n * 10e-9 + 4 * n * std::min(n, grains) * 65e-9;
   }
   p.entries = std::max(n * 2 * p.steps_per_phase, p.transfers);
   return p;

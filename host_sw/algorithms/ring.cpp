@@ -33,7 +33,7 @@ void add_ring_transfers(Plan& plan, const std::vector<uint32_t>& cycle, uint32_t
   const uint32_t back = op == Op::kReduce ? s : s - 1;
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t f = first + (i + n - back) % n;
-    if (plan.ranges[f].size == 0) continue;  // fewer elements than chunks
+    if (plan.ranges[f].size == 0) continue;  // fewer 16-byte grains than chunks
     plan.transfers.push_back({f, cycle[i], cycle[(i + 1) % n], f,
                               op == Op::kReduce ? s : T + s, op});
   }

@@ -37,8 +37,8 @@
 //     entries, and the sub-chunk the owner is root of was waited for by its root Gather. Line
 //     nodes forward the piece under the same label; its reduce-scatter bytes were waited for
 //     by their Reduces.
-// With fewer elements than chunks some sub-chunks are empty; the "first/last non-empty" rules
-// keep every wait on a message that is really sent. Shares own disjoint bytes and flows.
+// With fewer 16-byte grains than chunks some sub-chunks are empty; the "first/last
+// non-empty" rules keep every wait on a message that is really sent. Shares own disjoint bytes and flows.
 #include <algorithm>
 
 #include <fmt/format.h>

@@ -33,6 +33,10 @@ const char* op_name(Op op);
 const char* dtype_name(DType t);
 DType parse_dtype(const std::string& s);  // "int32" | "fp32", else InputError
 constexpr uint32_t kElementBytes = 4;    // both supported element types are 32-bit
+// Every chunk starts at a multiple of a flit's payload (format/ni_formats.json), so the NI
+// receives whole flits of 16 aligned bytes and cuts blocks at 256-byte lines between flits
+// (systemc/ni/README.md, "Read-after-write interlock"); the plan verifier checks it.
+constexpr uint32_t kChunkGrainBytes = format::flit::kPayloadBytes;
 
 struct ByteRange {
   uint64_t offset = 0;  // from the start of the all-reduce buffer
@@ -77,8 +81,10 @@ struct Plan {
   uint32_t total_steps() const { return 2 * steps_per_phase; }
 };
 
-// Splits `bytes` (a multiple of the element size) into `parts` element-aligned chunks that
-// cover it exactly: the first (elements % parts) chunks hold one element more.
+// Splits `bytes` (a multiple of the element size) into `parts` chunks that cover it exactly,
+// each starting at a multiple of kChunkGrainBytes: in grains of that size (the last one
+// shorter when `bytes` is not a multiple of it), the first (grains % parts) chunks hold one
+// grain more; with fewer grains than parts the last chunks are empty.
 std::vector<ByteRange> split_bytes(uint64_t bytes, uint32_t parts);
 
 // Parses sizes such as 1048576, 64KiB, 1MiB, 2GiB, 4096B (binary suffixes; kB/MB/GB decimal).

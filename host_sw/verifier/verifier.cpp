@@ -37,6 +37,11 @@ void check_structure(const Plan& plan, const Topology& topo, ErrorList& errors) 
       errors.add(fmt::format("range {} = bytes [{}, {}) is not element-aligned inside the {}-byte buffer",
                       i, b.offset, b.end(), plan.bytes));
     }
+    if (b.size != 0 && b.offset % kChunkGrainBytes != 0) {
+      errors.add(fmt::format("range {} = bytes [{}, {}) does not start at a multiple of {} bytes "
+                             "(a flit's payload, which the NI's blocks are cut in)",
+                             i, b.offset, b.end(), kChunkGrainBytes));
+    }
   }
   if (!plan.routes.empty() && plan.routes.size() != plan.transfers.size()) {
     errors.add(fmt::format("plan has {} routes for {} transfers", plan.routes.size(), plan.transfers.size()));

@@ -11,14 +11,14 @@ namespace {
 
 TEST(ScheduleTable, AddressesAndSizesComeFromTheChunks) {
   PlanOptions opt;
-  opt.bytes = 1000;  // 250 elements over 4 flows: 63, 63, 62, 62
+  opt.bytes = 1000;  // 63 grains of 16 bytes (the last of 8) over 4 flows: 16, 16, 16, 15
   TableOptions topt;
   topt.base_addr = 0x1000;
   const TableSet set = compile_tables(build_multitree(make_mesh(2, 2), opt), topt);
   for (const ScheduleTable& t : set.tables) {
     for (const TableEntry& e : t.entries) {
-      const uint64_t want_size = e.flow < 2 ? 252 : 248;
-      const uint64_t want_addr = 0x1000 + (e.flow <= 2 ? e.flow * 252 : 2 * 252 + 248);
+      const uint64_t want_size = e.flow < 3 ? 256 : 1000 - 3 * 256;
+      const uint64_t want_addr = 0x1000 + e.flow * 256;
       EXPECT_EQ(e.size, want_size) << "node " << t.node << " flow " << e.flow;
       EXPECT_EQ(e.start_addr, want_addr) << "node " << t.node << " flow " << e.flow;
     }

@@ -120,6 +120,20 @@ TEST(Verifier, RejectsOpsInTheWrongPhaseAndBadIds) {
   EXPECT_THAT(first_error(mesh2x2(), make_mesh(4, 4)), HasSubstr("plan is for 4 nodes"));
 }
 
+// Chunks start at multiples of a flit's 16 payload bytes, which the NI's blocks are cut in: a
+// plan whose chunk boundary is only element-aligned is refused by name.
+TEST(Verifier, RejectsAChunkThatDoesNotStartAtASixteenByteGrain) {
+  Plan p = mesh2x2();
+  EXPECT_EQ(first_error(p, make_mesh(2, 2)), "verified");
+  p.ranges[0].size -= kElementBytes;
+  p.ranges[1].offset -= kElementBytes;
+  p.ranges[1].size += kElementBytes;
+  for (Flow& f : p.flows) f.chunk = p.ranges[&f - p.flows.data()];
+  EXPECT_THAT(all_errors(p, make_mesh(2, 2)),
+              HasSubstr("range 1 = bytes [262140, 524288) does not start at a multiple of 16 "
+                        "bytes"));
+}
+
 TEST(Verifier, RequireValidThrowsWithTheErrors) {
   Plan p = mesh2x2();
   p.transfers.pop_back();
