@@ -137,7 +137,7 @@ endforeach()
 # --- flits --------------------------------------------------------------------------------
 string(APPEND hpp "namespace flit {\n")
 string(APPEND svh "// Flits: data_bits of data, VC and type beside them; head-flit fields\n")
-foreach(key data_bits payload_bytes vc_bits type_bits port_bits route_bits)
+foreach(key data_bits payload_bytes line_bytes vc_bits type_bits port_bits route_bits)
   get(value flit ${key})
   camel(${key} c)
   upper(${key} u)

@@ -1,20 +1,23 @@
 // The NI's ejection side for one ejection port (instantiate one per port): reassembles the
-// flits of each VC into blocks of gradient data (a sub-packet's or a packet's payload) and
-// says which message each belongs to and when a message is complete. SystemC twin:
+// flits of each VC into blocks of gradient data and says which message each belongs to and
+// when a message is complete. SystemC twin:
 // systemc/ni/ejection_decoder.hpp (which keeps the contexts of every port in one object).
 //
 // One context per VC. A head opens its VC's context: a SubHead's sender is the neighbour
 // across the port opposite its Eject field (the source router swapped Next and Eject, paper
 // §IV-B), a normal Head's sender is its Src. Body and tail flits add their payload (16 bytes,
-// fewer at the end of a message or packet). A SubTail or message Tail ends a sub-packet's
-// block, a Tail ends a packet's block: block_o is valid in the flit's own cycle with the
-// block's data, its address and whether it completes the message. Packet-mode messages count
+// fewer at the end of a message or packet). A block ends at the message's or packet's tail and
+// at every line's end (ni_formats_pkg::FLIT_LINE_BYTES, 256), so it lies within one line, the
+// interlock's key: block_o is valid in the flit's own cycle with the block's data, its
+// address and whether it completes the message. A head's address is a multiple of 16, so
+// flits never cross a line. Packet-mode messages count
 // their bytes in a table of PKT_MSGS open messages (all packets of a message come through one
 // port: routes are deterministic), since their packets may interleave over the VCs.
 //
 // A flit that does not continue what its VC carries (or that names no neighbour, or a message
 // or packet longer than its size, or a full packet table) sets error_o, sticky until start_i:
-// the SystemC decoder throws there. So every flit of a block but its last carries 16 bytes,
+// the SystemC decoder throws there (also a head whose address is not a multiple of 16). So
+// every flit of a block but its last carries 16 bytes,
 // and the reassembly buffer takes flits whole, a lane each (no byte shifting).
 module ejection_decoder #(
   // Width of node ids and of the Tree ID; nil (no neighbour) is all ones.
@@ -25,10 +28,10 @@ module ejection_decoder #(
   parameter int unsigned SIZE_W = 32,
   // Virtual channels of the port.
   parameter int unsigned VCS = 4,
-  // Payload bytes of the largest block: a sub-packet's or a packet's.
-  parameter int unsigned BLOCK_BYTES = 256,
   // Packet-mode messages that can be open at once on this port.
   parameter int unsigned PKT_MSGS = 4,
+  // Payload bytes of the largest block: a line.
+  localparam int unsigned BLOCK_BYTES = ni_formats_pkg::FLIT_LINE_BYTES,
   localparam int unsigned VC_W = VCS > 1 ? $clog2(VCS) : 1,
   localparam int unsigned LEN_W = $clog2(BLOCK_BYTES + 1),
   // Payload flits of the largest block.
@@ -63,6 +66,7 @@ module ejection_decoder #(
 
   localparam logic [NODE_W-1:0] Nil = '1;
   localparam int unsigned KEY_W = 2 + 2 * NODE_W;  // (op, flow, sender)
+  localparam int unsigned LINE_LO_W = $clog2(BLOCK_BYTES);  // an address's byte in its line
 
   // Per-VC contexts.
   logic [VCS-1:0]            open_q, open_d, message_q, message_d;
@@ -107,7 +111,10 @@ module ejection_decoder #(
               32'(type_i) == FLIT_TYPE_SUB_HEAD;
     is_tail_flit = 32'(type_i) == FLIT_TYPE_TAIL || 32'(type_i) == FLIT_TYPE_HEAD_TAIL ||
                    32'(type_i) == FLIT_TYPE_SUB_MESSAGE_TAIL;
-    ends_block = is_tail_flit || 32'(type_i) == FLIT_TYPE_SUB_TAIL;
+    // A full flit that ends a line (the block's start plus its flits so far and this one).
+    ends_block = is_tail_flit ||
+                 LINE_LO_W'(addr_q[ADDR_W*vc_i +: ADDR_W]) +
+                 (LINE_LO_W'(flits_q[FLITS_W*vc_i +: FLITS_W]) << 4) + LINE_LO_W'(16) == '0;
     h_sender = is_sub ? h_from_node : h_src;
   end
 
@@ -148,7 +155,7 @@ module ejection_decoder #(
 
     if (flit_i && is_head) begin
       if (open_q[vc_i] || (32'(h_op) != OP_REDUCE && 32'(h_op) != OP_GATHER) ||
-          h_sender == Nil || (!is_sub && h_pkt_bytes > h_msg_bytes)) begin
+          h_sender == Nil || (!is_sub && h_pkt_bytes > h_msg_bytes) || h_addr[3:0] != '0) begin
         error_d = 1'b1;
       end
       c_key = {h_sender, h_tree, h_op};
@@ -194,7 +201,7 @@ module ejection_decoder #(
           if (is_tail_flit && c_left != take) error_d = 1'b1;
           block_done_o = is_tail_flit;
         end else begin
-          if (c_left != take) error_d = 1'b1;
+          if (is_tail_flit && c_left != take) error_d = 1'b1;
           for (int p = 0; p < PKT_MSGS; p++) begin
             if (hit[p]) begin
               got = pkt_got_q[SIZE_W*p +: SIZE_W] + SIZE_W'(c_len) + take;

@@ -1,7 +1,7 @@
 // The read-after-write interlock of Reduce blocks: a Reduce block must not read the local
-// partial sum while a block of overlapping bytes is being reduced (read issued, write-back not
-// yet issued) or waits before it. SystemC twin: systemc/ni/interlock.hpp, which states the
-// rule; tb/interlock_test.cpp checks the two every cycle.
+// partial sum while a block of the same 256-byte line is being reduced (read issued,
+// write-back not yet issued) or waits before it. SystemC twin: systemc/ni/interlock.hpp, which
+// states the rule; tb/interlock_test.cpp checks the two every cycle.
 //
 // One block a cycle. A cycle's Reduce blocks (port order) join a queue, and the interlock
 // takes its head each cycle (a block of this cycle when the queue is empty). The queue is a
@@ -10,22 +10,25 @@
 // storage_array of one write and one read port. Every queued block holds a block slot, so a
 // queue of as many places as slots never overflows.
 //
-// The rule kept as counts. The block taken counts the blocks it overlaps: those being reduced
-// and those waiting. Each write-back takes one off the count of every waiting block it
-// overlaps (and of the block taken in its cycle). The block taken reads now if its count is
-// zero; otherwise it waits, and the oldest waiting block whose count is zero reads after the
-// cycle's write-back, one a cycle. Ranges, not start addresses: the plans give a node
-// partially overlapping Reduce blocks (systemc/ni/README.md).
-//
-// Per cycle one block is compared with the entries held (REDUCING + WAITS range compares) and
-// the write-back with the waiting blocks; a waiting block is never compared with every block
-// again. Blocks being reduced form a FIFO: reads issue, complete, are summed and written back
-// in one order, so the write-back is always its head. The waiting list is kept oldest first;
-// the one leaving a cycle closes its gap.
+// Keyed by line: every block lies within one line (the ejection decoder cuts blocks at lines),
+// so blocks conflict exactly when their lines are equal. The blocks being reduced are a FIFO
+// of REDUCING entries (reads issue, complete, are summed and written back in one order, so the
+// write-back is always its head); an entry holds its block's line and the last block of the
+// line's chain, the blocks of that line waiting behind it in arrival order. A waiting block is
+// only a successor link: a word of the successor array, one per block slot, written at the
+// chain's last block with the waiting block's slot, address and length.
+//   take: the block taken looks its line up in the entries' lines (an exact-match CAM, one
+//     search a cycle); on a hit it waits, written as the successor of the entry's last block,
+//     which it becomes; otherwise it reads now and its line gets an entry.
+//   write-back: the head entry leaves; if its last block is not itself, its successor (one
+//     read of the successor array, at the written-back slot) reads now, after the write-back,
+//     and takes over the entry's line and last block.
+// So per cycle: one CAM search, one successor write and one successor read (a storage_array of
+// one write and one read port), no list searched or compacted.
 //
 // Overflows raise reducing_full_o and waiting_full_o, counted as the SystemC model counts
 // them (NiConfig::reducing_blocks, waiting_blocks): the block taken if it reads now before the
-// write-back's pop, the released one after it; the waiting list after the cycle.
+// write-back's pop, the released one after it; the waiting blocks after the cycle.
 module interlock #(
   // New blocks per cycle (NI ports).
   parameter int unsigned K = 4,
@@ -42,8 +45,9 @@ module interlock #(
   // Blocks waiting at once (NiConfig::waiting_blocks).
   parameter int unsigned WAITS = 32,
   localparam int unsigned R_W = REDUCING > 1 ? $clog2(REDUCING) : 1,
-  localparam int unsigned CNT_W = $clog2(REDUCING + WAITS + 1),
-  localparam int unsigned END_W = ADDR_W + 1,
+  localparam int unsigned LINE_SHIFT = $clog2(ni_formats_pkg::FLIT_LINE_BYTES),
+  localparam int unsigned LINE_W = ADDR_W - LINE_SHIFT,
+  localparam int unsigned W_W = $clog2(WAITS + 2),
   localparam int unsigned Q_W = $clog2(QUEUE),
   localparam int unsigned BANK_W = K > 1 ? $clog2(K) : 1,
   localparam int unsigned BANKS = 1 << BANK_W,
@@ -52,7 +56,7 @@ module interlock #(
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
-  // This cycle's Reduce blocks, port order: slot, address, length (not zero).
+  // This cycle's Reduce blocks, port order: slot, address, length (not zero, within a line).
   input  logic [K-1:0]        new_i,
   input  logic [K*SLOT_W-1:0] new_slot_i,
   input  logic [K*ADDR_W-1:0] new_addr_i,
@@ -62,7 +66,7 @@ module interlock #(
   output logic [SLOT_W-1:0]   issue_slot_o,
   output logic [ADDR_W-1:0]   issue_addr_o,
   output logic [LEN_W-1:0]    issue_len_o,
-  // The write-back of the oldest block being reduced issues (its slot for a check only).
+  // The write-back of the oldest block being reduced issues: its slot.
   input  logic                wb_i,
   input  logic [SLOT_W-1:0]   wb_slot_i,
   // The waiting block that reads after it.
@@ -80,30 +84,12 @@ module interlock #(
   if (ROWS < 2 || (QUEUE & (QUEUE - 1)) != 0) begin : g_bad_queue
     $error("interlock: QUEUE must be a power of two of at least two rows of the banks");
   end
+  if (QUEUE > (1 << SLOT_W)) begin : g_bad_slots
+    $error("interlock: QUEUE must not exceed the block slots SLOT_W can name");
+  end
 
-  localparam int unsigned LIST = WAITS + 1;  // the waiting list with this cycle's block
-  localparam int unsigned LIST_W = $clog2(LIST + 1);
-  // A queued block: slot, address, length.
+  // A queued block, and a successor word: slot, address, length.
   localparam int unsigned REC_W = SLOT_W + ADDR_W + LEN_W;
-  // A range: slot, start and stop (start + length: a range may end at 2^ADDR_W), packed
-  // {slot, start, stop}; a waiting block: a range and the count of blocks it waits for.
-  localparam int unsigned RANGE_W = SLOT_W + ADDR_W + END_W;
-  localparam int unsigned WAITER_W = RANGE_W + CNT_W;
-
-  /* verilator lint_off UNUSEDSIGNAL */  // each takes one field of a range
-  function automatic logic [SLOT_W-1:0] slot_of(input logic [RANGE_W-1:0] r);
-    slot_of = r[RANGE_W-1 -: SLOT_W];
-  endfunction
-  function automatic logic [ADDR_W-1:0] start_of(input logic [RANGE_W-1:0] r);
-    start_of = r[END_W +: ADDR_W];
-  endfunction
-  function automatic logic [END_W-1:0] stop_of(input logic [RANGE_W-1:0] r);
-    stop_of = r[END_W-1:0];
-  endfunction
-  function automatic logic overlap(input logic [RANGE_W-1:0] a, input logic [RANGE_W-1:0] b);
-    overlap = END_W'(start_of(a)) < stop_of(b) && END_W'(start_of(b)) < stop_of(a);
-  endfunction
-  /* verilator lint_on UNUSEDSIGNAL */
 
   // ---- the queue: this cycle's blocks join at the tail, the head is taken ------------------
   logic [Q_W-1:0]         q_head_q;
@@ -146,86 +132,70 @@ module interlock #(
     );
   end
 
-  // The block taken, as a range.
-  logic [RANGE_W-1:0] nb;
-  assign nb = {head_rec[REC_W-1 -: SLOT_W], head_rec[LEN_W +: ADDR_W],
-               END_W'(head_rec[LEN_W +: ADDR_W]) + END_W'(head_rec[LEN_W-1:0])};
+  logic [SLOT_W-1:0] nb_slot;
+  logic [ADDR_W-1:0] nb_addr;
+  logic [LINE_W-1:0] nb_line;
+  assign nb_slot = head_rec[REC_W-1 -: SLOT_W];
+  assign nb_addr = head_rec[LEN_W +: ADDR_W];
+  assign nb_line = nb_addr[ADDR_W-1 -: LINE_W];
 
-  // The blocks being reduced (a FIFO) and the waiting list (oldest first).
-  logic [RANGE_W-1:0]  red_q [REDUCING];
+  // The blocks being reduced: a FIFO of their lines and their chains' last blocks.
+  logic [LINE_W-1:0]   line_q [REDUCING];
+  logic [SLOT_W-1:0]   last_q [REDUCING];
   logic [REDUCING-1:0] red_valid_q;
   logic [R_W-1:0]      red_head_q;
   logic [R_W:0]        red_n_q;
-  logic [WAITER_W-1:0] wait_q [WAITS];
-  logic [LIST_W-1:0]   wait_n_q;
+  logic [W_W-1:0]      wait_n_q;
 
-  logic [RANGE_W-1:0] head;
-  assign head = red_q[red_head_q];
-
-  // ---- the block taken: its count ------------------------------------------------------------
-  logic [CNT_W-1:0] nb_count;  // after this cycle's write-back
-  logic             nb_wait;
-
+  // ---- take: the block taken looks its line up -----------------------------------------------
+  logic           hit;
+  logic [R_W-1:0] hit_at;
   always_comb begin
-    logic [CNT_W-1:0] n;
-    n = '0;
+    hit = 1'b0;
+    hit_at = '0;
     for (int r = 0; r < REDUCING; r++) begin
-      if (red_valid_q[r] && overlap(nb, red_q[r])) n = n + CNT_W'(1);
-    end
-    for (int w = 0; w < WAITS; w++) begin
-      if (w < 32'(wait_n_q) && overlap(nb, wait_q[w][WAITER_W-1 -: RANGE_W])) n = n + CNT_W'(1);
-    end
-    issue_o = take && n == '0;
-    nb_wait = take && n != '0;
-    nb_count = n - CNT_W'(wb_i && overlap(nb, head));
-  end
-  assign issue_slot_o = slot_of(nb);
-  assign issue_addr_o = start_of(nb);
-  assign issue_len_o = head_rec[LEN_W-1:0];
-
-  // ---- the waiting list with the new waiting block appended, after the write-back -----------
-  logic [LIST*WAITER_W-1:0] list;
-  logic [LIST_W-1:0]        list_n;
-
-  always_comb begin
-    logic [WAITER_W-1:0] w;
-    list = '0;
-    for (int i = 0; i < WAITS; i++) begin
-      w = wait_q[i];
-      w[CNT_W-1:0] = w[CNT_W-1:0] - CNT_W'(wb_i && overlap(w[WAITER_W-1 -: RANGE_W], head));
-      list[WAITER_W*i +: WAITER_W] = w;
-    end
-    list_n = wait_n_q;
-    if (nb_wait) begin
-      list[WAITER_W*wait_n_q +: WAITER_W] = {nb, nb_count};
-      list_n = wait_n_q + LIST_W'(1);
-    end
-  end
-
-  // The oldest whose count is zero reads now.
-  logic [LIST_W-1:0]   rel_idx;
-  logic [RANGE_W-1:0]  rel;
-  always_comb begin
-    release_o = 1'b0;
-    rel_idx = '0;
-    for (int i = LIST - 1; i >= 0; i--) begin
-      if (i < 32'(list_n) && list[WAITER_W*i +: CNT_W] == '0) begin
-        release_o = 1'b1;
-        rel_idx = LIST_W'(i);
+      if (red_valid_q[r] && line_q[r] == nb_line) begin
+        hit = 1'b1;
+        hit_at = R_W'(r);
       end
     end
-    rel = list[WAITER_W*rel_idx + CNT_W +: RANGE_W];
   end
-  assign release_slot_o = slot_of(rel);
-  assign release_addr_o = start_of(rel);
-  assign release_len_o = LEN_W'(stop_of(rel) - END_W'(start_of(rel)));
+
+  logic nb_wait;
+  assign issue_o = take && !hit;
+  assign nb_wait = take && hit;
+  assign issue_slot_o = nb_slot;
+  assign issue_addr_o = nb_addr;
+  assign issue_len_o = head_rec[LEN_W-1:0];
+
+  // ---- successors: written at the chain's last block, read at the written-back one -----------
+  logic [SLOT_W-1:0] succ_waddr;
+  logic [REC_W-1:0]  succ_rdata, rel_rec;
+  assign succ_waddr = last_q[hit_at];
+
+  storage_array #(.WIDTH(REC_W), .DEPTH(QUEUE), .WRITES(1), .READS(1)) u_successor (
+    .clk_i, .we_i(nb_wait), .waddr_i(Q_W'(succ_waddr)), .wmask_i(1'b1), .wdata_i(head_rec),
+    .raddr_i(Q_W'(wb_slot_i)), .rdata_o(succ_rdata)
+  );
+
+  // ---- write-back: the head entry leaves; its chain's next block reads now --------------------
+  logic [SLOT_W-1:0] head_last;
+  always_comb begin
+    head_last = nb_wait && hit_at == red_head_q ? nb_slot : last_q[red_head_q];
+    release_o = wb_i && head_last != wb_slot_i;
+    // This cycle's block when it became the written-back block's successor this cycle.
+    rel_rec = nb_wait && succ_waddr == wb_slot_i ? head_rec : succ_rdata;
+  end
+  assign release_slot_o = rel_rec[REC_W-1 -: SLOT_W];
+  assign release_addr_o = rel_rec[LEN_W +: ADDR_W];
+  assign release_len_o = rel_rec[LEN_W-1:0];
 
   // ---- overflows, counted as the SystemC model counts ---------------------------------------
-  logic [R_W:0]      issued;
-  logic [LIST_W-1:0] waiting_after;
+  logic [R_W:0] issued;
+  logic [W_W-1:0] waiting_after;
   always_comb begin
     issued = (R_W + 1)'(issue_o);
-    waiting_after = list_n - LIST_W'(release_o);
+    waiting_after = wait_n_q + W_W'(nb_wait) - W_W'(release_o);
     reducing_full_o = 32'(red_n_q) + 32'(issued) > REDUCING ||
                       32'(red_n_q) + 32'(issued) - 32'(wb_i) + 32'(release_o) > REDUCING;
     waiting_full_o = 32'(waiting_after) > WAITS;
@@ -254,20 +224,22 @@ module interlock #(
       if (issue_o) red_valid_q[issue_at] <= 1'b1;
       if (release_o) red_valid_q[release_at] <= 1'b1;
       red_n_q <= red_n_q + issued - (R_W + 1)'(wb_i) + (R_W + 1)'(release_o);
-      wait_n_q <= waiting_after > LIST_W'(WAITS) ? LIST_W'(WAITS) : waiting_after;
+      wait_n_q <= waiting_after > W_W'(WAITS) ? W_W'(WAITS + 1) : waiting_after;
       q_head_q <= q_head_q + Q_W'(take);
       q_count_q <= q_count_q + q_pushes - (Q_W + 1)'(take);
     end
   end
 
-  // Entry contents (no reset: read only where red_valid_q and wait_n_q say so). The waiting
-  // list closes the released block's gap.
+  // Entry contents (no reset: read only where red_valid_q says so).
   always_ff @(posedge clk_i) begin
-    if (issue_o) red_q[issue_at] <= nb;
-    if (release_o) red_q[release_at] <= rel;
-    for (int i = 0; i < WAITS; i++) begin
-      wait_q[i] <= release_o && i >= 32'(rel_idx) ? list[WAITER_W*(i+1) +: WAITER_W]
-                                                 : list[WAITER_W*i +: WAITER_W];
+    if (nb_wait) last_q[hit_at] <= nb_slot;
+    if (issue_o) begin
+      line_q[issue_at] <= nb_line;
+      last_q[issue_at] <= nb_slot;
+    end
+    if (release_o) begin
+      line_q[release_at] <= line_q[red_head_q];
+      last_q[release_at] <= head_last;
     end
   end
 
@@ -276,9 +248,13 @@ module interlock #(
     if (rst_ni && 32'(q_count_q) + 32'(q_pushes) > QUEUE) begin
       $error("interlock: more Reduce blocks queued than QUEUE places");
     end
-    if (rst_ni && wb_i && (red_n_q == '0 || slot_of(head) != wb_slot_i)) begin
-      $error("interlock: write-back of block %0d, which is not the oldest being reduced",
-             wb_slot_i);
+    if (rst_ni && wb_i && red_n_q == '0) begin
+      $error("interlock: write-back of block %0d with no block being reduced", wb_slot_i);
+    end
+    if (rst_ni && take &&
+        (nb_addr >> LINE_SHIFT) !=
+        ((nb_addr + ADDR_W'(head_rec[LEN_W-1:0]) - ADDR_W'(1)) >> LINE_SHIFT)) begin
+      $error("interlock: block %0d is not within one line", nb_slot);
     end
   end
 `endif

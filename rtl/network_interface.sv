@@ -71,9 +71,9 @@ module network_interface #(
   // Reduction pipeline depth in cycles.
   parameter int unsigned LATENCY = 4,
   localparam int unsigned VC_W = VCS > 1 ? $clog2(VCS) : 1,
-  // Payload bytes of the largest block (a packet, or a full sub-packet): the memory data bus.
-  localparam int unsigned BLOCK_BYTES = PACKET_BYTES > SUBPACKET_FLITS * 16 ? PACKET_BYTES
-                                                                          : SUBPACKET_FLITS * 16,
+  // Payload bytes of the largest block, a line (received blocks are cut at lines): the memory
+  // data bus.
+  localparam int unsigned BLOCK_BYTES = ni_formats_pkg::FLIT_LINE_BYTES,
   localparam int unsigned LEN_W = $clog2(BLOCK_BYTES + 1),
   localparam int unsigned IDX_W = $clog2(DEPTH)
 ) (
@@ -147,6 +147,10 @@ module network_interface #(
 );
 
   `include "ni_formats.svh"
+
+  if (BURST_BYTES > BLOCK_BYTES) begin : g_bad_burst
+    $error("network_interface: BURST_BYTES must not exceed a line, the memory data bus");
+  end
 
   // Straps, registered: they hold still through a run (set before the table is loaded), and
   // no logic of the NI follows a strap pin within a cycle.
@@ -222,7 +226,7 @@ module network_interface #(
   for (genvar p = 0; p < K; p++) begin : g_eject
     ejection_decoder #(
       .NODE_W(NODE_W), .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .VCS(VCS),
-      .BLOCK_BYTES(BLOCK_BYTES), .PKT_MSGS(PKT_MSGS)
+      .PKT_MSGS(PKT_MSGS)
     ) u_decoder (
       .clk_i, .rst_ni, .start_i, .neighbour_i(neighbour_q),
       .flit_i(rx_q[p]), .type_i(rx_type_q[FLIT_TYPE_BITS*p +: FLIT_TYPE_BITS]),

@@ -3,7 +3,8 @@
 // sees them (Next and Eject swapped by the source router), interleaved flit by flit over the
 // VCs at random; every flit gives the same block (message, address, bytes, completion) and
 // the same idle state. Protocol errors the SystemC decoder throws on set error_o (among them a
-// packet longer than its size: a non-tail flit with its last byte).
+// packet longer than its size: a non-tail flit with its last byte, and a head address that is
+// not a multiple of 16).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -235,6 +236,20 @@ TEST(EjectionDecoder, ProtocolErrorsRaiseError) {
     rx.drive(f);  // VC 0
     rx.dut().tick();
   }
+  rx.dut()->flit_i = 0;
+  rx.dut().settle();
+  EXPECT_TRUE(rx.dut()->error_o);
+  // A packet head whose address is not a multiple of a flit's 16 payload bytes, on both sides.
+  rx.dut()->start_i = 1;
+  rx.dut().tick();
+  rx.dut()->start_i = 0;
+  rx.dut().settle();
+  EXPECT_FALSE(rx.dut()->error_o);
+  phead.addr = 0x4008;
+  noc::ReceivedBlock b;
+  EXPECT_THROW(rx.golden().consume(phead, 0, b), std::runtime_error);
+  rx.drive(phead);
+  rx.dut().tick();
   rx.dut()->flit_i = 0;
   rx.dut().settle();
   EXPECT_TRUE(rx.dut()->error_o);

@@ -1,9 +1,9 @@
 // rtl/interlock.sv against the SystemC Interlock (systemc/ni/interlock.hpp), every cycle: the
-// same new Reduce blocks (identical, partially overlapping and disjoint ranges, up to K a
-// cycle, queued and taken one a cycle) and write-backs in read order; the same block taken
-// that reads at once and the same block released (slot, address, length), and the same overflow in the cycle the SystemC model
-// throws for NiConfig::reducing_blocks or waiting_blocks. The first difference is named by
-// cycle and signal, with both values.
+// same new Reduce blocks (whole lines, parts of lines and the top line of the address space,
+// up to K a cycle, queued and taken one a cycle) and write-backs in read order; the same
+// block taken that reads at once and the same block released (slot, address, length), and
+// the same overflow in the cycle the SystemC model throws for NiConfig::reducing_blocks or
+// waiting_blocks. The first difference is named by cycle and signal, with both values.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -145,16 +145,20 @@ class Bench {
   uint32_t addr_of_[kSlots] = {}, len_of_[kSlots] = {};
 };
 
-// Blocks of a few 256-byte chunks: mostly whole chunks (another child's block of the same
-// bytes), some shifted by 240 bytes or cut short (the partial overlaps of ring2d, hdrm and
-// dbtree plans), some elsewhere.
-NewBlock random_block(Bench& bench, std::mt19937& rng, uint32_t chunks) {
-  std::uniform_int_distribution<uint32_t> chunk(0, chunks - 1), kind(0, 9), words(1, 64);
-  NewBlock b{bench.take_slot(rng), 0x4000 + 0x100 * chunk(rng), 256};
+// Blocks of a few 256-byte lines: mostly whole lines (another child's block of the same
+// bytes), some a part of a line (a chunk's first or last block; other bytes of the line may
+// be reduced at once), some in the lines that end at 2^32.
+NewBlock random_block(Bench& bench, std::mt19937& rng, uint32_t lines) {
+  std::uniform_int_distribution<uint32_t> line(0, lines - 1), kind(0, 9), flits(0, 15);
+  NewBlock b{bench.take_slot(rng), 0x4000 + 0x100 * line(rng), 256};
   const uint32_t k = kind(rng);
-  if (k == 0) b.addr += 0xf0;                          // a sub-packet 240 bytes on
-  if (k == 1) b.len = 4 * words(rng);                  // a short last block
-  if (k == 2) b.addr = 0xfffffe00u + 0x100 * (chunk(rng) % 2);  // ends at 2^32
+  if (k == 0) {  // flits [first, last] of the line
+    const uint32_t a = flits(rng), z = flits(rng);
+    b.addr += 16 * std::min(a, z);
+    b.len = 16 * (std::max(a, z) - std::min(a, z) + 1);
+  }
+  if (k == 1) b.len = 4 * (1 + flits(rng) * 4 + flits(rng) % 4);  // a short last block
+  if (k == 2) b.addr = 0xfffffe00u + 0x100 * (line(rng) % 2);  // ends at 2^32
   return b;
 }
 
@@ -186,7 +190,7 @@ TEST(InterlockLockstep, RandomBlocksEveryCycleAsTheSystemCModel) {
   }
   std::cout << cycles << " cycles, " << waited << " blocks waited, " << released
             << " released\n";
-  // Most runs go the whole way, and they exercise the waiting list, not just blocks that read
+  // Most runs go the whole way, and they exercise the chains of waiting blocks, not just blocks that read
   // at once.
   EXPECT_GT(cycles, 150000u);
   EXPECT_GT(waited, 2000u);

@@ -29,13 +29,15 @@ DType parse_dtype(const std::string& s) {
 
 std::vector<ByteRange> split_bytes(uint64_t bytes, uint32_t parts) {
   if (parts == 0) throw std::logic_error("split_bytes: zero parts");
-  const uint64_t grains = (bytes + kChunkGrainBytes - 1) / kChunkGrainBytes;
+  const uint64_t grain = bytes >= uint64_t{kChunkLineBytes} * parts ? kChunkLineBytes
+                                                                     : kChunkGrainBytes;
+  const uint64_t grains = (bytes + grain - 1) / grain;
   const uint64_t base = grains / parts, extra = grains % parts;
   std::vector<ByteRange> out(parts);
   uint64_t offset = 0;
   for (uint32_t i = 0; i < parts; ++i) {
     const uint64_t n = base + (i < extra ? 1 : 0);
-    const uint64_t size = std::min(n * kChunkGrainBytes, bytes - offset);
+    const uint64_t size = std::min(n * grain, bytes - offset);
     out[i] = {offset, size};
     offset += size;
   }

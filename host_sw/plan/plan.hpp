@@ -35,8 +35,11 @@ DType parse_dtype(const std::string& s);  // "int32" | "fp32", else InputError
 constexpr uint32_t kElementBytes = 4;    // both supported element types are 32-bit
 // Every chunk starts at a multiple of a flit's payload (format/ni_formats.json), so the NI
 // receives whole flits of 16 aligned bytes and cuts blocks at 256-byte lines between flits
-// (systemc/ni/README.md, "Read-after-write interlock"); the plan verifier checks it.
+// (systemc/ni/README.md, "Read-after-write interlock"); the plan verifier checks it. Where the
+// buffer has a line for every chunk, chunks are whole lines: then no two chunks share a line,
+// which the NI's interlock would otherwise serialise.
 constexpr uint32_t kChunkGrainBytes = format::flit::kPayloadBytes;
+constexpr uint32_t kChunkLineBytes = format::flit::kLineBytes;
 
 struct ByteRange {
   uint64_t offset = 0;  // from the start of the all-reduce buffer
@@ -82,9 +85,10 @@ struct Plan {
 };
 
 // Splits `bytes` (a multiple of the element size) into `parts` chunks that cover it exactly,
-// each starting at a multiple of kChunkGrainBytes: in grains of that size (the last one
-// shorter when `bytes` is not a multiple of it), the first (grains % parts) chunks hold one
-// grain more; with fewer grains than parts the last chunks are empty.
+// in grains of kChunkLineBytes when there are at least `parts` of them, else of
+// kChunkGrainBytes (the last grain shorter when `bytes` is not a multiple of it): the first
+// (grains % parts) chunks hold one grain more; with fewer grains than parts the last chunks
+// are empty.
 std::vector<ByteRange> split_bytes(uint64_t bytes, uint32_t parts);
 
 // Parses sizes such as 1048576, 64KiB, 1MiB, 2GiB, 4096B (binary suffixes; kB/MB/GB decimal).

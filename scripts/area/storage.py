@@ -27,6 +27,8 @@ ROLES = {
                                               "not yet reduced", "reduction"),
     ("interlock", "u_queue"): ("ni_buffers", "interlock queue: one bank of the Reduce blocks "
                                "decoded, not yet taken", "reduction"),
+    ("interlock", "u_successor"): ("ni_buffers", "interlock: the next waiting Reduce block "
+                                   "of each block's line, per block slot", "reduction"),
     ("block_slots", "u_free"): ("ni_buffers", "block slots: one bank of the free-slot FIFO",
                                 "conventional"),
     ("endpoint", "u_lines"): ("ni_buffers", "send NI buffer: burst lines", "conventional"),

@@ -31,9 +31,6 @@ constexpr bool is_tail(FlitType t) {
   return t == FlitType::kTail || t == FlitType::kHeadTail || t == FlitType::kSubMessageTail;
 }
 constexpr bool is_subpacket(FlitType t) { return (static_cast<uint8_t>(t) & 0b100) != 0; }
-// The last flit of a buffer reservation under virtual cut-through: a packet's tail, or a
-// sub-packet's sub-tail or the message tail.
-constexpr bool ends_reservation(FlitType t) { return is_tail(t) || t == FlitType::kSubTail; }
 const char* flit_type_name(FlitType t);
 
 // Router port codes of a 2D network (the 3-bit Next/Eject fields). A router has NI ports

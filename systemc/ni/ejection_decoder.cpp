@@ -62,6 +62,9 @@ bool EjectionDecoder::consume(const Flit& f, uint32_t port_index, ReceivedBlock&
     } else if (f.packet_bytes > f.message_bytes) {
       fail(f, port_index, "a packet larger than its message");
     }
+    if (f.addr % kFlitPayloadBytes != 0) {
+      fail(f, port_index, "a head whose address is not a multiple of a flit's payload");
+    }
     c.open = true;
     c.message = is_subpacket(f.type);
     c.op = static_cast<Op>(f.op);
@@ -103,7 +106,8 @@ bool EjectionDecoder::consume(const Flit& f, uint32_t port_index, ReceivedBlock&
     fail(f, port_index,
          c.message ? "a message longer than its size" : "a packet longer than its size");
   }
-  if (!ends_reservation(f.type)) return false;
+  // A block ends at the message's or packet's end and at every line's end.
+  if (!tail && (c.addr + c.data.size()) % format::flit::kLineBytes != 0) return false;
   block.op = c.op;
   block.flow = c.flow;
   block.sender = c.sender;
@@ -116,7 +120,7 @@ bool EjectionDecoder::consume(const Flit& f, uint32_t port_index, ReceivedBlock&
     block.message_done = tail;
     if (tail) --open_messages_;
   } else {
-    if (c.left != 0) fail(f, port_index, "a packet shorter than its payload");
+    if (tail && c.left != 0) fail(f, port_index, "a packet shorter than its payload");
     const auto it = packet_messages_.find(key(c.op, c.flow, c.sender));
     it->second.bytes += block.data.size();
     block.message_done = it->second.bytes >= c.message_bytes;

@@ -1,6 +1,8 @@
 // The NI's ejection side: reassembles the flits of each ejection port and VC into blocks of
-// gradient data (a sub-packet's or a packet's payload) and tells which message each belongs
-// to and when a message is complete.
+// gradient data and tells which message each belongs to and when a message is complete. A
+// block ends at its message's or packet's end and at every multiple of a line
+// (format::flit::kLineBytes, 256): it lies within one line, the interlock's key. A head's
+// address must be a multiple of a flit's payload, so no flit crosses a line.
 //
 // A message's sender is the neighbour it came from: the router swapped Next and Eject at the
 // source, so Eject now names the sender's output port and the sender is this router's
@@ -44,7 +46,7 @@ class EjectionDecoder : public sc_core::sc_module {
                   uint32_t packet_messages, bool sender_in_head = false);
 
   // Takes one flit that arrived on ejection port `port_index`. Returns true when it ends a
-  // block (a sub-packet or a packet), which is then in `block`. Throws std::runtime_error
+  // block, which is then in `block`. Throws std::runtime_error
   // for flits that do not continue what their port and VC carry.
   bool consume(const Flit& flit, uint32_t port_index, ReceivedBlock& block);
 

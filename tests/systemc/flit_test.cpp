@@ -24,8 +24,8 @@ TEST(Flit, TypeCodesAreTableII) {
 TEST(Flit, HeadsTailsAndReservations) {
   EXPECT_TRUE(is_head(FlitType::kHeadTail) && is_tail(FlitType::kHeadTail));
   EXPECT_TRUE(is_head(FlitType::kSubHead) && !is_tail(FlitType::kSubHead));
-  // A sub-tail ends a reservation, not the message: the VC stays allocated.
-  EXPECT_TRUE(ends_reservation(FlitType::kSubTail) && !is_tail(FlitType::kSubTail));
+  // A sub-tail ends a sub-packet, not the message: the VC stays allocated.
+  EXPECT_TRUE(is_subpacket(FlitType::kSubTail) && !is_tail(FlitType::kSubTail));
   EXPECT_TRUE(is_tail(FlitType::kSubMessageTail) && is_subpacket(FlitType::kSubMessageTail));
   EXPECT_FALSE(is_subpacket(FlitType::kTail));
   EXPECT_STREQ(flit_type_name(FlitType::kSubTail), "sub-tail");

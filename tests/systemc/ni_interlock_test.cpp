@@ -1,9 +1,9 @@
 // The NI's read-after-write interlock (ni/interlock.hpp): Reduce blocks queue and are taken one
-// a cycle; a block that overlaps a block being reduced or an earlier waiting block waits; waiting blocks go oldest first, one a cycle,
-// and only when they overlap nothing before them; partial overlaps (the nested ranges of
-// ring2d, halving-doubling and double binary trees) wait as identical ones do; write-backs come
-// in read order; both bounds are errors naming their NiConfig field; peaks are counted.
-// tb/interlock_test.cpp holds rtl/interlock.sv to the same, cycle by cycle.
+// a cycle; a block of a line that a block being reduced lies in waits, whatever its bytes;
+// the blocks of one line go in arrival order, one at each write-back of the line; a block
+// across a line is refused; write-backs come in read order; both bounds are errors naming
+// their NiConfig field; peaks are counted. tb/interlock_test.cpp holds rtl/interlock.sv to
+// the same, cycle by cycle.
 #include <optional>
 #include <stdexcept>
 #include <vector>
@@ -62,32 +62,41 @@ TEST(Interlock, DisjointBlocksReadAtOnceIdenticalOnesWait) {
   EXPECT_EQ(lock.peak_waiting(), 1u);
 }
 
-TEST(Interlock, PartialOverlapsWaitLikeIdenticalOnes) {
+TEST(Interlock, BlocksOfOneLineWaitWhateverTheirBytes) {
   Interlock lock("interlock", 8, 8);
-  EXPECT_TRUE(reads_now(lock, 0, 0x3000, 256));
-  EXPECT_FALSE(reads_now(lock, 1, 0x30f0, 256));  // the same bytes at another block offset
-  EXPECT_FALSE(reads_now(lock, 2, 0x2f20, 0xf0)); // ends 16 bytes into block 0
-  EXPECT_TRUE(reads_now(lock, 3, 0x2e00, 0x100)); // ends where block 0 starts
+  EXPECT_TRUE(reads_now(lock, 0, 0x3000, 64));
+  EXPECT_FALSE(reads_now(lock, 1, 0x3080, 64));   // disjoint bytes, the same line
+  EXPECT_FALSE(reads_now(lock, 2, 0x3000, 256));  // the whole line
+  EXPECT_EQ(lock.release(), kNone);  // the end of its cycle: two wait
+  EXPECT_TRUE(reads_now(lock, 3, 0x2f00, 256));   // the line before
   lock.write_back(0);
-  // Block 1 goes; block 2 overlaps neither it nor an earlier waiter: it goes the next cycle.
-  EXPECT_EQ(lock.release(), 1u);
-  EXPECT_EQ(lock.release(), 2u);
+  EXPECT_EQ(lock.release(), 1u);     // the next of the line's chain, at its write-back
+  EXPECT_EQ(lock.release(), kNone);  // block 2 waits behind block 1
+  lock.write_back(3);
   EXPECT_EQ(lock.release(), kNone);
+  lock.write_back(1);
+  EXPECT_EQ(lock.release(), 2u);
+  lock.write_back(2);
+  EXPECT_EQ(lock.release(), kNone);
+  EXPECT_EQ(lock.pending(), 0u);
+  EXPECT_EQ(lock.peak_waiting(), 2u);
 }
 
-TEST(Interlock, AWaiterNeverPassesAnOverlappingEarlierWaiter) {
+TEST(Interlock, ABlockTakenInItsLinesWriteBackCycleReadsAfterIt) {
   Interlock lock("interlock", 8, 8);
-  EXPECT_TRUE(reads_now(lock, 0, 0x200, 256));
-  EXPECT_TRUE(reads_now(lock, 1, 0x0, 256));
-  EXPECT_FALSE(reads_now(lock, 2, 0x80, 0x200));  // overlaps blocks 0 and 1
-  EXPECT_FALSE(reads_now(lock, 3, 0x200, 256));   // overlaps block 0 and waiter 2
+  EXPECT_TRUE(reads_now(lock, 0, 0x500, 256));
+  EXPECT_FALSE(reads_now(lock, 1, 0x500, 256));  // taken before the cycle's write-back
   lock.write_back(0);
-  EXPECT_EQ(lock.release(), kNone);  // 2 still overlaps 1; 3 waits behind 2
-  lock.write_back(1);
-  EXPECT_EQ(lock.release(), 2u);     // 3 now overlaps 2, which reduces
-  EXPECT_EQ(lock.release(), kNone);
-  lock.write_back(2);
-  EXPECT_EQ(lock.release(), 3u);
+  EXPECT_EQ(lock.release(), 1u);
+  EXPECT_FALSE(reads_now(lock, 2, 0x500, 16));   // the line is being reduced again
+  EXPECT_EQ(lock.peak_reducing(), 1u);
+}
+
+TEST(Interlock, ABlockAcrossALineIsRefused) {
+  Interlock lock("interlock", 8, 8);
+  EXPECT_THROW(lock.arrive(0, 0xf0, 32), std::logic_error);
+  EXPECT_THROW(lock.arrive(0, 0x100, 0), std::logic_error);
+  EXPECT_NO_THROW(lock.arrive(0, 0x1f0, 16));
 }
 
 TEST(Interlock, ARangeEndingAtTheTopOfTheAddressSpaceIsCompared) {
