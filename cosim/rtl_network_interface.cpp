@@ -64,7 +64,6 @@ void check_setup(const noc::NiSetup& s) {
   need("open packet-mode messages per ejection port", s.ni.packet_messages, param::PKT_MSGS);
   need("received block slots", s.ni.block_slots, param::BLOCKS);
   need("Reduce blocks being reduced", s.ni.reducing_blocks, param::REDUCING);
-  need("waiting Reduce blocks", s.ni.waiting_blocks, param::WAITS);
   need("outstanding memory accesses", s.ni.memory_requests, param::REQUESTS);
   need("reduction lanes (elements per cycle)", s.reduction.elements_per_cycle, param::LANES);
   need("reduction latency", s.reduction.latency, param::LATENCY);

@@ -16,7 +16,8 @@
 // write-back is always its head); an entry holds its block's line and the last block of the
 // line's chain, the blocks of that line waiting behind it in arrival order. A waiting block is
 // only a successor link: a word of the successor array, one per block slot, written at the
-// chain's last block with the waiting block's slot, address and length.
+// chain's last block with the waiting block's slot, address and length; it needs no place
+// beyond its block slot.
 //   take: the block taken looks its line up in the entries' lines (an exact-match CAM, one
 //     search a cycle); on a hit it waits, written as the successor of the entry's last block,
 //     which it becomes; otherwise it reads now and its line gets an entry.
@@ -26,9 +27,9 @@
 // So per cycle: one CAM search, one successor write and one successor read (a storage_array of
 // one write and one read port), no list searched or compacted.
 //
-// Overflows raise reducing_full_o and waiting_full_o, counted as the SystemC model counts
-// them (NiConfig::reducing_blocks, waiting_blocks): the block taken if it reads now before the
-// write-back's pop, the released one after it; the waiting blocks after the cycle.
+// An overflow raises reducing_full_o, counted as the SystemC model counts it
+// (NiConfig::reducing_blocks): the block taken if it reads now before the write-back's pop,
+// the released one after it.
 module interlock #(
   // New blocks per cycle (NI ports).
   parameter int unsigned K = 4,
@@ -42,12 +43,9 @@ module interlock #(
   parameter int unsigned QUEUE = 128,
   // Blocks being reduced at once (a power of two; NiConfig::reducing_blocks).
   parameter int unsigned REDUCING = 64,
-  // Blocks waiting at once (NiConfig::waiting_blocks).
-  parameter int unsigned WAITS = 32,
   localparam int unsigned R_W = REDUCING > 1 ? $clog2(REDUCING) : 1,
   localparam int unsigned LINE_SHIFT = $clog2(ni_formats_pkg::FLIT_LINE_BYTES),
   localparam int unsigned LINE_W = ADDR_W - LINE_SHIFT,
-  localparam int unsigned W_W = $clog2(WAITS + 2),
   localparam int unsigned Q_W = $clog2(QUEUE),
   localparam int unsigned BANK_W = K > 1 ? $clog2(K) : 1,
   localparam int unsigned BANKS = 1 << BANK_W,
@@ -74,8 +72,7 @@ module interlock #(
   output logic [SLOT_W-1:0]   release_slot_o,
   output logic [ADDR_W-1:0]   release_addr_o,
   output logic [LEN_W-1:0]    release_len_o,
-  output logic                reducing_full_o,
-  output logic                waiting_full_o
+  output logic                reducing_full_o
 );
 
   if ((REDUCING & (REDUCING - 1)) != 0) begin : g_bad_reducing
@@ -145,7 +142,6 @@ module interlock #(
   logic [REDUCING-1:0] red_valid_q;
   logic [R_W-1:0]      red_head_q;
   logic [R_W:0]        red_n_q;
-  logic [W_W-1:0]      wait_n_q;
 
   // ---- take: the block taken looks its line up -----------------------------------------------
   logic           hit;
@@ -192,13 +188,10 @@ module interlock #(
 
   // ---- overflows, counted as the SystemC model counts ---------------------------------------
   logic [R_W:0] issued;
-  logic [W_W-1:0] waiting_after;
   always_comb begin
     issued = (R_W + 1)'(issue_o);
-    waiting_after = wait_n_q + W_W'(nb_wait) - W_W'(release_o);
     reducing_full_o = 32'(red_n_q) + 32'(issued) > REDUCING ||
                       32'(red_n_q) + 32'(issued) - 32'(wb_i) + 32'(release_o) > REDUCING;
-    waiting_full_o = 32'(waiting_after) > WAITS;
   end
 
   // Where this cycle's blocks that read join the FIFO: after its last entry, the block taken,
@@ -215,7 +208,6 @@ module interlock #(
       red_valid_q <= '0;
       red_head_q <= '0;
       red_n_q <= '0;
-      wait_n_q <= '0;
     end else begin
       if (wb_i) begin
         red_valid_q[red_head_q] <= 1'b0;
@@ -224,7 +216,6 @@ module interlock #(
       if (issue_o) red_valid_q[issue_at] <= 1'b1;
       if (release_o) red_valid_q[release_at] <= 1'b1;
       red_n_q <= red_n_q + issued - (R_W + 1)'(wb_i) + (R_W + 1)'(release_o);
-      wait_n_q <= waiting_after > W_W'(WAITS) ? W_W'(WAITS + 1) : waiting_after;
       q_head_q <= q_head_q + Q_W'(take);
       q_count_q <= q_count_q + q_pushes - (Q_W + 1)'(take);
     end

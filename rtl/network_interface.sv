@@ -58,10 +58,8 @@ module network_interface #(
   // (NiConfig::block_slots).
   parameter int unsigned BLOCKS = 128,
   // Reduce blocks between their read and their write-back, a power of two
-  // (NiConfig::reducing_blocks), and Reduce blocks waiting behind the interlock
-  // (NiConfig::waiting_blocks).
+  // (NiConfig::reducing_blocks).
   parameter int unsigned REDUCING = 64,
-  parameter int unsigned WAITS = 32,
   // Memory accesses queued or outstanding (NiConfig::memory_requests).
   parameter int unsigned REQUESTS = 256,
   // Packet-mode messages open at once per ejection port.
@@ -373,21 +371,20 @@ module network_interface #(
   // now unless it overlaps a block being reduced or waiting; the oldest waiting block that
   // overlaps nothing before it reads after the cycle's write-back.
   // =====================================================================================
-  logic              issued, released, reducing_full, wait_overflow;
+  logic              issued, released, reducing_full;
   logic [SLOT_W-1:0] issue_slot, release_slot;
   logic [ADDR_W-1:0] issue_addr, release_addr;
   logic [LEN_W-1:0]  issue_len, release_len;
 
   interlock #(
     .K(K), .ADDR_W(ADDR_W), .LEN_W(LEN_W), .SLOT_W(SLOT_W), .QUEUE(BLOCKS),
-    .REDUCING(REDUCING), .WAITS(WAITS)
+    .REDUCING(REDUCING)
   ) u_interlock (
     .clk_i, .rst_ni, .new_i(nb_reduce), .new_slot_i(nb_slot), .new_addr_i(blk_addr),
     .new_len_i(blk_len), .issue_o(issued), .issue_slot_o(issue_slot),
     .issue_addr_o(issue_addr), .issue_len_o(issue_len), .wb_i(wb_q), .wb_slot_i(wb_slot),
     .release_o(released), .release_slot_o(release_slot), .release_addr_o(release_addr),
-    .release_len_o(release_len), .reducing_full_o(reducing_full),
-    .waiting_full_o(wait_overflow)
+    .release_len_o(release_len), .reducing_full_o(reducing_full)
   );
 
   // =====================================================================================
@@ -662,7 +659,6 @@ module network_interface #(
   always_comb begin
     cause_d = cause_q;
     if (no_slot) cause_d[RUN_ERROR_BLOCKS] = 1'b1;
-    if (wait_overflow) cause_d[RUN_ERROR_WAITS] = 1'b1;
     if (reducing_full) cause_d[RUN_ERROR_REDUCING] = 1'b1;
     if (dma_overflow) cause_d[RUN_ERROR_REQUESTS] = 1'b1;
     if (|ch_overflow || (due && bad_dest)) cause_d[RUN_ERROR_SEND] = 1'b1;

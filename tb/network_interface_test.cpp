@@ -717,7 +717,6 @@ TEST_F(NiLockstep, BoundsStopBothModelsAlike) {
   auto small = [](noc::NiConfig& ni) {
     ni.block_slots = 8;
     ni.reducing_blocks = 4;
-    ni.waiting_blocks = 2;
     ni.memory_requests = 32;
     ni.packet_messages = 1;
   };
@@ -740,8 +739,7 @@ TEST_F(NiLockstep, BoundsStopBothModelsAlike) {
   std::string counts;
   for (const auto& [bound, n] : stopped) counts += fmt::format(" {} x{},", bound, n);
   std::printf("%d runs stopped at:%s %s\n", kRuns, counts.c_str(), str(total).c_str());
-  for (const char* b : {"block_slots", "reducing_blocks", "waiting_blocks", "memory_requests",
-                        "packet_messages"}) {
+  for (const char* b : {"block_slots", "reducing_blocks", "memory_requests", "packet_messages"}) {
     EXPECT_GT(stopped[b], 0) << "no run reached NiConfig::" << b;
   }
 }

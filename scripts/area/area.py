@@ -72,8 +72,6 @@ def parse_args(argv):
     p.add_argument("--reducing", type=int, default=8,
                    help="Reduce blocks between read and write-back, a power of two (default 8; "
                         "the RTL's default is 64)")
-    p.add_argument("--waits", type=int, default=4,
-                   help="waiting Reduce blocks (default 4; the RTL's default is 32)")
     p.add_argument("--requests", type=int, default=32,
                    help="memory accesses queued, a power of two of at least two rows of the "
                         "memory queue's banks (default 32; the RTL's default is 256)")
@@ -110,7 +108,7 @@ def check_args(p, args):
         p.error(f"--nodes must be 2..65535, not {args.nodes}")
     if not 1 <= args.k <= 4:
         p.error(f"--k must be 1..4 (the NI has at most four direction ports), not {args.k}")
-    for name in ("lanes", "buffer_flits", "blocks", "reducing", "waits", "requests"):
+    for name in ("lanes", "buffer_flits", "blocks", "reducing", "requests"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
     if args.reducing & (args.reducing - 1):
@@ -176,7 +174,7 @@ def ni_params(args):
         "NODE_W": bit_width(args.nodes), "K": args.k, "STEP_W": step_w, "DEPTH": depth,
         "FLOWS": args.nodes, "LANES": args.lanes, "BUFFER_FLITS": args.buffer_flits,
         "LINES": -(-args.buffer_flits // BURST_FLITS), "BLOCKS": args.blocks,
-        "REDUCING": args.reducing, "WAITS": args.waits, "REQUESTS": args.requests,
+        "REDUCING": args.reducing, "REQUESTS": args.requests,
     }
     shape = {"topology": f"torus:{torus_of(args.nodes)}", "max_entries": entries,
              "steps_per_phase": steps, "largest_table_ops": ops}

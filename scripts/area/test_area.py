@@ -19,7 +19,7 @@ from cli import ArgumentParser  # scripts/area/cli.py
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The small NI: 16 nodes, two ports, two lanes, a two-burst NI buffer, few slots and queues.
 SMALL = ["--nodes", "16", "--k", "2", "--lanes", "2", "--buffer-flits", "32", "--blocks", "4",
-         "--reducing", "2", "--waits", "2", "--requests", "16"]
+         "--reducing", "2", "--requests", "16"]
 
 
 # The MultiTree-specific blocks (rtl/), written out independently of area.py's PARTS.
@@ -40,9 +40,9 @@ def expected_bits(p):
     slot = max(1, (p["BLOCKS"] - 1).bit_length())
     tag = max(slot, max(1, (k - 1).bit_length()))
     bufs += p["REQUESTS"] * ((1 + 2 + tag + 32 + 9) + (2 + tag + 32 + 9))
-    # The free-slot FIFO (a slot number per slot), the reduction queue and the interlock's queue
-    # of as many places as slots (slot, address, length).
-    bufs += p["BLOCKS"] * slot + (p["REDUCING"] + p["BLOCKS"]) * (slot + 32 + 9)
+    # The free-slot FIFO (a slot number per slot), the reduction queue, and the interlock's queue
+    # and successor array of as many places as slots (slot, address, length).
+    bufs += p["BLOCKS"] * slot + (p["REDUCING"] + 2 * p["BLOCKS"]) * (slot + 32 + 9)
     # The dependency scoreboard: a row per (op, flow) of SLOTS node ids (4 unless the flow sets
     # it, rtl/network_interface.sv), and its fill count (0..SLOTS).
     slots = p.get("SLOTS", 4)

@@ -10,9 +10,8 @@
 
 namespace mt::noc {
 
-Interlock::Interlock(sc_core::sc_module_name name, uint32_t reducing_blocks,
-                     uint32_t waiting_blocks)
-    : sc_module(name), reducing_blocks_(reducing_blocks), waiting_blocks_(waiting_blocks) {}
+Interlock::Interlock(sc_core::sc_module_name name, uint32_t reducing_blocks)
+    : sc_module(name), reducing_blocks_(reducing_blocks) {}
 
 void Interlock::start_reducing(const Entry& e) {
   reducing_.push_back(e);
@@ -71,11 +70,6 @@ std::optional<uint32_t> Interlock::release() {
     --waiting_;
   }
   peak_waiting_ = std::max(peak_waiting_, waiting_);
-  if (waiting_ > waiting_blocks_) {
-    throw NiRunError(fmt::format(
-        "{}: {} Reduce blocks wait behind the interlock, more than the RTL's {} "
-        "(NiConfig::waiting_blocks)", name(), waiting_, waiting_blocks_));
-  }
   return out;
 }
 

@@ -16,15 +16,16 @@
 // others wait behind it in arrival order. Blocks being reduced are a FIFO (reads issue,
 // complete, are summed and written back in one order) of `reducing_blocks` entries, each with
 // its line and its chain's last block; a waiting block is a successor link of the block before
-// it in its chain (a field per block slot). Each cycle:
+// it in its chain (a field per block slot), so it needs no place beyond its block slot. Each
+// cycle:
 //   take: the block taken looks its line up among the entries being reduced (an exact-match
 //     CAM of lines); on a hit it becomes the successor of that chain's last block and waits,
 //     otherwise it reads now and its line gets an entry;
 //   write-back: the oldest entry leaves; if its chain goes on, its successor reads now, after
 //     the write-back, and takes over the entry's line and chain.
 // At most one block joins and one leaves the waiting ones a cycle, no list is searched. More
-// than `reducing_blocks` entries or `waiting_blocks` waiting stops the run with an error
-// naming the NiConfig field, as the RTL (rtl/interlock.sv) raises error_o.
+// than `reducing_blocks` entries stops the run with an error naming the NiConfig field, as
+// the RTL (rtl/interlock.sv) raises error_o.
 #pragma once
 
 #include <cstdint>
@@ -38,8 +39,8 @@ namespace mt::noc {
 
 class Interlock : public sc_core::sc_module {
  public:
-  // NiConfig::reducing_blocks and waiting_blocks.
-  Interlock(sc_core::sc_module_name name, uint32_t reducing_blocks, uint32_t waiting_blocks);
+  // NiConfig::reducing_blocks.
+  Interlock(sc_core::sc_module_name name, uint32_t reducing_blocks);
 
   // The Reduce block in block slot `slot`, [addr, addr + bytes) within one line, decoded this
   // cycle (a cycle's blocks in port order): it joins the queue.
@@ -49,8 +50,7 @@ class Interlock : public sc_core::sc_module {
   std::optional<uint32_t> take();
   // The write-back of the block in `slot`, the oldest being reduced, issues.
   void write_back(uint32_t slot);
-  // After the cycle's write-back: the waiting block that reads now, if any. Throws NiRunError
-  // when more than `waiting_blocks` still wait.
+  // After the cycle's write-back: the waiting block that reads now, if any.
   std::optional<uint32_t> release();
 
   size_t queued() const { return queue_.size(); }
@@ -73,7 +73,7 @@ class Interlock : public sc_core::sc_module {
   };
   void start_reducing(const Entry& e);
 
-  uint32_t reducing_blocks_, waiting_blocks_;
+  uint32_t reducing_blocks_;
   std::deque<Queued> queue_;    // decoded, not yet taken; oldest first
   std::deque<Entry> reducing_;  // read issued, write-back not yet issued; oldest first
   std::unordered_map<uint32_t, uint32_t> successor_;  // slot -> the next block of its chain

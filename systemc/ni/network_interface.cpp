@@ -37,7 +37,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
       lockstep("lockstep"),
       decoder("decoder", ni),
       dependencies("dependencies", ni.arrival_slots, ni.flows),
-      interlock("interlock", ni.reducing_blocks, ni.waiting_blocks),
+      interlock("interlock", ni.reducing_blocks),
       dma("dma", noc.clock_ps, ni.memory_requests),
       reduction("reduction", reduction_cfg, dtype),
       encoder("encoder", place.node, noc, ni),

@@ -42,7 +42,6 @@ void NiConfig::validate() const {
   if (send_queue < 4) bad("send_queue", send_queue, "must hold an entry's 4 sends");
   if (block_slots == 0) bad("block_slots", block_slots, "must be at least 1");
   if (reducing_blocks == 0) bad("reducing_blocks", reducing_blocks, "must be at least 1");
-  if (waiting_blocks == 0) bad("waiting_blocks", waiting_blocks, "must be at least 1");
   if (memory_requests == 0) bad("memory_requests", memory_requests, "must be at least 1");
   if (forward_prefix_bytes != 0 && !forward) {
     bad("forward_prefix_bytes", forward_prefix_bytes, "needs forward");

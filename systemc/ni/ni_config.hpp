@@ -57,11 +57,11 @@ struct NiConfig {
   // checks it and stops with an error where the RTL would have to stall ejection.
   uint32_t block_slots = 128;
   // The read-after-write interlock (rtl/interlock.sv): Reduce blocks between their read and
-  // their write-back (REDUCING) and Reduce blocks waiting (WAITS) at once; memory accesses
-  // asked for and not yet complete (rtl/dma_requester.sv's DEPTH). The model stops with an
-  // error naming the field where the RTL would have to stall.
+  // their write-back (REDUCING; the blocks waiting behind them need no place of their own:
+  // they wait in their block slots); memory accesses asked for and not yet complete
+  // (rtl/dma_requester.sv's DEPTH). The model stops with an error naming the field where the
+  // RTL would have to stall.
   uint32_t reducing_blocks = 64;
-  uint32_t waiting_blocks = 32;
   uint32_t memory_requests = 256;
   // Deadlock watchdog: an NI that has work left and sees nothing happen (no flit in or out,
   // no memory or reduction completion) for this many cycles stops the simulation. 0: off.
@@ -83,7 +83,8 @@ struct NiConfig {
 };
 
 // The most each of the queue bounds above held at once in one NI during a run: what the bound
-// must be for that run (mtsim --json: ni_peaks).
+// must be for that run (mtsim --json: ni_peaks). waiting_blocks is the most Reduce blocks that
+// waited behind the interlock at once, which is no bound of its own (they hold block slots).
 struct NiPeaks {
   uint64_t block_slots = 0, reducing_blocks = 0, waiting_blocks = 0, memory_requests = 0;
   // The largest flow id + 1 and the table entries the NI held; the most packet-mode messages

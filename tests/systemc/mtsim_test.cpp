@@ -60,7 +60,6 @@ TEST(Mtsim, RunsComparesAndWritesJson) {
     const nlohmann::json& p = run.at("ni_peaks");
     for (const auto& [key, bound] : {std::pair{"block_slots", ni.block_slots},
                                      {"reducing_blocks", ni.reducing_blocks},
-                                     {"waiting_blocks", ni.waiting_blocks},
                                      {"memory_requests", ni.memory_requests},
                                      {"flows", ni.flows},
                                      {"table_entries", ni.table_entries},
@@ -68,6 +67,8 @@ TEST(Mtsim, RunsComparesAndWritesJson) {
       EXPECT_LE(p.at(key).get<uint64_t>(), bound) << key;
     }
     EXPECT_GT(p.at("block_slots").get<uint64_t>(), 0u);
+    // Waiting Reduce blocks are no bound of their own: they wait in their block slots.
+    EXPECT_LE(p.at("waiting_blocks").get<uint64_t>(), p.at("block_slots").get<uint64_t>());
     EXPECT_GT(p.at("reducing_blocks").get<uint64_t>(), 0u);
     EXPECT_GT(p.at("memory_requests").get<uint64_t>(), 0u);
     EXPECT_GT(p.at("flows").get<uint64_t>(), 0u);

@@ -287,7 +287,6 @@ TEST_F(NiAllReduce, BrokenTableDeadlocksAndTheWatchdogNamesIt) {
 TEST_F(NiAllReduce, ExceedingABoundFailsTheRunNamingIt) {
   const std::pair<const char*, uint32_t NiConfig::*> bounds[] = {
       {"reducing_blocks", &NiConfig::reducing_blocks},
-      {"waiting_blocks", &NiConfig::waiting_blocks},
       {"block_slots", &NiConfig::block_slots},
       {"memory_requests", &NiConfig::memory_requests},
       {"arrival_slots", &NiConfig::arrival_slots}};
