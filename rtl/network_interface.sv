@@ -7,14 +7,14 @@
 //   ejection   the flits that arrived in the previous cycle are decoded (④), port 0 first; a
 //              finished block takes a block slot: a Gather block asks for its memory write,
 //              a Reduce block joins the interlock's queue (interlock.sv), which takes one a
-//              cycle: it asks for its local read, or waits behind the Reduce blocks it
-//              overlaps (read-after-write interlock)
+//              cycle: it asks for its local read, or waits behind the Reduce block of its
+//              256-byte line being reduced (read-after-write interlock)
 //   completions the memory's completion of the cycle: a burst's flits join its port's NI
 //              buffer, a Reduce read goes to the reduction unit, a write completes its block;
 //              a message whose blocks are all in memory clears its dependency (⑤, ⑥); a
 //              Reduce whose sum is complete asks for its write-back
-//   interlock  the oldest waiting Reduce block that overlaps nothing before it asks for
-//              its read (one a cycle)
+//   interlock  the next waiting Reduce block of the line just written back asks for its
+//              read
 //   DMA        each port's oldest send asks for its next burst (send_channel.sv)
 //   control    the head entry issues (①, ②) or the timestep advances (③)
 // Memory accesses asked for in one cycle go to the memory in that order, one per cycle
@@ -368,8 +368,8 @@ module network_interface #(
 
   // =====================================================================================
   // The interlock (interlock.sv): Reduce blocks queue and it takes one a cycle, which reads
-  // now unless it overlaps a block being reduced or waiting; the oldest waiting block that
-  // overlaps nothing before it reads after the cycle's write-back.
+  // now unless a block of its line is being reduced; the next waiting block of the line
+  // written back reads after the cycle's write-back.
   // =====================================================================================
   logic              issued, released, reducing_full;
   logic [SLOT_W-1:0] issue_slot, release_slot;

@@ -62,10 +62,9 @@ def parse_args(argv):
     p.add_argument("--buffer-flits", type=int, default=318,
                    help="one port's NI buffer in flits; LINES = ceil(flits / 16) bursts "
                         "(default 318, NiConfig::buffer_flits)")
-    # At the RTL's defaults (128 block slots, 64 blocks being reduced, 32 waiting, 256 memory
-    # accesses) the read-after-write interlock's range comparators and the block slots' keys
-    # are beyond Yosys in the flow's time on a small machine; the flow measures smaller queues
-    # by default and says so (docs/area.md).
+    # The flow measures smaller queues than the RTL's defaults (128 block slots, 64 blocks being
+    # reduced, 256 memory accesses) by default and says so: at those the hierarchical synthesis
+    # does not finish in the flow's time on a small machine (docs/area.md).
     p.add_argument("--blocks", type=int, default=16,
                    help="received block slots, a power of two of at least two rows of the free "
                         "slots' banks (default 16; the RTL's default is 128)")
