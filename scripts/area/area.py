@@ -63,8 +63,8 @@ def parse_args(argv):
                    help="one port's NI buffer in flits; LINES = ceil(flits / 16) bursts "
                         "(default 318, NiConfig::buffer_flits)")
     # The flow measures smaller queues than the RTL's defaults (128 block slots, 64 blocks being
-    # reduced, 256 memory accesses) by default and says so: at those the hierarchical synthesis
-    # does not finish in the flow's time on a small machine (docs/area.md).
+    # reduced, 256 memory accesses) by default and says so; at the RTL's sizes it takes 20
+    # minutes with --no-flat on a 2-core machine (docs/area.md).
     p.add_argument("--blocks", type=int, default=16,
                    help="received block slots, a power of two of at least two rows of the free "
                         "slots' banks (default 16; the RTL's default is 128)")
