@@ -97,7 +97,9 @@ std::vector<std::vector<noc::Flit>> units_of(bool message, uint32_t from_port, u
   noc::NiConfig ni;
   noc::FlitEncoder enc("encoder", src, noc, ni);
   noc::SendJob job;
-  job.request = {kNode, op, flow, 0x4000 + 0x1000 * flow, bytes};
+  // Sends start on the 16-byte grain, most of them inside a 256-byte line: their blocks are cut
+  // at the line's end.
+  job.request = {kNode, op, flow, 0x4000 + 0x1000 * flow + 16 * (flow % 16), bytes};
   job.route.source_routed = message;
   // The sender's output port towards us is the opposite of the port it sits across; after the
   // source router's swap, Eject carries it.
