@@ -20,16 +20,13 @@
 #include "common/input_file.hpp"
 #include "image/image.hpp"
 #include "network/network.hpp"
+#include "ni_formats.hpp"
 #include "table/schedule_table.hpp"
 #include "topology/topology.hpp"
 #include "verifier/verifier.hpp"
 
 namespace mt::noc {
 namespace {
-
-// Payload bytes of the blocks the RTL NI's queues are sized for (a 256-byte packet, or a
-// sub-packet: rtl/network_interface.sv's BLOCK_BYTES).
-constexpr uint32_t kRtlBlockBytes = 256;
 
 uint32_t bit_width(uint64_t v) {
   uint32_t bits = 0;
@@ -216,7 +213,9 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
     run.ni.arrival_slots = std::max(opt.ni.arrival_slots, senders);
   }
   if (opt.ni.flow_control == FlowControl::kPacket) {
-    scale *= (kRtlBlockBytes + opt.ni.packet_payload_bytes - 1) / opt.ni.packet_payload_bytes;
+    // The RTL's queues are sized for blocks of a line (rtl/network_interface.sv's BLOCK_BYTES).
+    constexpr uint32_t kLine = format::flit::kLineBytes;
+    scale *= (kLine + opt.ni.packet_payload_bytes - 1) / opt.ni.packet_payload_bytes;
   }
   // The scoreboard's flows and the table's entries are what the RTL is built with for these
   // tables (as the area flow sizes them); the SystemC NI holds them to that.

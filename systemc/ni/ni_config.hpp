@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "ni_formats.hpp"
 #include "noc/noc_config.hpp"
 
 namespace mt::noc {
@@ -19,7 +20,7 @@ struct NiRunError : std::runtime_error {
 
 // Payload bytes of a body or tail flit. The VC and Type bits of Fig. 8b travel beside the
 // payload, as in the paper's accounting (256-byte packets = 16 payload flits + 1 head: 6%).
-constexpr uint32_t kFlitPayloadBytes = 16;
+constexpr uint32_t kFlitPayloadBytes = format::flit::kPayloadBytes;
 
 enum class FlowControl : uint8_t {
   kMessage,  // §IV-B: one head flit per gradient message, sub-packets end in sub-tails
