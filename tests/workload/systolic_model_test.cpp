@@ -180,6 +180,17 @@ TEST(SystolicModel, BadAcceleratorParametersAreNamed) {
   EXPECT_THROW(layer_costs(Workload{"t", "", {}, {fc_layer("a", 1, 1)}}, cfg), InputError);
 }
 
+TEST(SystolicModel, UnvalidatedWorkloadIsRefused) {
+  // A stride of 0 would divide by zero in the output size; layer_costs validates first.
+  Workload w{"t", "", {}, {conv_layer("c", {10, 10, 3, 3, 1, 1, 0})}};
+  try {
+    layer_costs(w, AcceleratorConfig{});
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("t: layer 0 (c): stride is 0"));
+  }
+}
+
 TEST(SystolicModel, OverflowIsRefused) {
   const uint64_t huge = uint64_t{1} << 40;
   EXPECT_THROW(os_runtime(Gemm{huge, huge, huge}, 1, 1), InputError);

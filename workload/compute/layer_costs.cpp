@@ -16,6 +16,7 @@ uint64_t cycles_of(const std::optional<Gemm>& g, const AcceleratorConfig& cfg) {
 
 std::vector<LayerCost> layer_costs(const Workload& w, const AcceleratorConfig& cfg) {
   validate(cfg);
+  validate(w, w.name.empty() ? std::string("workload") : w.name);
   const uint64_t samples = samples_per_pe(cfg);
   std::vector<LayerCost> costs;
   for (size_t i = 0; i < w.layers.size(); ++i) {

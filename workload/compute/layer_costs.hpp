@@ -25,7 +25,7 @@ struct LayerCost {
   uint64_t backward_cycles() const { return input_grad_cycles + weight_grad_cycles; }
 };
 
-// The costs of every layer of `w` on the accelerator `cfg` (validated first). A geometry
+// The costs of every layer of `w` on the accelerator `cfg` (both validated first). A geometry
 // layer's cycles are os_runtime of its layer_gemms for samples_per_pe(cfg) samples (all PEs
 // work in parallel, so the busiest PE's cycles are the accelerator's); the first layer has no
 // input gradient. A given layer's cycles are taken as they are: the file's cycles for the
