@@ -10,6 +10,7 @@ multiply-accumulate on the systolic array and are left out, and parameters are t
 
 import json
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -289,7 +290,26 @@ def text(name):
     return "\n".join(lines) + "\n"
 
 
-if __name__ == "__main__":
+def main(argv):
+    """Writes the files; with --check, writes nothing and exits 1 naming each file that differs
+    from what this script makes (a ctest test runs that)."""
+    check = argv[1:] == ["--check"]
+    if argv[1:] and not check:
+        sys.exit(f"usage: {argv[0]} [--check]")
+    differ = []
     for model in MODELS:
-        with open(os.path.join(HERE, model + ".json"), "w", encoding="utf-8") as f:
-            f.write(text(model))
+        path = os.path.join(HERE, model + ".json")
+        if check:
+            with open(path, encoding="utf-8") as f:
+                if f.read() != text(model):
+                    differ.append(path)
+        else:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text(model))
+    for path in differ:
+        print(f"{path} differs from what {os.path.basename(argv[0])} writes", file=sys.stderr)
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
