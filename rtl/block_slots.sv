@@ -56,28 +56,29 @@ module block_slots #(
   logic [KEY_W-1:0]   key_q [BLOCKS];
 
   // ---- allocation: pops at the free FIFO's head ----------------------------------------
+  // The words at the K places from the head are held in registers (next_q), so a new block's
+  // slot is a register picked by how many ports before it take one: no memory read between
+  // the decoders and the slot. Each cycle the registers move on by the cycle's takes and fill
+  // from the K places after them, read from the banks at addresses the head alone gives.
   logic [SLOT_W-1:0]       head_q;
   logic                    lap_q;   // the head has wrapped: every place was written
   logic [SLOT_W:0]         free_q;  // slots in the FIFO
+  logic [K*SLOT_W-1:0]     next_q;  // the words at places head_q .. head_q + K - 1
   logic [SLOT_W:0]         takes;
   logic [BANKS*ROW_W-1:0]  bank_raddr;
   logic [BANKS*SLOT_W-1:0] bank_rdata;
-  logic [K*(SLOT_W+1)-1:0] place;   // each port's place, with the wrap as its top bit
+  logic [K*SLOT_W-1:0]     ahead;   // the words at places head_q + K .. head_q + 2K - 1
 
   always_comb begin
-    logic [SLOT_W:0] at;
     takes = '0;
     take_o = '0;
     full_o = 1'b0;
-    bank_raddr = '0;
-    place = '0;
+    slot_o = '0;
     for (int p = 0; p < K; p++) begin
-      at = {1'b0, head_q} + takes;
-      place[(SLOT_W+1)*p +: SLOT_W+1] = at;
       if (new_i[p]) begin
         if (takes < free_q) begin
           take_o[p] = 1'b1;
-          bank_raddr[ROW_W*at[BANK_W-1:0] +: ROW_W] = ROW_W'(at[SLOT_W-1:0] >> BANK_W);
+          slot_o[SLOT_W*p +: SLOT_W] = next_q[SLOT_W*takes[BANK_W-1:0] +: SLOT_W];
           takes = takes + (SLOT_W + 1)'(1);
         end else begin
           full_o = 1'b1;
@@ -86,11 +87,23 @@ module block_slots #(
     end
   end
 
+  // The K places after the registered ones fall in distinct banks; until the head first wraps,
+  // a place not yet written is read as its own number.
+  logic [K*(SLOT_W+1)-1:0] ahead_at;  // their places, with the wrap as the top bit
   always_comb begin
-    for (int p = 0; p < K; p++) begin
+    bank_raddr = '0;
+    for (int j = 0; j < K; j++) begin
       logic [SLOT_W:0] at;
-      at = place[(SLOT_W+1)*p +: SLOT_W+1];
-      slot_o[SLOT_W*p +: SLOT_W] = lap_q || at[SLOT_W] ?
+      at = {1'b0, head_q} + (SLOT_W + 1)'(K + j);
+      ahead_at[(SLOT_W+1)*j +: SLOT_W+1] = at;
+      bank_raddr[ROW_W*at[BANK_W-1:0] +: ROW_W] = ROW_W'(at[SLOT_W-1:0] >> BANK_W);
+    end
+  end
+  always_comb begin
+    for (int j = 0; j < K; j++) begin
+      logic [SLOT_W:0] at;
+      at = ahead_at[(SLOT_W+1)*j +: SLOT_W+1];
+      ahead[SLOT_W*j +: SLOT_W] = lap_q || at[SLOT_W] ?
           bank_rdata[SLOT_W*at[BANK_W-1:0] +: SLOT_W] : at[SLOT_W-1:0];
     end
   end
@@ -105,6 +118,19 @@ module block_slots #(
       .waddr_i(ROW_W'(tail >> BANK_W)), .wmask_i(1'b1), .wdata_i(done_slot_i),
       .raddr_i(bank_raddr[ROW_W*b +: ROW_W]), .rdata_o(bank_rdata[SLOT_W*b +: SLOT_W])
     );
+  end
+
+  // The registers after this cycle: the words at the K places from the new head, the slot
+  // returned this cycle where it lands among them.
+  logic [K*SLOT_W-1:0] next_d;
+  always_comb begin
+    for (int j = 0; j < K; j++) begin
+      logic [SLOT_W:0] from;
+      from = takes + (SLOT_W + 1)'(j);  // the place's offset from head_q
+      next_d[SLOT_W*j +: SLOT_W] = 32'(from) < K ? next_q[SLOT_W*from[BANK_W-1:0] +: SLOT_W]
+                                               : ahead[SLOT_W*(32'(from) - K) +: SLOT_W];
+      if (done_i && head_q + SLOT_W'(from) == tail) next_d[SLOT_W*j +: SLOT_W] = done_slot_i;
+    end
   end
 
   // ---- message completion --------------------------------------------------------------
@@ -141,6 +167,7 @@ module block_slots #(
     if (!rst_ni) begin
       head_q <= '0;
       lap_q <= 1'b0;
+      for (int j = 0; j < K; j++) next_q[SLOT_W*j +: SLOT_W] <= SLOT_W'(j);
       free_q <= (SLOT_W + 1)'(BLOCKS);
       live_q <= '0;
       last_q <= '0;
@@ -148,6 +175,7 @@ module block_slots #(
       logic [SLOT_W:0] next;
       next = {1'b0, head_q} + takes;
       head_q <= next[SLOT_W-1:0];
+      next_q <= next_d;
       if (next[SLOT_W]) lap_q <= 1'b1;
       free_q <= free_q - takes + (SLOT_W + 1)'(done_i);
       for (int s = 0; s < BLOCKS; s++) begin

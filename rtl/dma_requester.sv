@@ -4,8 +4,11 @@
 // The NI asks for several accesses in one cycle (blocks of several ejection ports, a
 // write-back, a released Reduce read, bursts of several injection ports); the SystemC NI makes
 // them as blocking calls in that order, and the memory serves them in call order on one
-// channel. This queue takes them in the same order (push lane 0 first) and hands them to the
-// memory one per cycle, the oldest first, in the cycle they are pushed if nothing older waits.
+// channel. The accesses asked for in a cycle are registered (the push lanes' input register,
+// so no path runs from the blocks that ask through the queue), and the queue takes them in the
+// next cycle in the same order (push lane 0 first) and hands them to the memory one per cycle,
+// the oldest first, in the cycle they enter if nothing older waits: an access reaches the
+// memory a cycle after it is asked for at the earliest, as the SystemC DmaRequester counts it.
 // A non-empty access never starts before the channel is free and holds it at least one cycle,
 // so each access starts in the same cycle as in SystemC (rtl/README.md). Every access is
 // non-empty (table images refuse empty sends).
@@ -17,10 +20,9 @@
 // memory). The memory answers every access in order (read data, or the write's completion)
 // with mem_rsp_valid_i; the kind, tag, address and length of each access handed over wait in
 // a second FIFO of one write and one read port, and come out on done_*_o in the cycle it
-// completes. An entry
-// lives from push to completion, so DEPTH bounds the accesses queued or outstanding; a push
-// into a full queue sets overflow_o (the SystemC NI checks the same bound,
-// NiConfig::memory_requests).
+// completes. An entry lives from the cycle it enters to its completion, so DEPTH bounds the
+// accesses queued or outstanding; accesses entering a full queue raise overflow_o in that
+// cycle (the SystemC NI checks the same bound, NiConfig::memory_requests).
 module dma_requester #(
   // Accesses queued or outstanding at once (a power of two, at least 2 x BANKS).
   parameter int unsigned DEPTH = 256,
@@ -53,7 +55,6 @@ module dma_requester #(
   output logic                       mem_req_valid_o,
   input  logic                       mem_req_ready_i,
   output logic                       mem_req_write_o,
-  output logic [KIND_W-1:0]          mem_req_kind_o,
   output logic [TAG_W-1:0]           mem_req_tag_o,
   output logic [ADDR_W-1:0]          mem_req_addr_o,
   output logic [LEN_W-1:0]           mem_req_len_o,
@@ -75,18 +76,30 @@ module dma_requester #(
   localparam int unsigned EntryW = 1 + KIND_W + TAG_W + ADDR_W + LEN_W;
   localparam int unsigned DoneW = EntryW - 1;  // all but the write flag
 
-  // push_q: sequence number of the next push; issue_q: of the oldest not yet handed to the
+  // tail_q: sequence number of the next push; issue_q: of the oldest not yet handed to the
   // memory. Sequence numbers wrap at DEPTH (a power of two).
-  logic [PTR_W-1:0]  push_q, issue_q;
+  logic [PTR_W-1:0]  tail_q, issue_q;
   logic [PTR_W:0]    used_q, waiting_q;  // entries live; of those, not yet handed over
-  logic              overflow_q;
+
+  // ---- the input register: the accesses asked for in the previous cycle --------------------
+  logic [PUSHES-1:0]        push_q;
+  logic [PUSHES*EntryW-1:0] lane_q;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) push_q <= '0;
+    else push_q <= push_i;
+    for (int i = 0; i < PUSHES; i++) begin
+      lane_q[i*EntryW +: EntryW] <= {push_write_i[i], push_kind_i[i*KIND_W +: KIND_W],
+                                     push_tag_i[i*TAG_W +: TAG_W], push_addr_i[i*ADDR_W +: ADDR_W],
+                                     push_len_i[i*LEN_W +: LEN_W]};
+    end
+  end
 
   function automatic logic [EntryW-1:0] lane(input int unsigned i);
-    lane = {push_write_i[i], push_kind_i[i*KIND_W +: KIND_W], push_tag_i[i*TAG_W +: TAG_W],
-            push_addr_i[i*ADDR_W +: ADDR_W], push_len_i[i*LEN_W +: LEN_W]};
+    lane = lane_q[i*EntryW +: EntryW];
   endfunction
 
-  // ---- the pushes: lane i takes sequence number push_q + (pushes on lanes before it) --------
+  // ---- the pushes: lane i takes sequence number tail_q + (pushes on lanes before it) --------
   logic [PTR_W:0]              pushes;
   logic [BANKS-1:0]            bank_we;
   logic [BANKS*ROW_W-1:0]      bank_waddr;
@@ -94,13 +107,13 @@ module dma_requester #(
 
   always_comb begin
     logic [PTR_W-1:0] at;
-    at = push_q;
+    at = tail_q;
     pushes = '0;
     bank_we = '0;
     bank_waddr = '0;
     bank_wdata = '0;
     for (int i = 0; i < PUSHES; i++) begin
-      if (push_i[i]) begin
+      if (push_q[i]) begin
         bank_we[at[BANK_W-1:0]] = 1'b1;
         bank_waddr[ROW_W*at[BANK_W-1:0] +: ROW_W] = ROW_W'(at >> BANK_W);
         bank_wdata[EntryW*at[BANK_W-1:0] +: EntryW] = lane(i);
@@ -119,7 +132,7 @@ module dma_requester #(
     );
   end
 
-  // The request handed over: the oldest waiting entry, or this cycle's first push.
+  // The request handed over: the oldest waiting entry, or the first access entering now.
   logic [EntryW-1:0] req;
   logic              req_valid;
 
@@ -128,7 +141,7 @@ module dma_requester #(
     req_valid = waiting_q != '0;
     if (!req_valid) begin
       for (int i = PUSHES - 1; i >= 0; i--) begin
-        if (push_i[i]) begin
+        if (push_q[i]) begin
           req = lane(i);
           req_valid = 1'b1;
         end
@@ -136,7 +149,8 @@ module dma_requester #(
     end
   end
 
-  assign {mem_req_write_o, mem_req_kind_o, mem_req_tag_o, mem_req_addr_o, mem_req_len_o} = req;
+  logic [KIND_W-1:0] unused_req_kind;  // the kind comes back at completion (u_done)
+  assign {mem_req_write_o, unused_req_kind, mem_req_tag_o, mem_req_addr_o, mem_req_len_o} = req;
   assign mem_req_valid_o = req_valid;
 
   // ---- completions: each access handed over, in order ----------------------------------------
@@ -150,19 +164,18 @@ module dma_requester #(
     .rdata_o({done_kind_o, done_tag_o, done_addr_o, done_len_o})
   );
   assign done_o = mem_rsp_valid_i;
-  assign overflow_o = overflow_q;
+  // In the cycle the accesses enter (the NI registers it as a run error).
+  assign overflow_o = 32'(used_q) + 32'(pushes) - 32'(mem_rsp_valid_i) > DEPTH;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      push_q <= '0;
+      tail_q <= '0;
       issue_q <= '0;
       retire_q <= '0;
       used_q <= '0;
       waiting_q <= '0;
-      overflow_q <= 1'b0;
     end else begin
-      if (32'(used_q) + 32'(pushes) - 32'(mem_rsp_valid_i) > DEPTH) overflow_q <= 1'b1;
-      push_q <= push_q + PTR_W'(pushes);
+      tail_q <= tail_q + PTR_W'(pushes);
       if (issued) issue_q <= issue_q + PTR_W'(1);
       if (mem_rsp_valid_i) retire_q <= retire_q + PTR_W'(1);
       used_q <= used_q + pushes - (PTR_W + 1)'(mem_rsp_valid_i);

@@ -4,8 +4,8 @@
 // SystemC twin: FlitEncoder::flits(job, offset, len) (systemc/ni/flit_encoder.hpp).
 //
 // The burst is payload bytes [offset_i, offset_i + len_i) of a send of bytes_i bytes: offset_i
-// a multiple of 16 (and of PACKET_BYTES in packet mode), len_i short only at the send's end. A
-// zero-byte send is one empty payload flit.
+// a multiple of 16 (and of PACKET_BYTES in packet mode), len_i at most BURST_BYTES and short
+// only at the send's end. A zero-byte send is one empty payload flit.
 module flit_count #(
   // Width of sizes and offsets.
   parameter int unsigned SIZE_W = 32,
@@ -31,15 +31,18 @@ module flit_count #(
 
   localparam int unsigned PerPacket = PACKET_BYTES / 16;  // payload flits of a full packet
 
+  // The burst's payload flits: ceil(len_i / 16), as offset_i is on a flit (the send's last
+  // flit, where the burst ends, is its ceil(bytes_i / 16)-th), and one for a zero-byte send.
+  // Only len_i's low bits reach the count: no carry runs through the send's size or offset.
   always_comb begin
-    logic [SIZE_W:0] last, end_byte;
+    logic [COUNT_W+3:0] len_low;
     total_o = ({1'b0, bytes_i} + (SIZE_W + 1)'(15)) >> 4;
     if (total_o == '0) total_o = (SIZE_W + 1)'(1);
     first_o = {1'b0, offset_i} >> 4;
-    end_byte = {1'b0, offset_i} + {1'b0, len_i};
-    last = end_byte >= {1'b0, bytes_i} ? total_o : (end_byte + (SIZE_W + 1)'(15)) >> 4;
     has_head_o = message_i ? first_o == '0 : first_o % (SIZE_W + 1)'(PerPacket) == '0;
-    count_o = COUNT_W'(last - first_o) + COUNT_W'(has_head_o);
+    len_low = (COUNT_W + 4)'(len_i);
+    count_o = len_i == '0 ? COUNT_W'(1) : COUNT_W'((len_low + (COUNT_W + 4)'(15)) >> 4);
+    count_o = count_o + COUNT_W'(has_head_o);
   end
 
 endmodule

@@ -4,7 +4,7 @@
 // states the rule; tb/interlock_test.cpp checks the two every cycle.
 //
 // One block a cycle. A cycle's Reduce blocks (port order) join a queue, and the interlock
-// takes its head each cycle (a block of this cycle when the queue is empty). The queue is a
+// takes its head each cycle, from the cycle after a block joins. The queue is a
 // FIFO of QUEUE places in BANKS banks (the power of two at or above K): place n lives in bank
 // n mod BANKS, row n / BANKS, so a cycle's pushes fall in distinct banks and each bank is a
 // storage_array of one write and one read port. Every queued block holds a block slot, so a
@@ -115,11 +115,11 @@ module interlock #(
         q_pushes = q_pushes + (Q_W + 1)'(1);
       end
     end
-    // An empty queue's head is this cycle's first block, being written at the head's place.
-    take = q_count_q != '0 || new_i != '0;
-    head_rec = q_count_q != '0 ? q_rdata[REC_W*q_head_q[BANK_W-1:0] +: REC_W]
-                               : q_wdata[REC_W*q_head_q[BANK_W-1:0] +: REC_W];
   end
+  // The head of the queue as it stood at the start of the cycle (a block joins in one cycle and
+  // can be taken from the next: the queue is the register stage after the decoders).
+  assign take = q_count_q != '0;
+  assign head_rec = q_rdata[REC_W*q_head_q[BANK_W-1:0] +: REC_W];
 
   for (genvar b = 0; b < BANKS; b++) begin : g_bank
     storage_array #(.WIDTH(REC_W), .DEPTH(ROWS), .WRITES(1), .READS(1)) u_queue (
@@ -144,17 +144,18 @@ module interlock #(
   logic [R_W:0]        red_n_q;
 
   // ---- take: the block taken looks its line up -----------------------------------------------
-  logic           hit;
-  logic [R_W-1:0] hit_at;
+  // A line has at most one entry (a block of a line with an entry waits instead of taking one),
+  // so the match is one-hot and its position is the OR of the matching entries' numbers.
+  logic [REDUCING-1:0] line_match;
+  logic                hit;
+  logic [R_W-1:0]      hit_at;
   always_comb begin
-    hit = 1'b0;
     hit_at = '0;
     for (int r = 0; r < REDUCING; r++) begin
-      if (red_valid_q[r] && line_q[r] == nb_line) begin
-        hit = 1'b1;
-        hit_at = R_W'(r);
-      end
+      line_match[r] = line_q[r] == nb_line;
+      if (red_valid_q[r] && line_match[r]) hit_at = hit_at | R_W'(r);
     end
+    hit = (red_valid_q & line_match) != '0;
   end
 
   logic nb_wait;
@@ -238,6 +239,9 @@ module interlock #(
   always_ff @(posedge clk_i) begin
     if (rst_ni && 32'(q_count_q) + 32'(q_pushes) > QUEUE) begin
       $error("interlock: more Reduce blocks queued than QUEUE places");
+    end
+    if (rst_ni && take && $countones(red_valid_q & line_match) > 1) begin
+      $error("interlock: line of block %0d has more than one entry", nb_slot);
     end
     if (rst_ni && wb_i && red_n_q == '0) begin
       $error("interlock: write-back of block %0d with no block being reduced", wb_slot_i);

@@ -620,7 +620,6 @@ module network_interface #(
   end
 
   logic              req_write, dma_overflow;
-  logic [1:0]        req_kind;
   logic [TAG_W-1:0]  req_tag;
 
   dma_requester #(
@@ -628,7 +627,7 @@ module network_interface #(
   ) u_dma (
     .clk_i, .rst_ni, .push_i(push), .push_write_i(push_write), .push_kind_i(push_kind),
     .push_tag_i(push_tag), .push_addr_i(push_addr), .push_len_i(push_len),
-    .mem_req_valid_o, .mem_req_ready_i, .mem_req_write_o(req_write), .mem_req_kind_o(req_kind),
+    .mem_req_valid_o, .mem_req_ready_i, .mem_req_write_o(req_write),
     .mem_req_tag_o(req_tag), .mem_req_addr_o, .mem_req_len_o, .mem_rsp_valid_i,
     .done_o(done_valid), .done_kind_o(done_kind), .done_tag_o(done_tag),
     .done_addr_o(done_addr), .done_len_o(done_len),
@@ -636,15 +635,9 @@ module network_interface #(
   );
   assign mem_req_write_o = req_write;
 
-  // Write data: the block's (a Gather block decoded in this cycle goes straight through).
-  always_comb begin
-    mem_req_wdata_o = data_wb;
-    for (int p = 0; p < K; p++) begin
-      if (req_kind == KindGatherWrite && nb[p] && nb_slot[SLOT_W*p +: SLOT_W] == req_tag[SLOT_W-1:0]) begin
-        mem_req_wdata_o = blk_data[DATA_W*p +: DATA_W];
-      end
-    end
-  end
+  // Write data: the block's (its slot was written at least a cycle before the access reaches
+  // the memory).
+  assign mem_req_wdata_o = data_wb;
 
   // =====================================================================================
   // State.

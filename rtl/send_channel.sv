@@ -81,8 +81,8 @@ module send_channel #(
   logic [JPTR_W-1:0] jhead_q;
   logic [JPTR_W:0]   jcount_q;
   logic [SIZE_W-1:0] fetched_q;       // bytes of the oldest send read so far
-  logic [META_W-1:0] bursts_q [LINES];  // bursts being read, oldest first
-  logic [BPTR_W-1:0] bhead_q, btail_q;
+  logic [SIZE_W-1:0] left_q;          // and still to read, once one of its bursts was read
+  logic [BPTR_W-1:0] bhead_q, btail_q;  // bursts being read, oldest first (u_bursts)
   logic [LINES_W-1:0] bcount_q;
   logic [FLITS_W-1:0] flits_q;        // flits read or being read and not yet injected
   logic              overflow_q;
@@ -106,7 +106,9 @@ module send_channel #(
   assign j_message = jobs_q[jhead_q][JOB_W-1];
   assign j_addr = jobs_q[jhead_q][SIZE_W +: ADDR_W];
   assign j_bytes = jobs_q[jhead_q][0 +: SIZE_W];
-  assign left = j_bytes - fetched_q;
+  // No subtraction on the way to the burst decision: the bytes left are registered after the
+  // send's first burst.
+  assign left = fetched_q == '0 ? j_bytes : left_q;
   assign len = left < SIZE_W'(BURST_BYTES) ? left : SIZE_W'(BURST_BYTES);
   assign last_burst = left <= SIZE_W'(BURST_BYTES);
 
@@ -147,8 +149,13 @@ module send_channel #(
   logic [SIZE_W-1:0] b_bytes, b_offset, b_len;
   logic              ep_empty, ep_overflow;
 
-  assign {b_message, b_next, b_eject, b_dest, b_tree, b_op, b_addr, b_bytes, b_offset, b_len} =
-      bursts_q[bhead_q];
+  // The bursts being read: each one's send and place, written when it is asked for and read
+  // when its data arrive (one write and one read port).
+  storage_array #(.WIDTH(META_W), .DEPTH(LINES), .WRITES(1), .READS(1)) u_bursts (
+    .clk_i, .we_i(fetch), .waddr_i(btail_q), .wmask_i(1'b1),
+    .wdata_i({jobs_q[jhead_q], fetched_q, len}), .raddr_i(bhead_q),
+    .rdata_o({b_message, b_next, b_eject, b_dest, b_tree, b_op, b_addr, b_bytes, b_offset, b_len})
+  );
 
   endpoint #(
     .NODE_W(NODE_W), .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .VCS(VCS), .VC_DEPTH(VC_DEPTH),
@@ -187,6 +194,7 @@ module send_channel #(
       if (pop) jhead_q <= jwrap((JPTR_W + 1)'(jhead_q) + (JPTR_W + 1)'(1));
       if (fetch) begin
         fetched_q <= last_burst ? '0 : fetched_q + len;
+        left_q <= left - len;
         btail_q <= bnext(btail_q);
       end
       if (burst_done_i) bhead_q <= bnext(bhead_q);
@@ -204,7 +212,6 @@ module send_channel #(
         at = at + (JPTR_W + 1)'(1);
       end
     end
-    if (fetch) bursts_q[btail_q] <= {jobs_q[jhead_q], fetched_q, len};
   end
 
 endmodule

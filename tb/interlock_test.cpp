@@ -1,6 +1,6 @@
 // rtl/interlock.sv against the SystemC Interlock (systemc/ni/interlock.hpp), every cycle: the
 // same new Reduce blocks (whole lines, parts of lines and the top line of the address space,
-// up to K a cycle, queued and taken one a cycle) and write-backs in read order; the same
+// up to K a cycle, queued and taken one a cycle from the next) and write-backs in read order; the same
 // block taken that reads at once and the same block released (slot, address, length), and
 // the same overflow in the cycle the SystemC model throws for NiConfig::reducing_blocks. The
 // first difference is named by cycle and signal, with both values.
@@ -55,8 +55,9 @@ class Bench {
     try {
       for (const NewBlock& b : blocks) golden_.arrive(b.slot, b.addr, b.len);
       out.most_queued = std::max<uint64_t>(out.most_queued, golden_.queued());
-      taken = golden_.queued() != 0;
+      const size_t queued = golden_.queued();
       issued = golden_.take();
+      taken = golden_.queued() < queued;
       if (write_back) golden_.write_back(reading_.front());
       rel = golden_.release();
     } catch (const noc::NiRunError& e) {

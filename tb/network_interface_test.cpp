@@ -499,8 +499,8 @@ class NiLockstep : public noc::test::SimTest {
 
   // The SystemC NI stopped the run in cycle c (a bound exceeded; sc_stop was called). The RTL
   // registers the same error: error_o after this cycle's edge, or the next one where the
-  // block registers its overflow first (the memory queue), its cause naming the same NiConfig
-  // bound. Returns that bound.
+  // block sees the overflow a cycle later (the memory queue counts accesses as they leave its
+  // input register), its cause naming the same NiConfig bound. Returns that bound.
   template <class Model>
   static std::string same_error(Clocked<Model>& d, const noc::NetworkInterface& ni, uint64_t c) {
     for (int edges = 0; edges < 2 && !d->error_o; ++edges) {

@@ -32,6 +32,8 @@ ROLES = {
     ("block_slots", "u_free"): ("ni_buffers", "block slots: one bank of the free-slot FIFO",
                                 "conventional"),
     ("endpoint", "u_lines"): ("ni_buffers", "send NI buffer: burst lines", "conventional"),
+    ("send_channel", "u_bursts"): ("ni_buffers", "send channel: the bursts being read",
+                                   "conventional"),
     ("ejection_decoder", "u_blocks"): ("ni_buffers", "ejection reassembly, one block per VC",
                                        "conventional"),
     ("dma_requester", "u_rows"): ("ni_buffers", "memory queue: one bank of requests",

@@ -18,7 +18,10 @@ DmaRequester::DmaRequester(sc_core::sc_module_name name, uint64_t clock_ps,
       max_outstanding_(max_outstanding) {}
 
 uint64_t DmaRequester::access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint64_t len,
-                              uint64_t now) {
+                              uint64_t asked) {
+  // An access asked for in one cycle enters the queue in the next (the RTL's push register)
+  // and reaches the memory from then on.
+  const uint64_t now = asked + 1;
   set_plain_access(trans_, cmd, addr, data, len);
   // The request is made in cycle `now`, which may lie ahead of SystemC's time (the scheduler's
   // lookahead windows): that offset is the annotated delay, as a TLM-2.0 loosely-timed

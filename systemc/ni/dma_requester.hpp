@@ -1,7 +1,9 @@
 // The NI's DMA requester (paper Fig. 6): a TLM-2.0 initiator to the accelerator memory. It
 // reads the chunk a send carries and writes received and reduced data back. Every access is
 // a blocking transport call whose annotated delay says when the memory completes it; the
-// caller uses the data from that cycle on.
+// caller uses the data from that cycle on. An access asked for in cycle t enters the request
+// queue and is offered to the memory from cycle t + 1 (the RTL registers the requests of a
+// cycle before its queue, rtl/dma_requester.sv).
 #pragma once
 
 #include <cstdint>
@@ -20,9 +22,10 @@ class DmaRequester : public sc_core::sc_module {
 
   tlm_utils::simple_initiator_socket<DmaRequester> mem;
 
-  // Reads (writes) [addr, addr + len) in cycle `now`; returns the cycle the memory completes
-  // the access. Throws std::runtime_error naming the access if the memory refuses it, or if
-  // it would make more than max_outstanding accesses incomplete after cycle `now`.
+  // Asks in cycle `now` to read (write) [addr, addr + len); returns the cycle the memory
+  // completes the access. Throws std::runtime_error naming the access if the memory refuses
+  // it, or if it would make more than max_outstanding accesses incomplete after cycle
+  // `now` + 1, when it enters the queue.
   uint64_t read(uint64_t addr, uint8_t* data, uint64_t len, uint64_t now);
   uint64_t write(uint64_t addr, const uint8_t* data, uint64_t len, uint64_t now);
   // Untimed access (debug transport), for hosts and tests; the NI itself only makes timed
@@ -36,7 +39,8 @@ class DmaRequester : public sc_core::sc_module {
   uint64_t bytes_written() const { return bytes_written_; }
 
  private:
-  uint64_t access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint64_t len, uint64_t now);
+  uint64_t access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint64_t len,
+                  uint64_t asked);
   void debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint64_t len);
 
   uint64_t period_;  // sc_time units per cycle

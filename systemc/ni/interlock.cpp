@@ -30,10 +30,13 @@ void Interlock::arrive(uint32_t slot, uint64_t addr, uint64_t bytes) {
                                        name(), slot, addr, bytes));
   }
   queue_.push_back({slot, addr / kLine});
+  ++joined_;
 }
 
 std::optional<uint32_t> Interlock::take() {
-  if (queue_.empty()) return std::nullopt;
+  const bool ready = queue_.size() > joined_;
+  joined_ = 0;  // the cycle's arrivals are queued from the next cycle on
+  if (!ready) return std::nullopt;
   const Queued q = queue_.front();
   queue_.pop_front();
   const auto hit = std::find_if(reducing_.begin(), reducing_.end(),

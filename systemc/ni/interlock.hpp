@@ -5,7 +5,8 @@
 // accesses in order, so a read issued after it sees the sum).
 //
 // One block a cycle: the Reduce blocks decoded in a cycle join a queue (port order), and the
-// interlock takes its head each cycle, a block of the same cycle when the queue was empty. A
+// interlock takes its head each cycle, from the cycle after the block joined (the queue is
+// the register stage between the decoders and the interlock's lookup). A
 // port decodes at most a block a cycle and a block is at least a head and a payload flit, so
 // the queue drains; it holds blocks that hold a block slot, so NiConfig::block_slots bounds
 // it.
@@ -45,8 +46,9 @@ class Interlock : public sc_core::sc_module {
   // The Reduce block in block slot `slot`, [addr, addr + bytes) within one line, decoded this
   // cycle (a cycle's blocks in port order): it joins the queue.
   void arrive(uint32_t slot, uint64_t addr, uint64_t bytes);
-  // After the cycle's arrivals: takes the queue's head, if any; its slot if it reads now
-  // (otherwise it waits, or the queue was empty).
+  // After the cycle's arrivals, in every cycle with a block queued: takes the queue's head if
+  // it joined in an earlier cycle; its slot if it reads now (otherwise it waits, or no block
+  // was ready).
   std::optional<uint32_t> take();
   // The write-back of the block in `slot`, the oldest being reduced, issues.
   void write_back(uint32_t slot);
@@ -75,6 +77,7 @@ class Interlock : public sc_core::sc_module {
 
   uint32_t reducing_blocks_;
   std::deque<Queued> queue_;    // decoded, not yet taken; oldest first
+  size_t joined_ = 0;           // of those, decoded in this cycle (the queue's tail)
   std::deque<Entry> reducing_;  // read issued, write-back not yet issued; oldest first
   std::unordered_map<uint32_t, uint32_t> successor_;  // slot -> the next block of its chain
   size_t waiting_ = 0;

@@ -50,9 +50,10 @@ TEST_F(NiDmaRequester, AccessesCompleteWhenTheMemorySays) {
   Bench b("bench", cfg);
   sc_core::sc_start(sc_core::sc_time(100, sc_core::SC_NS));
   const uint64_t occupancy = 512 / cfg.bytes_per_cycle;
-  // The write starts at once; the read waits for the channel the write occupies.
-  EXPECT_EQ(b.write_done, 10 + cfg.latency + occupancy);
-  EXPECT_EQ(b.read_done, 10 + occupancy + cfg.latency + occupancy);
+  // Both are asked for in cycle 10 and enter the queue in cycle 11: the write starts then; the
+  // read waits for the channel the write occupies.
+  EXPECT_EQ(b.write_done, 11 + cfg.latency + occupancy);
+  EXPECT_EQ(b.read_done, 11 + occupancy + cfg.latency + occupancy);
   EXPECT_TRUE(b.same);
   EXPECT_EQ(b.dma.bytes_written(), 512u);
   EXPECT_EQ(b.dma.bytes_read(), 512u);

@@ -1,5 +1,5 @@
 // The NI's read-after-write interlock (ni/interlock.hpp): Reduce blocks queue and are taken one
-// a cycle; a block of a line that a block being reduced lies in waits, whatever its bytes;
+// a cycle, from the cycle after they arrive; a block of a line that a block being reduced lies in waits, whatever its bytes;
 // the blocks of one line go in arrival order, one at each write-back of the line; a block
 // across a line is refused; write-backs come in read order; the bound of blocks being reduced
 // is an error naming its NiConfig field; peaks are counted. tb/interlock_test.cpp holds rtl/interlock.sv to
@@ -20,24 +20,30 @@ using ::testing::HasSubstr;
 
 constexpr std::optional<uint32_t> kNone;
 
-// A cycle with one new block: it arrives and the interlock takes it; true if it reads now.
+// Two cycles: a new block arrives, and the interlock takes it in the next cycle; true if it
+// reads then.
 bool reads_now(Interlock& lock, uint32_t slot, uint64_t addr, uint64_t bytes) {
   lock.arrive(slot, addr, bytes);
+  EXPECT_EQ(lock.take(), kNone);  // not in the cycle it arrives
+  EXPECT_EQ(lock.queued(), 1u);
   const std::optional<uint32_t> taken = lock.take();
   EXPECT_EQ(lock.queued(), 0u);
   return taken == slot;
 }
 
-TEST(Interlock, BlocksOfOneCycleAreTakenOneACycleInPortOrder) {
+TEST(Interlock, BlocksOfOneCycleAreTakenOneACycleInPortOrderFromTheNext) {
   Interlock lock("interlock", 8);
   lock.arrive(3, 0x000, 256);
   lock.arrive(1, 0x100, 256);
   lock.arrive(2, 0x000, 256);  // the same bytes as block 3
   EXPECT_EQ(lock.queued(), 3u);
   EXPECT_EQ(lock.pending(), 3u);
+  EXPECT_EQ(lock.take(), kNone);  // the cycle they arrive in
   EXPECT_EQ(lock.take(), 3u);
+  lock.arrive(4, 0x200, 256);     // joins behind blocks 1 and 2
   EXPECT_EQ(lock.take(), 1u);
   EXPECT_EQ(lock.take(), kNone);  // block 2 waits behind block 3
+  EXPECT_EQ(lock.take(), 4u);
   EXPECT_EQ(lock.queued(), 0u);
   EXPECT_EQ(lock.pending(), 1u);
   EXPECT_EQ(lock.take(), kNone);  // nothing queued
