@@ -1,10 +1,10 @@
-// A storage array of the NI: the table banks (schedule_table.sv) and the NI buffers (the block
-// slots of network_interface.sv, each port's burst lines in endpoint.sv, each ejection port's
-// reassembly buffers in ejection_decoder.sv). A chip builds these as memory macros, not as
-// flip-flops; keeping them in this one module lets the area flow (scripts/area/) keep every
-// instance as a black box, estimate it as SRAM from its bits, and synthesize the logic around
-// it at the real parameters. In simulation and in the per-file synthesis tests it is an array
-// of registers with exactly the behaviour the blocks had with their own arrays.
+// A storage array of the NI: the table banks (schedule_table.sv) and the NI's buffers and
+// queues (scripts/area/storage.py names every instance and its role). A chip builds these as
+// memory macros, not as flip-flops; keeping them in this one module lets the area flow
+// (scripts/area/) keep every instance as a black box, estimate it as SRAM from its bits, and
+// synthesize the logic around it at the real parameters. In simulation and in the per-file
+// synthesis tests it is an array of registers with exactly the behaviour the blocks had with
+// their own arrays.
 //
 // Writes take effect at the clock edge. Write ports are applied in order, so where two ports
 // write the same bits in one cycle the higher-numbered port wins; each write port has a mask
