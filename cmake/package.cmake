@@ -1,7 +1,8 @@
 # The MultiTreeNI CMake package: `find_package(MultiTreeNI 0.1)` in an installed prefix gives
 # MultiTreeNI::format (the generated format header), MultiTreeNI::host (planner, verifier,
 # schedule tables and images), MultiTreeNI::workload (DNN workloads and the compute model),
-# MultiTreeNI::noc (the SystemC NI, routers and networks) and, in a build with MT_COSIM,
+# MultiTreeNI::noc (the SystemC NI, routers and networks), MultiTreeNI::training (a training
+# iteration's timeline with simulated all-reduces) and, in a build with MT_COSIM,
 # MultiTreeNI::cosim (the Verilated RTL NI behind the NI sockets).
 include(CMakePackageConfigHelpers)
 set(MT_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/MultiTreeNI)

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Writes the command-line reference, docs/cli.md, from the built tools' --help to standard
-# output. The tools are mtc (and each of its subcommands), mtsim and noc-sim: every executable
-# in build/bin that is not a test, test bench, benchmark or fuzz target.
+# output. The tools are mtc (and each of its subcommands), mtsim, noc-sim and mttrain: every
+# executable in build/bin that is not a test, test bench, benchmark or fuzz target.
 #   scripts/cli_reference.sh [BIN_DIR] > docs/cli.md      (BIN_DIR defaults to build/bin)
 # The ctest test cli_reference (label unit) fails when docs/cli.md differs from this output.
 set -euo pipefail
 bin=${1:-build/bin}
-for tool in mtc mtsim noc-sim; do
+for tool in mtc mtsim noc-sim mttrain; do
   [ -x "$bin/$tool" ] || { echo "cli_reference.sh: $bin/$tool is not built" >&2; exit 1; }
 done
 
@@ -43,10 +43,12 @@ scripts/cli_reference.sh build/bin > docs/cli.md
 ```
 
 The test `cli_reference` (label `unit`) fails when this file and the tools differ. What the
-tools do: [`mtc`](mtc.md), [`mtsim`](mtsim.md), [`noc-sim`](noc-sim.md).
+tools do: [`mtc`](mtc.md), [`mtsim`](mtsim.md), [`noc-sim`](noc-sim.md),
+[`mttrain`](mttrain.md).
 
 HEAD
 section mtc mtc
 for s in $subcommands; do section "mtc $s" mtc "$s"; done
 section mtsim mtsim
 section noc-sim noc-sim
+section mttrain mttrain

@@ -24,12 +24,12 @@
 #if MT_COSIM
 #include "rtl_network_interface.hpp"
 #endif
+#include "cli/allreduce_options.hpp"
 #include "cli/cli_main.hpp"
 #include "cli/noc_options.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
 #include "common/run_files.hpp"
-#include "mtsim/config_preset.hpp"
 #include "ni/network_interface.hpp"
 #include "plan/plan.hpp"
 #include "traffic/child_process.hpp"
@@ -275,8 +275,7 @@ void add_plan_options(CLI::App& app, MtsimArgs& a) {
                                        "(with --images: the image set's)")
                        ->capture_default_str();
   a.plan_opts = {
-      app.add_option("-a,--algorithm", a.o.algorithm, "multitree, ring, ring-bi, ring2d, dbtree or hdrm (BiGraph)")
-          ->capture_default_str(),
+      add_algorithm_option(app, a.o.algorithm),
       app.add_option("-b,--bytes", a.bytes, "all-reduce buffer size, e.g. 65536, 64KiB, 1MiB")
           ->capture_default_str(),
       app.add_option("--dtype", a.dtype, "element type: int32 or fp32")->capture_default_str(),
@@ -284,10 +283,8 @@ void add_plan_options(CLI::App& app, MtsimArgs& a) {
                      "dbtree: chunks per tree, pipelined through both trees (0: the default, "
                      "sqrt((levels - 1) * bytes per tree / 16 KiB))")
           ->capture_default_str()};
-  app.add_option("--config", a.config, config_preset_help())->capture_default_str();
-  app.add_option("--flow-control", a.flow_control,
-                 "message (one head flit per gradient message) or packet (256-byte packets)")
-      ->capture_default_str();
+  add_config_option(app, a.config);
+  add_flow_control_option(app, a.flow_control);
   app.add_flag("--prioritize-height", a.o.prioritize_height,
                "MultiTree: trees with the larger remaining height take their turn first");
   add_time_limit_option(app, a.o.max_plan_seconds);
@@ -300,12 +297,7 @@ void add_plan_options(CLI::App& app, MtsimArgs& a) {
                  "also run these algorithms (comma-separated; NAME:packet for packet-based flow "
                  "control) on the same network and size, side by side");
   app.add_option("--seed", a.seed, "seed of the data in every node's buffer")->capture_default_str();
-  app.add_option("--data", a.data,
-                 "full: every node's buffer is stored and every element checked; sampled: "
-                 "only a sample of 16-byte lines (one per KiB and the first and last line of "
-                 "the buffer and of every table entry's chunk) is stored, summed and checked, "
-                 "for runs too big for memory (same cycles; the output says it was sampled)")
-      ->capture_default_str();
+  add_data_option(app, a.data);
   // Not in --help: tests use it to see that a wrong sum is caught.
   app.add_option("--inject-fault", a.fault,
                  "test hook: NODE:ELEMENT adds 1 to that element of the node's initial data")
@@ -328,17 +320,11 @@ void add_model_options(CLI::App& app, MtsimArgs& a) {
       ->capture_default_str();
   app.add_option("--mem-bandwidth", o.memory.bytes_per_cycle, "accelerator memory, bytes/cycle")
       ->capture_default_str();
-  a.mem_latency_opt =
-      app.add_option("--mem-latency", o.memory.latency, "accelerator memory latency, cycles")
-          ->check(latency_cycles())
-          ->capture_default_str();
+  a.mem_latency_opt = add_mem_latency_option(app, o);
   app.add_option("--reduce-throughput", o.reduction.elements_per_cycle,
                  "reduction unit, elements/cycle")
       ->capture_default_str();
-  a.reduce_latency_opt =
-      app.add_option("--reduce-latency", o.reduction.latency, "reduction unit pipeline, cycles")
-          ->check(latency_cycles())
-          ->capture_default_str();
+  a.reduce_latency_opt = add_reduce_latency_option(app, o);
   app.add_flag("--ni-forward", o.ni.forward,
                "forward reduced data from the reduction unit to the flit encoder instead of "
                "reading it back from memory (a model experiment; systemc/ni/README.md)");

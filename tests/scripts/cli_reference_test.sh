@@ -15,4 +15,4 @@ if ! diff -u "$src/docs/cli.md" "$tmp"; then
   echo "  scripts/cli_reference.sh build/bin > docs/cli.md"
   exit 1
 fi
-echo "cli_reference: docs/cli.md is the --help of mtc, its subcommands, mtsim and noc-sim"
+echo "cli_reference: docs/cli.md is the --help of mtc, its subcommands, mtsim, noc-sim and mttrain"

@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 prefix=$tmp/prefix
 cmake --install "$build" --prefix "$prefix" > "$tmp/install.log" ||
   { cat "$tmp/install.log"; echo "install_example: cmake --install $build failed (is everything built?)" >&2; exit 1; }
-for tool in mtc mtsim noc-sim; do
+for tool in mtc mtsim noc-sim mttrain; do
   "$prefix/bin/$tool" --help > /dev/null ||
     { echo "install_example: the installed $tool does not run" >&2; exit 1; }
 done

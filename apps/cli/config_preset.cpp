@@ -1,4 +1,4 @@
-#include "mtsim/config_preset.hpp"
+#include "cli/config_preset.hpp"
 
 #include <fmt/format.h>
 

@@ -1,5 +1,6 @@
-// Named configurations for mtsim (--config): the realistic default, and the assumptions of
-// the paper's evaluation (§V), so results can be reported both ways.
+// Named configurations of the all-reduce simulation (mtsim and mttrain --config): the realistic
+// default, and the assumptions of the paper's evaluation (§V), so results can be reported both
+// ways.
 #pragma once
 
 #include <string>
