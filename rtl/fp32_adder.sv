@@ -2,7 +2,10 @@
 // SystemC twin: the fp32 addition in systemc/ni/reduction_unit.cpp (ReductionUnit::reduce),
 // which is the host CPU's float addition with the canonical NaN below.
 //
-// Timing: combinational, no clock; rtl/reduction_unit.sv puts the pipeline registers around it.
+// Timing: REGISTERED = 0, combinational (clk_i and en_i unused); REGISTERED = 1, a register
+// after the alignment and the significand addition, so sum_o is the sum of the operands of the
+// last cycle with en_i set, from the next cycle on (normalisation and rounding after the
+// register). rtl/reduction_unit.sv puts the other pipeline registers around it.
 //
 // Arithmetic: round to nearest, ties to even; subnormal operands and results are kept (no
 // flush to zero); a sum too large for the format is an infinity of its sign; an exact zero
@@ -17,7 +20,12 @@
 // or any number of left shifts (never below the smallest exponent: subnormal results), and
 // rounded by incrementing the packed exponent and fraction (a carry out of the fraction rounds
 // into the exponent, and max finite rounds to infinity).
-module fp32_adder (
+module fp32_adder #(
+  // 1: the register between the addition and the normalisation (two pipeline stages).
+  parameter bit REGISTERED = 1'b0
+) (
+  input  logic        clk_i,
+  input  logic        en_i,
   input  logic [31:0] a_i,
   input  logic [31:0] b_i,
   output logic [31:0] sum_o
@@ -95,7 +103,47 @@ module fp32_adder (
   assign small_aligned = {1'b0, small_shifted[SIG_W-1:1], small_shifted[0] | small_sticky};
   assign mag_sum = eff_sub ? {1'b0, big_ext} - small_aligned : {1'b0, big_ext} + small_aligned;
 
-  // Normalisation. lead_pos: the highest set bit of mag_sum[SIG_W-1:0].
+  // What the second stage needs: the magnitude sum, big_op's exponent and sign, whether both
+  // operands are negative (the sign of an exact zero), and a special result: a NaN, or an
+  // infinity of a sign.
+  localparam logic [1:0] SPECIAL_NONE = 2'd0, SPECIAL_NAN = 2'd1, SPECIAL_INF = 2'd2;
+  localparam int unsigned MID_W = SIG_W + 1 + 8 + 1 + 1 + 2 + 1;
+  logic [1:0]     special;
+  logic           special_sign;
+  logic [MID_W-1:0] mid, mid_s2;
+
+  always_comb begin
+    special = SPECIAL_NONE;
+    special_sign = 1'b0;
+    if (a_nan || b_nan || (a_inf && b_inf && eff_sub)) begin
+      special = SPECIAL_NAN;
+    end else if (a_inf || b_inf) begin
+      special = SPECIAL_INF;
+      special_sign = a_inf ? a_sign : b_sign;
+    end
+  end
+  assign mid = {mag_sum, big_exp, big_op[31], a_sign && b_sign, special, special_sign};
+
+  if (REGISTERED) begin : g_stage_reg
+    logic [MID_W-1:0] mid_q;
+    always_ff @(posedge clk_i) begin
+      if (en_i) mid_q <= mid;
+    end
+    assign mid_s2 = mid_q;
+  end else begin : g_no_reg
+    logic unused_clk;
+    assign unused_clk = ^{clk_i, en_i};
+    assign mid_s2 = mid;
+  end
+
+  // ---- second stage: normalisation and rounding ----------------------------------------------
+  logic [SIG_W:0] mag;
+  logic [7:0]     mag_exp;
+  logic           mag_sign, both_neg, out_special_sign;
+  logic [1:0]     out_special;
+  assign {mag, mag_exp, mag_sign, both_neg, out_special, out_special_sign} = mid_s2;
+
+  // Normalisation. lead_pos: the highest set bit of mag[SIG_W-1:0].
   logic [4:0]       lead_pos;
   logic [4:0]       left_shift;
   logic [SIG_W-1:0] norm_sig;  // hidden bit at bit 26 unless the result is subnormal
@@ -104,7 +152,7 @@ module fp32_adder (
   always_comb begin
     lead_pos = '0;
     for (int unsigned i = 0; i < SIG_W; i++) begin
-      if (mag_sum[i]) begin
+      if (mag[i]) begin
         lead_pos = 5'(i);
       end
     end
@@ -112,18 +160,18 @@ module fp32_adder (
 
   always_comb begin
     left_shift = '0;
-    if (mag_sum[SIG_W]) begin
+    if (mag[SIG_W]) begin
       // Carry out of an addition: one right shift, the lost bit kept in the sticky bit.
-      norm_sig = {mag_sum[SIG_W:2], mag_sum[1] | mag_sum[0]};
-      norm_exp = {1'b0, big_exp} + 9'd1;
+      norm_sig = {mag[SIG_W:2], mag[1] | mag[0]};
+      norm_exp = {1'b0, mag_exp} + 9'd1;
     end else begin
       // Shift the leading one up to bit 26, but not below exponent 1 (then it is subnormal).
       left_shift = 5'(SIG_W - 1) - lead_pos;
-      if ({3'b000, left_shift} > big_exp - 8'd1) begin
-        left_shift = 5'(big_exp - 8'd1);
+      if ({3'b000, left_shift} > mag_exp - 8'd1) begin
+        left_shift = 5'(mag_exp - 8'd1);
       end
-      norm_sig = mag_sum[SIG_W-1:0] << left_shift;
-      norm_exp = {1'b0, big_exp} - {4'b0000, left_shift};
+      norm_sig = mag[SIG_W-1:0] << left_shift;
+      norm_exp = {1'b0, mag_exp} - {4'b0000, left_shift};
     end
   end
 
@@ -141,20 +189,16 @@ module fp32_adder (
   logic [31:0] finite_sum;
 
   // An exact zero is +0 unless both operands are -0 (round to nearest); otherwise big_op's sign.
-  assign result_sign = (mag_sum == '0) ? (a_sign && b_sign) : big_op[31];
+  assign result_sign = (mag == '0) ? both_neg : mag_sign;
   assign finite_sum  = (norm_exp == 9'd255) ? {result_sign, INF_MAGNITUDE}
                                             : {result_sign, rounded_mag};
 
   always_comb begin
-    if (a_nan || b_nan || (a_inf && b_inf && eff_sub)) begin
-      sum_o = CANONICAL_NAN;
-    end else if (a_inf) begin
-      sum_o = a_i;
-    end else if (b_inf) begin
-      sum_o = b_i;
-    end else begin
-      sum_o = finite_sum;
-    end
+    unique case (out_special)
+      SPECIAL_NAN: sum_o = CANONICAL_NAN;
+      SPECIAL_INF: sum_o = {out_special_sign, INF_MAGNITUDE};
+      default:     sum_o = finite_sum;
+    endcase
   end
 
 endmodule

@@ -9,8 +9,11 @@
 // with no stall and no back-pressure. mask_i says which lanes hold elements (the last beat of
 // a job may be partial); a lane that is masked off outputs zero, and mask_o is the beat's
 // mask. dtype_i is per beat. With LATENCY >= 2 the operands are registered, the adders sit
-// behind that register and LATENCY - 1 result registers follow (registered in and out); with
-// LATENCY = 1 the adders sit in front of the one result register. (The SystemC model also
+// behind that register and LATENCY - 1 registers follow (registered in and out); with
+// LATENCY >= 3 the first of them is inside the fp32 adders, between their addition and their
+// normalisation (rtl/fp32_adder.sv, REGISTERED), with the int32 sums beside it, so no cycle
+// holds a whole fp32 addition; with LATENCY = 1 the adders sit in front of the one result
+// register. (The SystemC model also
 // allows latency 0, a combinational unit; this RTL does not: LANES and LATENCY >= 1 are
 // checked at elaboration.)
 //
@@ -47,8 +50,11 @@ module reduction_unit #(
 
   // The dtype code of fp32 elements as the 1-bit dtype_i carries it (the codes are 0 and 1).
   localparam logic DTYPE_FP32_BIT = 1'(DTYPE_FP32);
-  // Registers after the adders: all stages but the operand register, at least one.
-  localparam int unsigned RESULT_STAGES = (LATENCY >= 2) ? LATENCY - 1 : 1;
+  // The fp32 adders hold a register of their own (two stages).
+  localparam bit SPLIT = LATENCY >= 3;
+  // Registers after the adders: all stages but the operand register and the adders' own, at
+  // least one.
+  localparam int unsigned RESULT_STAGES = SPLIT ? LATENCY - 2 : (LATENCY >= 2) ? LATENCY - 1 : 1;
   // Bits of a result beat: its mask and its sums.
   localparam int unsigned BEAT_W = LANES + LANES * 32;
 
@@ -103,23 +109,52 @@ module reduction_unit #(
     assign op_src   = src_i;
   end
 
-  // One int32 adder and one fp32 adder per lane.
-  logic [LANES*32-1:0] lane_sum;
+  // One int32 adder and one fp32 adder per lane. The beat the adders' results belong to: the
+  // operands' beat, or with SPLIT the one before it, held beside the fp32 adders' register.
+  logic                sum_valid;
+  logic                sum_dtype;
+  logic [LANES-1:0]    sum_mask;
+  logic [LANES*32-1:0] int_sum, int_sum_out, fp_sum, lane_sum;
 
   for (genvar l = 0; l < LANES; l++) begin : g_lane
-    logic [31:0] int_sum, fp_sum;
+    assign int_sum[l*32 +: 32] = op_acc[l*32 +: 32] + op_src[l*32 +: 32];
 
-    assign int_sum = op_acc[l*32 +: 32] + op_src[l*32 +: 32];
-
-    fp32_adder u_fp32_adder (
-      .a_i  (op_acc[l*32 +: 32]),
-      .b_i  (op_src[l*32 +: 32]),
-      .sum_o(fp_sum)
+    fp32_adder #(.REGISTERED(SPLIT)) u_fp32_adder (
+      .clk_i, .en_i(op_valid), .a_i(op_acc[l*32 +: 32]), .b_i(op_src[l*32 +: 32]),
+      .sum_o(fp_sum[l*32 +: 32])
     );
 
-    assign lane_sum[l*32 +: 32] = !op_mask[l]                   ? 32'h0000_0000
-                                : (op_dtype == DTYPE_FP32_BIT) ? fp_sum
-                                                               : int_sum;
+    assign lane_sum[l*32 +: 32] = !sum_mask[l]                   ? 32'h0000_0000
+                                : (sum_dtype == DTYPE_FP32_BIT) ? fp_sum[l*32 +: 32]
+                                                                : int_sum_out[l*32 +: 32];
+  end
+
+  if (SPLIT) begin : g_split
+    logic                mid_valid_q;
+    logic                mid_dtype_q;
+    logic [LANES-1:0]    mid_mask_q;
+    logic [LANES*32-1:0] mid_int_q;
+
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) mid_valid_q <= 1'b0;
+      else mid_valid_q <= op_valid;
+    end
+    always_ff @(posedge clk_i) begin
+      if (op_valid) begin
+        mid_dtype_q <= op_dtype;
+        mid_mask_q  <= op_mask;
+        mid_int_q   <= int_sum;
+      end
+    end
+    assign sum_valid   = mid_valid_q;
+    assign sum_dtype   = mid_dtype_q;
+    assign sum_mask    = mid_mask_q;
+    assign int_sum_out = mid_int_q;
+  end else begin : g_whole
+    assign sum_valid   = op_valid;
+    assign sum_dtype   = op_dtype;
+    assign sum_mask    = op_mask;
+    assign int_sum_out = int_sum;
   end
 
   // Result registers: stage 0 takes the adders' beat, stage s the beat of stage s - 1.
@@ -127,8 +162,8 @@ module reduction_unit #(
   logic [RESULT_STAGES*BEAT_W-1:0] res_beat_d, res_beat_q;
 
   always_comb begin
-    res_valid_d[0]           = op_valid;
-    res_beat_d[BEAT_W-1:0]   = {op_mask, lane_sum};
+    res_valid_d[0]           = sum_valid;
+    res_beat_d[BEAT_W-1:0]   = {sum_mask, lane_sum};
     for (int unsigned s = 1; s < RESULT_STAGES; s++) begin
       res_valid_d[s]                = res_valid_q[s-1];
       res_beat_d[s*BEAT_W +: BEAT_W] = res_beat_q[(s-1)*BEAT_W +: BEAT_W];

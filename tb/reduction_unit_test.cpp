@@ -2,8 +2,9 @@
 // the same sums bit for bit (int32 wrap-around, fp32 with the canonical NaN), masked lanes
 // zero, every output beat exactly LATENCY cycles after its input beat at one beat per cycle,
 // and jobs fed as the NI feeds them complete in the cycle ReductionUnit::reduce returns.
-// Three parameter sets, each its own Verilated model (tb/CMakeLists.txt): the default
-// LANES = 16 / LATENCY = 4, the smallest LANES = 1 / LATENCY = 1, and LANES = 3 / LATENCY = 2.
+// Four parameter sets, each its own Verilated model (tb/CMakeLists.txt): the default
+// LANES = 16 / LATENCY = 4, the smallest LANES = 1 / LATENCY = 1, LANES = 3 / LATENCY = 2, and
+// LANES = 2 / LATENCY = 3, the shortest pipeline with the two-stage fp32 adders.
 #include <gtest/gtest.h>
 
 #include "support/words.hpp"
@@ -25,6 +26,7 @@
 #include "Vreduction_unit.h"
 #include "Vreduction_unit_l1.h"
 #include "Vreduction_unit_l3.h"
+#include "Vreduction_unit_split.h"
 #include "support/clocked.hpp"
 
 #include <systemc>
@@ -538,9 +540,11 @@ void ReductionUnitBench<P>::JobsFollowTheSystemCContract() {
 using ReductionUnitLanes16Latency4 = ReductionUnitBench<Params<Vreduction_unit, 16, 4>>;
 using ReductionUnitLanes1Latency1 = ReductionUnitBench<Params<Vreduction_unit_l1, 1, 1>>;
 using ReductionUnitLanes3Latency2 = ReductionUnitBench<Params<Vreduction_unit_l3, 3, 2>>;
+using ReductionUnitLanes2Latency3 = ReductionUnitBench<Params<Vreduction_unit_split, 2, 3>>;
 MT_REDUCTION_UNIT_TESTS(ReductionUnitLanes16Latency4)
 MT_REDUCTION_UNIT_TESTS(ReductionUnitLanes1Latency1)
 MT_REDUCTION_UNIT_TESTS(ReductionUnitLanes3Latency2)
+MT_REDUCTION_UNIT_TESTS(ReductionUnitLanes2Latency3)
 
 }  // namespace
 }  // namespace mt::tb
