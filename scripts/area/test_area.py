@@ -35,6 +35,8 @@ def expected_bits(p):
     block = 256 * 8
     meta = 1 + 3 + 3 + 2 * node_w + 2 + 32 + 3 * 32
     bufs = 2 * p["BLOCKS"] * block + k * p["LINES"] * (meta + block) + k * 4 * block
+    # Each send channel's bursts being read: the send and the burst's place (as a line's meta).
+    bufs += k * p["LINES"] * meta
     # The memory queue: each access (write, kind, tag, address, length) in its bank, and all
     # but its write flag again in the FIFO of accesses in flight.
     slot = max(1, (p["BLOCKS"] - 1).bit_length())
