@@ -17,8 +17,8 @@
 // A flit that does not continue what its VC carries (or that names no neighbour, or a message
 // or packet longer than its size, or a full packet table) sets error_o, sticky until start_i:
 // the SystemC decoder throws there (also a head whose address is not a multiple of 16). So
-// every flit of a block but its last carries 16 bytes,
-// and the reassembly buffer takes flits whole, a lane each (no byte shifting).
+// every flit of a block but its last carries 16 bytes, and the reassembly buffer takes flits
+// whole, a lane each (no byte shifting).
 module ejection_decoder #(
   // Width of node ids and of the Tree ID; nil (no neighbour) is all ones.
   parameter int unsigned NODE_W = 8,
@@ -68,13 +68,14 @@ module ejection_decoder #(
   localparam int unsigned KEY_W = 2 + 2 * NODE_W;  // (op, flow, sender)
   localparam int unsigned LINE_LO_W = $clog2(BLOCK_BYTES);  // an address's byte in its line
 
-  // Per-VC contexts.
+  // Per-VC contexts: whether one is open and carries a message, in registers; the rest in a
+  // storage array of a word per VC (u_contexts), read and written at the flit's VC.
   logic [VCS-1:0]            open_q, open_d, message_q, message_d;
-  logic [VCS*KEY_W-1:0]      key_q, key_d;
-  logic [VCS*ADDR_W-1:0]     addr_q, addr_d;     // address of the block's first byte
-  logic [VCS*SIZE_W-1:0]     left_q, left_d;     // payload bytes still to come
-  logic [VCS*SIZE_W-1:0]     msg_bytes_q, msg_bytes_d;
-  logic [VCS*FLITS_W-1:0]    flits_q, flits_d;   // payload flits of the block so far (full)
+  logic [KEY_W-1:0]          c_key, n_key;
+  logic [ADDR_W-1:0]         c_addr, n_addr;     // address of the block's first byte
+  logic [SIZE_W-1:0]         c_left, n_left;     // payload bytes still to come
+  logic [SIZE_W-1:0]         c_msg_bytes, n_msg_bytes;
+  logic [FLITS_W-1:0]        c_flits, n_flits;   // payload flits of the block so far (full)
   logic [BLOCK_BYTES*8-1:0]  buf_vc;       // the block so far on this flit's VC (storage_array)
   // Open packet-mode messages.
   logic [PKT_MSGS-1:0]        pkt_valid_q, pkt_valid_d;
@@ -113,15 +114,13 @@ module ejection_decoder #(
                    32'(type_i) == FLIT_TYPE_SUB_MESSAGE_TAIL;
     // A full flit that ends a line (the block's start plus its flits so far and this one).
     ends_block = is_tail_flit ||
-                 LINE_LO_W'(addr_q[ADDR_W*vc_i +: ADDR_W]) +
-                 (LINE_LO_W'(flits_q[FLITS_W*vc_i +: FLITS_W]) << 4) + LINE_LO_W'(16) == '0;
+                 LINE_LO_W'(c_addr) + (LINE_LO_W'(c_flits) << 4) + LINE_LO_W'(16) == '0;
     h_sender = is_sub ? h_from_node : h_src;
   end
 
   // The VC's context with this flit.
-  logic [KEY_W-1:0]         c_key;
-  logic [SIZE_W-1:0]        c_left, take;
-  logic [FLITS_W-1:0]       c_flits;
+  logic [KEY_W-1:0]         b_key;    // the flit's message (the head's, for a head)
+  logic [SIZE_W-1:0]        take;
   logic [LEN_W-1:0]         c_len;
   logic [BLOCK_FLITS-1:0]   lane;     // the flit's place in the block (none past its end)
   logic [PKT_MSGS-1:0]      hit;
@@ -130,11 +129,11 @@ module ejection_decoder #(
   always_comb begin
     open_d = open_q;
     message_d = message_q;
-    key_d = key_q;
-    addr_d = addr_q;
-    left_d = left_q;
-    msg_bytes_d = msg_bytes_q;
-    flits_d = flits_q;
+    n_key = c_key;
+    n_addr = c_addr;
+    n_left = c_left;
+    n_msg_bytes = c_msg_bytes;
+    n_flits = c_flits;
     pkt_valid_d = pkt_valid_q;
     pkt_key_d = pkt_key_q;
     pkt_got_d = pkt_got_q;
@@ -143,14 +142,12 @@ module ejection_decoder #(
     block_done_o = 1'b0;
     got = '0;
 
-    c_key = key_q[KEY_W*vc_i +: KEY_W];
-    c_left = left_q[SIZE_W*vc_i +: SIZE_W];
-    c_flits = flits_q[FLITS_W*vc_i +: FLITS_W];
+    b_key = c_key;
     c_len = LEN_W'(c_flits) << 4;  // every flit before the last of a block is full
     take = c_left < SIZE_W'(16) ? c_left : SIZE_W'(16);
     for (int f = 0; f < BLOCK_FLITS; f++) lane[f] = FLITS_W'(f) == c_flits;
     for (int p = 0; p < PKT_MSGS; p++) begin
-      hit[p] = pkt_valid_q[p] && pkt_key_q[KEY_W*p +: KEY_W] == c_key;
+      hit[p] = pkt_valid_q[p] && pkt_key_q[KEY_W*p +: KEY_W] == b_key;
     end
 
     if (flit_i && is_head) begin
@@ -158,17 +155,17 @@ module ejection_decoder #(
           h_sender == Nil || (!is_sub && h_pkt_bytes > h_msg_bytes) || h_addr[3:0] != '0) begin
         error_d = 1'b1;
       end
-      c_key = {h_sender, h_tree, h_op};
+      b_key = {h_sender, h_tree, h_op};
       open_d[vc_i] = 1'b1;
       message_d[vc_i] = is_sub;
-      key_d[KEY_W*vc_i +: KEY_W] = c_key;
-      addr_d[ADDR_W*vc_i +: ADDR_W] = h_addr;
-      msg_bytes_d[SIZE_W*vc_i +: SIZE_W] = h_msg_bytes;
-      left_d[SIZE_W*vc_i +: SIZE_W] = is_sub ? h_msg_bytes : h_pkt_bytes;
-      flits_d[FLITS_W*vc_i +: FLITS_W] = '0;
+      n_key = b_key;
+      n_addr = h_addr;
+      n_msg_bytes = h_msg_bytes;
+      n_left = is_sub ? h_msg_bytes : h_pkt_bytes;
+      n_flits = '0;
       if (!is_sub) begin  // a packet's message: counted from its first packet on
         for (int p = 0; p < PKT_MSGS; p++) begin
-          hit[p] = pkt_valid_q[p] && pkt_key_q[KEY_W*p +: KEY_W] == c_key;
+          hit[p] = pkt_valid_q[p] && pkt_key_q[KEY_W*p +: KEY_W] == b_key;
         end
         if (hit == '0) begin
           if (&pkt_valid_q) error_d = 1'b1;
@@ -177,7 +174,7 @@ module ejection_decoder #(
               pkt_valid_d = pkt_valid_q;
               pkt_valid_d[p] = 1'b1;
               pkt_key_d = pkt_key_q;
-              pkt_key_d[KEY_W*p +: KEY_W] = c_key;
+              pkt_key_d[KEY_W*p +: KEY_W] = b_key;
               pkt_got_d = pkt_got_q;
               pkt_got_d[SIZE_W*p +: SIZE_W] = '0;
             end
@@ -190,12 +187,12 @@ module ejection_decoder #(
           (!is_tail_flit && c_left <= SIZE_W'(16))) begin
         error_d = 1'b1;
       end
-      left_d[SIZE_W*vc_i +: SIZE_W] = c_left - take;
-      flits_d[FLITS_W*vc_i +: FLITS_W] = c_flits + FLITS_W'(1);
+      n_left = c_left - take;
+      n_flits = c_flits + FLITS_W'(1);
       if (ends_block) begin
         block_o = 1'b1;
-        flits_d[FLITS_W*vc_i +: FLITS_W] = '0;
-        addr_d[ADDR_W*vc_i +: ADDR_W] = addr_q[ADDR_W*vc_i +: ADDR_W] + ADDR_W'(c_len) + ADDR_W'(take);
+        n_flits = '0;
+        n_addr = c_addr + ADDR_W'(c_len) + ADDR_W'(take);
         if (is_tail_flit) open_d[vc_i] = 1'b0;
         if (message_q[vc_i]) begin
           if (is_tail_flit && c_left != take) error_d = 1'b1;
@@ -206,7 +203,7 @@ module ejection_decoder #(
             if (hit[p]) begin
               got = pkt_got_q[SIZE_W*p +: SIZE_W] + SIZE_W'(c_len) + take;
               pkt_got_d[SIZE_W*p +: SIZE_W] = got;
-              if (got >= msg_bytes_q[SIZE_W*vc_i +: SIZE_W]) begin
+              if (got >= c_msg_bytes) begin
                 block_done_o = 1'b1;
                 pkt_valid_d[p] = 1'b0;
               end
@@ -218,10 +215,10 @@ module ejection_decoder #(
     end
   end
 
-  assign block_op_o = c_key[1:0];
-  assign block_flow_o = c_key[2 +: NODE_W];
-  assign block_sender_o = c_key[2 + NODE_W +: NODE_W];
-  assign block_addr_o = addr_q[ADDR_W*vc_i +: ADDR_W];
+  assign block_op_o = b_key[1:0];
+  assign block_flow_o = b_key[2 +: NODE_W];
+  assign block_sender_o = b_key[2 + NODE_W +: NODE_W];
+  assign block_addr_o = c_addr;
   assign block_len_o = c_len + LEN_W'(take);
   // The block so far with this flit in its place (bytes past `take` are never used).
   always_comb begin
@@ -258,14 +255,17 @@ module ejection_decoder #(
 
   // Read only where a valid or open bit says so: no reset needed.
   always_ff @(posedge clk_i) begin
-    key_q <= key_d;
-    addr_q <= addr_d;
-    left_q <= left_d;
-    msg_bytes_q <= msg_bytes_d;
-    flits_q <= flits_d;
     pkt_key_q <= pkt_key_d;
     pkt_got_q <= pkt_got_d;
   end
+
+  // The VCs' contexts: the flit's VC read, and written with its new context.
+  localparam int unsigned CTX_W = KEY_W + ADDR_W + 2 * SIZE_W + FLITS_W;
+  storage_array #(.WIDTH(CTX_W), .DEPTH(VCS), .WRITES(1), .READS(1)) u_contexts (
+    .clk_i, .we_i(flit_i), .waddr_i(vc_i), .wmask_i(1'b1),
+    .wdata_i({n_key, n_addr, n_left, n_msg_bytes, n_flits}), .raddr_i(vc_i),
+    .rdata_o({c_key, c_addr, c_left, c_msg_bytes, c_flits})
+  );
 
   // The blocks being reassembled, one per VC, a lane per flit: a payload flit is written into
   // its lane, and the block is read when its last flit arrives.

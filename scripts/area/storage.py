@@ -36,6 +36,8 @@ ROLES = {
                                    "conventional"),
     ("ejection_decoder", "u_blocks"): ("ni_buffers", "ejection reassembly, one block per VC",
                                        "conventional"),
+    ("ejection_decoder", "u_contexts"): ("ni_buffers", "ejection: each VC's message and place",
+                                         "conventional"),
     ("dma_requester", "u_rows"): ("ni_buffers", "memory queue: one bank of requests",
                                   "conventional"),
     ("dma_requester", "u_done"): ("ni_buffers", "memory queue: each access in flight",

@@ -37,6 +37,9 @@ def expected_bits(p):
     bufs = 2 * p["BLOCKS"] * block + k * p["LINES"] * (meta + block) + k * 4 * block
     # Each send channel's bursts being read: the send and the burst's place (as a line's meta).
     bufs += k * p["LINES"] * meta
+    # Each ejection port's context per VC (4 VCs): message key, block address, bytes left,
+    # message bytes, flits of the block so far.
+    bufs += k * 4 * ((2 + 2 * node_w) + 32 + 2 * 32 + (block // 128).bit_length())
     # The memory queue: each access (write, kind, tag, address, length) in its bank, and all
     # but its write flag again in the FIFO of accesses in flight.
     slot = max(1, (p["BLOCKS"] - 1).bit_length())
