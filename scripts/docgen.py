@@ -90,6 +90,28 @@ def differing_figures(drawn, committed_dir):
     return out
 
 
+def publish(tool, args, generated, draw):
+    """The common end of a figure script whose arguments are --csv, --plots, --figures, --doc
+    and --check: the tables into PLOTS/tables.md, `draw(directory)` (the SVGs it drew; into
+    PLOTS with --check, else FIGURES, default PLOTS), the document's GENERATED blocks filled
+    (with --check, compared, and every difference named). Returns the exit code."""
+    os.makedirs(args.plots, exist_ok=True)
+    with open(os.path.join(args.plots, "tables.md"), "w") as f:
+        f.writelines(f"## {k}\n\n{v}\n\n" for k, v in generated.items())
+    figures = args.figures or args.plots
+    if not args.check:
+        os.makedirs(figures, exist_ok=True)
+    drawn = draw(args.plots if args.check else figures)
+    changed = update(args.doc, generated, args.check) if args.doc else []
+    if args.check:
+        return verdict(tool, drawn, figures, args.doc, changed, args.csv, len(generated))
+    for svg in drawn:
+        print(f"{tool}: {svg}")
+    if args.doc:
+        print(f"{tool}: {len(changed)} of the generated blocks in {args.doc} changed")
+    return 0
+
+
 def verdict(tool, drawn, committed_dir, doc, changed, source, tables):
     """A check's outcome: names every figure and generated block that differs from what
     `source` gives, counts them; the exit code (0 all agree, 4 a difference)."""

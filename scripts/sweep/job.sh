@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# One sweep job: job.sh OUT_DIR JOB_ID MTSIM [mtsim arguments...]
-# Runs mtsim under /usr/bin/time -v (wall time, peak memory into OUT_DIR/time/JOB_ID.txt),
+# One sweep job: job.sh OUT_DIR JOB_ID TOOL [arguments...]   (TOOL: mtsim or mttrain)
+# Runs the tool under /usr/bin/time -v (wall time, peak memory into OUT_DIR/time/JOB_ID.txt),
 # writes its JSON to a temporary file and renames it to OUT_DIR/json/JOB_ID.json only when
-# mtsim verified the all-reduce, so an existing JSON is always a complete one (resume).
+# the tool exited 0 (every all-reduce verified), so an existing JSON is a complete one (resume).
 # A failed job leaves OUT_DIR/fail/JOB_ID.txt (exit code and the last lines of stderr).
 set -uo pipefail
 usage() { sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; }

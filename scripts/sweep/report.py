@@ -454,28 +454,14 @@ def main():
     args = p.parse_args()
     if args.check and not args.figures:
         p.error("--check needs --figures: the directory of the committed figures")
-    figures = args.figures or args.plots
     try:
         index = load(args.csv)
         generated, sizes = tables(index, args.csv, args.specs)
-        os.makedirs(args.plots, exist_ok=True)
-        with open(os.path.join(args.plots, "tables.md"), "w") as f:
-            f.writelines(f"## {k}\n\n{v}\n\n" for k, v in generated.items())
-        if not args.check:
-            os.makedirs(figures, exist_ok=True)
-        drawn = plots(index, sizes, args.plots, args.plots if args.check else figures)
-        changed = docgen.update(args.doc, generated, args.check) if args.doc else []
+        return docgen.publish("report.py", args, generated,
+                              lambda figs: plots(index, sizes, args.plots, figs))
     except (InputError, docgen.DocError) as e:
         print(f"report.py: {e}", file=sys.stderr)
         return 1
-    if args.check:
-        return docgen.verdict("report.py", drawn, figures, args.doc, changed, args.csv,
-                              len(generated))
-    for svg in drawn:
-        print(f"report.py: {svg}")
-    if args.doc:
-        print(f"report.py: {len(changed)} of the generated blocks in {args.doc} changed")
-    return 0
 
 
 if __name__ == "__main__":

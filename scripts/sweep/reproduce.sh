@@ -2,25 +2,30 @@
 # The evaluation in one command: build mtsim, run the Fig. 9, message-vs-packet, Fig. 10 and
 # forwarding sweeps (resuming: finished points are not rerun), collect the CSV, copy it to
 # docs/figures/results.csv, draw the figures from it (docs/figures/*.svg) and regenerate the
-# tables in docs/results.md.
+# tables in docs/results.md. With --training, the same for Fig. 11 instead: build mttrain,
+# run the training sweep (specs/fig11.json), docs/figures/training.csv, fig11.svg and the
+# Fig. 11 tables.
 #
-#   scripts/sweep/reproduce.sh [--out DIR] [-j N] [--fresh] [--no-build] [--no-run]
+#   scripts/sweep/reproduce.sh [--training] [--out DIR] [-j N] [--fresh] [--no-build] [--no-run]
 #
-#   --out DIR    sweep directory (default results/): jobs.txt, json/, time/, results.csv, plots/
-#                (the figures' gnuplot scripts and data)
+#   --training   the Fig. 11 training sweep (default directory results-training/)
+#   --out DIR    sweep directory (default results/): jobs.txt, json/, time/, results.csv
+#                (training.csv), plots/ (the figures' gnuplot scripts and data)
 #   -j N         simulations at once (default 2)
 #   --fresh      delete DIR first, so everything reruns from scratch
-#   --no-build   use the mtsim already in build/bin
+#   --no-build   use the mtsim (mttrain) already in build/bin
 #   --no-run     run no simulation: collect what DIR has, then plots and tables
 # Simulations run under nice -n 15. Exit code: 0 when every point ran, 3 when some failed
-# (the CSV, figures and tables then hold the points that ran), 1 on bad arguments.
+# (the CSV, figures and tables then hold the points that ran), 1 on bad arguments or when no
+# point ran (nothing is copied or drawn).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-out="$root/results" jobs=2 fresh=0 build=1 run=1
-usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
+out="" jobs=2 fresh=0 build=1 run=1 training=0
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
+    --training) training=1; shift ;;
     --out) out=$(realpath -m "$2"); shift 2 ;;
     -j) jobs=$2; shift 2 ;;
     --fresh) fresh=1; shift ;;
@@ -30,25 +35,37 @@ while [ $# -gt 0 ]; do
   esac
 done
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "reproduce.sh: -j needs a positive number, not $jobs" >&2; exit 1; }
+specs="$root/scripts/sweep/specs"
+figures="$root/docs/figures"
+if [ $training -eq 1 ]; then
+  tool=mttrain csv=training.csv spec_files=("$specs/fig11.json")
+  out=${out:-$root/results-training}
+  report=$root/scripts/sweep/training_report.py
+else
+  tool=mtsim csv=results.csv spec_files=("$specs/fig9.json" "$specs/msg_vs_packet.json"
+    "$specs/fig10.json" "$specs/forwarding.json")
+  out=${out:-$root/results}
+  report=$root/scripts/sweep/report.py
+fi
 if [ $build -eq 1 ]; then
   nice -n 10 cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-  nice -n 10 cmake --build "$root/build" -j "$jobs" --target mtsim
+  nice -n 10 cmake --build "$root/build" -j "$jobs" --target "$tool"
 fi
 [ $fresh -eq 1 ] && rm -rf "$out"
-specs="$root/scripts/sweep/specs"
 rc=0
 if [ $run -eq 1 ]; then
-  nice -n 15 "$root/scripts/sweep/sweep.py" run "$specs/fig9.json" "$specs/msg_vs_packet.json" \
-    "$specs/fig10.json" "$specs/forwarding.json" --out "$out" -j "$jobs" || rc=$?
+  nice -n 15 "$root/scripts/sweep/sweep.py" run "${spec_files[@]}" --out "$out" -j "$jobs" || rc=$?
 else
-  "$root/scripts/sweep/sweep.py" jobs "$specs/fig9.json" "$specs/msg_vs_packet.json" \
-    "$specs/fig10.json" "$specs/forwarding.json" --out "$out" >/dev/null || rc=$?
+  "$root/scripts/sweep/sweep.py" jobs "${spec_files[@]}" --out "$out" >/dev/null || rc=$?
   [ $rc -eq 0 ] && { "$root/scripts/sweep/sweep.py" collect --out "$out" || rc=$?; }
 fi
 [ $rc -eq 0 ] || [ $rc -eq 3 ] || exit $rc
-figures="$root/docs/figures"
+if [ "$(wc -l < "$out/$csv")" -lt 2 ]; then
+  echo "reproduce.sh: $out has no finished run; $figures/$csv and the figures are left as they are" >&2
+  exit 1
+fi
 mkdir -p "$figures"
-cp "$out/results.csv" "$figures/results.csv"
-"$root/scripts/sweep/report.py" --csv "$figures/results.csv" --plots "$out/plots" \
-  --figures "$figures" --doc "$root/docs/results.md"
+cp "$out/$csv" "$figures/$csv"
+"$report" --csv "$figures/$csv" --plots "$out/plots" --figures "$figures" \
+  --doc "$root/docs/results.md"
 exit $rc

@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
-"""Sweep driver: expands spec files into independent mtsim jobs, runs them with GNU parallel
-on the local cores (resuming: a job whose JSON exists is complete and is not rerun), and
-collects every job's JSON and /usr/bin/time record into one CSV.
+"""Sweep driver: expands spec files into independent jobs (an mtsim all-reduce, or an mttrain
+training iteration), runs them with GNU parallel on the local cores (resuming: a job whose
+JSON exists is complete and is not rerun), and collects every job's JSON and /usr/bin/time
+record into CSV.
 
   sweep.py jobs    SPEC... --out DIR     write DIR/jobs.txt (one shell command per line)
   sweep.py run     SPEC... --out DIR     jobs, run what is not done yet (GNU parallel), collect
-  sweep.py collect --out DIR             DIR/results.csv from DIR/json and DIR/time
+  sweep.py collect --out DIR             DIR/results.csv (all-reduces) and DIR/training.csv
+                                         (training iterations) from DIR/json and DIR/time
 
 The same DIR/jobs.txt runs on a Slurm cluster as a job array: scripts/sweep/sweep.sbatch.
 A spec is JSON: {"name": ..., "groups": [{"topologies": [...], "algorithms": [...],
 "flow_control": [...], "configs": [...], "sizes": [...] or "bytes_per_node": [...],
-"options": [[...], ...]}]}; each group is the cross product of its lists (see
-scripts/sweep/README.md). Exit codes: 0 ok, 1 bad spec or arguments, 3 some job failed.
+"options": [[...], ...]}]}; a training group has "workloads" and "overlap" lists instead of
+sizes. Each group is the cross product of its lists (see scripts/sweep/README.md).
+Exit codes: 0 ok, 1 bad spec or arguments, 3 some job failed.
 """
 import argparse
 import csv
@@ -29,14 +32,23 @@ JOB_SH = os.path.join(HERE, "job.sh")
 ALGORITHMS = {"multitree", "ring", "ring-bi", "ring2d", "dbtree", "hdrm"}
 FLOWS = {"message", "packet"}
 CONFIGS = {"default", "paper"}
+OVERLAPS = {"none", "layer"}
+WORKLOAD_EXTENSIONS = (".json", ".csv", ".txt")
 GROUP_KEYS = {"topologies", "algorithms", "flow_control", "configs", "sizes",
-              "bytes_per_node", "options", "comment"}
+              "bytes_per_node", "workloads", "overlap", "options", "comment"}
 UNITS = {"": 1, "B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
 CSV_COLUMNS = [
     "id", "topology", "nodes", "algorithm", "flow_control", "config", "options", "bytes",
     "size", "cycles", "bandwidth_gbps", "bound_cycles", "bound_ratio", "verified",
     "memory_latency", "reduce_latency", "steps_per_phase", "head_overhead", "link_util_mean",
     "wall_s", "max_rss_mib", "forward_peak_bytes"]
+TRAINING_COLUMNS = [
+    "id", "workload", "topology", "nodes", "algorithm", "flow_control", "config", "overlap",
+    "options", "layers", "gradient_bytes", "iteration_cycles", "compute_cycles",
+    "forward_cycles", "backward_cycles", "exposed_comm_cycles", "allreduce_cycles",
+    "allreduce_bound_cycles", "overlap_cycles", "allreduces", "sizes_simulated", "simulation_s",
+    "wall_s", "max_rss_mib"]
+BUNDLED_DIR = os.path.join(ROOT, "workload", "models")
 
 
 class SpecError(Exception):
@@ -86,7 +98,10 @@ def check_group(group, where):
     unknown = set(group) - GROUP_KEYS
     if unknown:
         raise SpecError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
-    if ("sizes" in group) == ("bytes_per_node" in group):
+    if "workloads" in group or "overlap" in group:
+        if "sizes" in group or "bytes_per_node" in group:
+            raise SpecError(f"{where}: a training group (workloads, overlap) has no sizes")
+    elif ("sizes" in group) == ("bytes_per_node" in group):
         raise SpecError(f"{where}: give exactly one of 'sizes' and 'bytes_per_node'")
     options = group.get("options", [[]])
     if not isinstance(options, list) or not all(
@@ -94,8 +109,44 @@ def check_group(group, where):
         raise SpecError(f"{where}: 'options' must be a list of lists of strings")
 
 
+def check_workload(name, where):
+    """A bundled model's name, or a workload file that exists (mttrain --workload)."""
+    if name.endswith(WORKLOAD_EXTENSIONS):
+        if not os.path.isfile(name):
+            raise SpecError(f"{where}: workload file {name!r} does not exist")
+        return
+    bundled = sorted(f[:-5] for f in os.listdir(BUNDLED_DIR) if f.endswith(".json"))
+    if name not in bundled:
+        raise SpecError(f"{where}: workload {name!r} is not a bundled model "
+                        f"({', '.join(bundled)}) nor a file ending in "
+                        f"{', '.join(WORKLOAD_EXTENSIONS)}")
+
+
+def training_jobs(group, where):
+    workloads = require_list(group, "workloads", where)
+    for w in workloads:
+        check_workload(str(w), where)
+    overlaps = require_list(group, "overlap", where, OVERLAPS)
+    for topo, w, alg, flow, config, overlap, opts in itertools.product(
+            require_list(group, "topologies", where), workloads,
+            require_list(group, "algorithms", where, ALGORITHMS),
+            require_list(group, "flow_control", where, FLOWS),
+            require_list(group, "configs", where, CONFIGS), overlaps,
+            group.get("options", [[]])):
+        tag = "".join("_" + re.sub(r"[^A-Za-z0-9.]+", "", o) for o in opts)
+        name = os.path.splitext(os.path.basename(w))[0]
+        job_id = "_".join(["train", topo.replace(":", ""), name, alg, flow, overlap,
+                           config]) + tag
+        yield {"id": job_id, "tool": "mttrain", "workload": w, "topology": topo,
+               "nodes": topology_nodes(topo, where), "algorithm": alg, "flow_control": flow,
+               "config": config, "overlap": overlap, "options": list(opts)}
+
+
 def group_jobs(group, where):
     check_group(group, where)
+    if "workloads" in group or "overlap" in group:
+        yield from training_jobs(group, where)
+        return
     topos = require_list(group, "topologies", where)
     algs = require_list(group, "algorithms", where, ALGORITHMS)
     flows = require_list(group, "flow_control", where, FLOWS)
@@ -113,7 +164,7 @@ def group_jobs(group, where):
 def make_job(topo, nodes, alg, flow, config, total, opts):
     tag = "".join("_" + re.sub(r"[^A-Za-z0-9.]+", "", o) for o in opts)
     job_id = "_".join([topo.replace(":", ""), alg, flow, human_size(total), config]) + tag
-    return {"id": job_id, "topology": topo, "nodes": nodes, "algorithm": alg,
+    return {"id": job_id, "tool": "mtsim", "topology": topo, "nodes": nodes, "algorithm": alg,
             "flow_control": flow, "config": config, "bytes": total, "options": list(opts)}
 
 
@@ -135,26 +186,35 @@ def load_spec(path):
 
 
 def expand(spec_paths):
-    """Every spec's jobs, each id once, cheapest first (so a partial sweep has whole sizes)."""
+    """Every spec's jobs, each id once. All-reduces first, cheapest first (so a partial sweep
+    has whole sizes); then training iterations in spec order (a spec lists its largest
+    workloads first, so the longest jobs do not run last)."""
     seen = {}
     for path in spec_paths:
         for job in load_spec(path):
             seen.setdefault(job["id"], job)
-    return sorted(seen.values(), key=lambda j: (j["bytes"] * j["nodes"], j["id"]))
+    order = {job_id: i for i, job_id in enumerate(seen)}
+    return sorted(seen.values(), key=lambda j: (
+        (0, j["bytes"] * j["nodes"], j["id"]) if j["tool"] == "mtsim" else (1, order[j["id"]], "")))
 
 
-def command_line(job, out_dir, mtsim):
-    args = [JOB_SH, out_dir, job["id"], mtsim, "--topology", job["topology"],
-            "--algorithm", job["algorithm"], "--bytes", str(job["bytes"]),
-            "--flow-control", job["flow_control"], "--config", job["config"]] + job["options"]
+def command_line(job, out_dir, tools):
+    common = ["--topology", job["topology"], "--algorithm", job["algorithm"],
+              "--flow-control", job["flow_control"], "--config", job["config"]]
+    if job["tool"] == "mttrain":
+        args = [tools["mttrain"], "--workload", job["workload"], "--overlap", job["overlap"],
+                "-j", "1"] + common
+    else:
+        args = [tools["mtsim"], "--bytes", str(job["bytes"])] + common
+    args = [JOB_SH, out_dir, job["id"]] + args + job["options"]
     return " ".join(shlex.quote(a) for a in args)
 
 
-def write_jobs(jobs, out_dir, mtsim):
+def write_jobs(jobs, out_dir, tools):
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, "jobs.txt"), "w") as f:
         for job in jobs:
-            f.write(command_line(job, out_dir, mtsim) + "\n")
+            f.write(command_line(job, out_dir, tools) + "\n")
     with open(os.path.join(out_dir, "jobs.json"), "w") as f:
         json.dump(jobs, f, indent=1)
     return os.path.join(out_dir, "jobs.txt")
@@ -165,10 +225,12 @@ def json_path(out_dir, job_id):
 
 
 def complete(out_dir, job_id):
-    """A job is done when its JSON parses and says the all-reduce was verified."""
+    """A job is done when its JSON parses and holds the result (job.sh keeps the JSON of a
+    run that exited 0: every all-reduce verified)."""
     try:
         with open(json_path(out_dir, job_id)) as f:
-            return "cycles" in json.load(f)
+            result = json.load(f)
+            return "cycles" in result or "iteration_cycles" in result
     except (OSError, json.JSONDecodeError):
         return False
 
@@ -216,38 +278,80 @@ def csv_row(job, out_dir):
     return row
 
 
+def training_row(job, out_dir):
+    """One training iteration (mttrain's JSON): its totals, the physical bound of its
+    all-reduces (network cycles), the simulator's time."""
+    with open(json_path(out_dir, job["id"])) as f:
+        result = json.load(f)
+    wall, rss = parse_time(os.path.join(out_dir, "time", job["id"] + ".txt"))
+    layers = result["layers"]
+    bound = {sim["bytes"]: sim["bound_cycles"] for sim in result["simulations"]}
+    row = {k: job[k] for k in ("id", "workload", "topology", "nodes", "algorithm",
+                               "flow_control", "config", "overlap")}
+    row.update(options=" ".join(job["options"]), layers=len(layers),
+               gradient_bytes=sum(layer["gradient_bytes"] for layer in layers),
+               forward_cycles=result["forward_cycles"], backward_cycles=result["backward_cycles"],
+               allreduces=len(result["allreduces"]), sizes_simulated=len(result["simulations"]),
+               allreduce_bound_cycles=sum(bound[a["bytes"]] for a in result["allreduces"]),
+               simulation_s=f"{sum(s['wall_seconds'] for s in result['simulations']):.2f}",
+               wall_s=wall, max_rss_mib=rss)
+    for key in ("iteration_cycles", "compute_cycles", "exposed_comm_cycles", "allreduce_cycles",
+                "overlap_cycles"):
+        row[key] = result[key]
+    return row
+
+
+def write_csv(path, columns, rows):
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
 def collect(out_dir):
+    """results.csv from the all-reduce jobs, training.csv from the training jobs (each only
+    when the sweep has jobs of that kind)."""
     with open(os.path.join(out_dir, "jobs.json")) as f:
         jobs = json.load(f)
     done = [j for j in jobs if complete(out_dir, j["id"])]
-    path = os.path.join(out_dir, "results.csv")
-    with open(path, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=CSV_COLUMNS)
-        writer.writeheader()
-        for job in done:
-            writer.writerow(csv_row(job, out_dir))
-    print(f"sweep.py: {len(done)} of {len(jobs)} points in {path}")
+    for tool, name, columns, row in (("mtsim", "results.csv", CSV_COLUMNS, csv_row),
+                                     ("mttrain", "training.csv", TRAINING_COLUMNS, training_row)):
+        if not any(j["tool"] == tool for j in jobs):
+            continue
+        path = os.path.join(out_dir, name)
+        ran = [j for j in done if j["tool"] == tool]
+        write_csv(path, columns, [row(j, out_dir) for j in ran])
+        total = sum(j["tool"] == tool for j in jobs)
+        print(f"sweep.py: {len(ran)} of {total} points in {path}")
     return len(done), len(jobs)
 
 
-def default_mtsim():
-    return os.path.join(ROOT, "build", "bin", "mtsim")
+def default_tool(name):
+    return os.path.join(ROOT, "build", "bin", name)
+
+
+def tool_paths(args, jobs, check):
+    """The binaries the jobs run; with check, each one a job needs must be executable."""
+    tools = {"mtsim": os.path.abspath(args.mtsim), "mttrain": os.path.abspath(args.mttrain)}
+    for name in sorted({j["tool"] for j in jobs} if check else ()):
+        if not os.access(tools[name], os.X_OK):
+            raise SpecError(f"{name} not found at {tools[name]} (build it, or pass --{name})")
+    return tools
 
 
 def cmd_jobs(args):
     jobs = expand(args.specs)
-    path = write_jobs(jobs, os.path.abspath(args.out), os.path.abspath(args.mtsim))
+    path = write_jobs(jobs, os.path.abspath(args.out), tool_paths(args, jobs, False))
     print(f"sweep.py: {len(jobs)} jobs in {path}")
     return 0
 
 
 def cmd_run(args):
-    out_dir, mtsim = os.path.abspath(args.out), os.path.abspath(args.mtsim)
-    if not os.access(mtsim, os.X_OK):
-        raise SpecError(f"mtsim not found at {mtsim} (build it, or pass --mtsim)")
+    out_dir = os.path.abspath(args.out)
     jobs = expand(args.specs)
-    write_jobs(jobs, out_dir, mtsim)
-    lines = [command_line(j, out_dir, mtsim) for j in jobs if not complete(out_dir, j["id"])]
+    tools = tool_paths(args, jobs, True)
+    write_jobs(jobs, out_dir, tools)
+    lines = [command_line(j, out_dir, tools) for j in jobs if not complete(out_dir, j["id"])]
     print(f"sweep.py: {len(lines)} of {len(jobs)} jobs to run (the rest are done)", flush=True)
     rc = run_parallel(lines, out_dir, args.jobs) if lines else 0
     done, total = collect(out_dir)
@@ -271,7 +375,9 @@ def parser():
         s = sub.add_parser(name, help=fn.__doc__ or name)
         if specs:
             s.add_argument("specs", nargs="+", help="spec files (JSON)")
-            s.add_argument("--mtsim", default=default_mtsim(), help="mtsim binary")
+            s.add_argument("--mtsim", default=default_tool("mtsim"), help="mtsim binary")
+            s.add_argument("--mttrain", default=default_tool("mttrain"),
+                           help="mttrain binary (training groups)")
         s.add_argument("--out", required=True, help="sweep directory")
         if name == "run":
             s.add_argument("-j", "--jobs", type=int, default=2, help="jobs at once (default 2)")

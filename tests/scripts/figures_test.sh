@@ -14,6 +14,8 @@ fail=0
 
 "$root/scripts/sweep/report.py" --csv "$figures/results.csv" --plots "$work/results" \
   --figures "$figures" --doc "$root/docs/results.md" --check || fail=1
+"$root/scripts/sweep/training_report.py" --csv "$figures/training.csv" --plots "$work/training" \
+  --figures "$figures" --doc "$root/docs/results.md" --check || fail=1
 python3 "$root/scripts/area/blocks_figure.py" --check --work "$work/area" || fail=1
 
 for svg in "$figures"/*.svg; do
