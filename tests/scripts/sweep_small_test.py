@@ -6,34 +6,18 @@ size, a second run that reruns nothing, and a bad spec rejected with a message.
 
   sweep_small_test.py --mtsim build/bin/mtsim [--keep DIR]
 """
-import argparse
 import csv
 import os
 import subprocess
 import sys
-import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SWEEP = os.path.join(ROOT, "scripts", "sweep")
+from sweep_harness import SWEEP, check, main, sweep
+
 SPEC = os.path.join(SWEEP, "specs", "small.json")
 COLUMNS = ["id", "topology", "nodes", "algorithm", "flow_control", "config", "options",
            "bytes", "size", "cycles", "bandwidth_gbps", "bound_cycles", "bound_ratio",
            "verified", "memory_latency", "reduce_latency", "steps_per_phase", "head_overhead",
            "link_util_mean", "wall_s", "max_rss_mib", "forward_peak_bytes"]
-
-
-def check(cond, what):
-    if not cond:
-        print(f"FAIL: {what}")
-        sys.exit(1)
-    print(f"ok: {what}")
-
-
-def sweep(*args):
-    r = subprocess.run([sys.executable, os.path.join(SWEEP, "sweep.py"), *args],
-                       capture_output=True, text=True)
-    print(r.stdout + r.stderr, end="")
-    return r
 
 
 def slurm_task(out, task):
@@ -84,16 +68,5 @@ def run(out, mtsim, tmp):
     check_bad_spec(tmp)
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--mtsim", required=True, help="the mtsim binary")
-    p.add_argument("--keep", help="sweep into this directory and keep it")
-    args = p.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        run(args.keep or os.path.join(tmp, "sweep"), os.path.abspath(args.mtsim), tmp)
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(__doc__, "mtsim", run))

@@ -8,16 +8,13 @@ reruns nothing, and bad training groups are refused with a message naming the pr
 
   sweep_training_test.py --mttrain build/bin/mttrain [--keep DIR]
 """
-import argparse
 import csv
 import json
 import os
-import subprocess
 import sys
-import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SWEEP = os.path.join(ROOT, "scripts", "sweep", "sweep.py")
+from sweep_harness import check, main, sweep
+
 COLUMNS = ["id", "workload", "topology", "nodes", "algorithm", "flow_control", "config",
            "overlap", "options", "layers", "gradient_bytes", "iteration_cycles",
            "compute_cycles", "forward_cycles", "backward_cycles", "exposed_comm_cycles",
@@ -28,19 +25,6 @@ TINY = {"version": 1, "name": "tiny", "layers": [
     {"name": "fc1", "kind": "fc", "inputs": 64, "outputs": 128},
     {"name": "fc2", "kind": "fc", "inputs": 128, "outputs": 128},
     {"name": "fc3", "kind": "fc", "inputs": 128, "outputs": 16}]}
-
-
-def check(cond, what):
-    if not cond:
-        print(f"FAIL: {what}")
-        sys.exit(1)
-    print(f"ok: {what}")
-
-
-def sweep(*args):
-    r = subprocess.run([sys.executable, SWEEP, *args], capture_output=True, text=True)
-    print(r.stdout + r.stderr, end="")
-    return r
 
 
 def write_json(path, value):
@@ -105,16 +89,5 @@ def run(out, mttrain, tmp):
     check_bad(tmp, tiny)
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--mttrain", required=True, help="the mttrain binary")
-    p.add_argument("--keep", help="sweep into this directory and keep it")
-    args = p.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        run(args.keep or os.path.join(tmp, "sweep"), os.path.abspath(args.mttrain), tmp)
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(__doc__, "mttrain", run))
