@@ -133,10 +133,9 @@ def training_jobs(group, where):
             require_list(group, "flow_control", where, FLOWS),
             require_list(group, "configs", where, CONFIGS), overlaps,
             group.get("options", [[]])):
-        tag = "".join("_" + re.sub(r"[^A-Za-z0-9.]+", "", o) for o in opts)
         name = os.path.splitext(os.path.basename(w))[0]
         job_id = "_".join(["train", topo.replace(":", ""), name, alg, flow, overlap,
-                           config]) + tag
+                           config]) + option_tag(opts)
         yield {"id": job_id, "tool": "mttrain", "workload": w, "topology": topo,
                "nodes": topology_nodes(topo, where), "algorithm": alg, "flow_control": flow,
                "config": config, "overlap": overlap, "options": list(opts)}
@@ -161,9 +160,14 @@ def group_jobs(group, where):
         yield make_job(topo, nodes, alg, flow, config, total, opts)
 
 
+def option_tag(opts):
+    """The part of a job id that names its extra options."""
+    return "".join("_" + re.sub(r"[^A-Za-z0-9.]+", "", o) for o in opts)
+
+
 def make_job(topo, nodes, alg, flow, config, total, opts):
-    tag = "".join("_" + re.sub(r"[^A-Za-z0-9.]+", "", o) for o in opts)
-    job_id = "_".join([topo.replace(":", ""), alg, flow, human_size(total), config]) + tag
+    job_id = ("_".join([topo.replace(":", ""), alg, flow, human_size(total), config]) +
+              option_tag(opts))
     return {"id": job_id, "tool": "mtsim", "topology": topo, "nodes": nodes, "algorithm": alg,
             "flow_control": flow, "config": config, "bytes": total, "options": list(opts)}
 
@@ -261,10 +265,15 @@ def parse_time(path):
     return wall, rss
 
 
-def csv_row(job, out_dir):
+def job_result(job, out_dir):
+    """A finished job's JSON, and its wall seconds and peak MiB from /usr/bin/time."""
     with open(json_path(out_dir, job["id"])) as f:
         result = json.load(f)
-    wall, rss = parse_time(os.path.join(out_dir, "time", job["id"] + ".txt"))
+    return (result,) + parse_time(os.path.join(out_dir, "time", job["id"] + ".txt"))
+
+
+def csv_row(job, out_dir):
+    result, wall, rss = job_result(job, out_dir)
     row = {k: job[k] for k in ("id", "topology", "nodes", "algorithm", "flow_control",
                                "config", "bytes")}
     row.update(options=" ".join(job["options"]), size=human_size(job["bytes"]),
@@ -281,9 +290,7 @@ def csv_row(job, out_dir):
 def training_row(job, out_dir):
     """One training iteration (mttrain's JSON): its totals, the physical bound of its
     all-reduces (network cycles), the simulator's time."""
-    with open(json_path(out_dir, job["id"])) as f:
-        result = json.load(f)
-    wall, rss = parse_time(os.path.join(out_dir, "time", job["id"] + ".txt"))
+    result, wall, rss = job_result(job, out_dir)
     layers = result["layers"]
     bound = {sim["bytes"]: sim["bound_cycles"] for sim in result["simulations"]}
     row = {k: job[k] for k in ("id", "workload", "topology", "nodes", "algorithm",

@@ -40,6 +40,8 @@ COLUMNS = ("workload", "topology", "algorithm", "flow_control", "config", "overl
            "gradient_bytes", "iteration_cycles", "compute_cycles", "exposed_comm_cycles",
            "allreduce_cycles", "allreduce_bound_cycles", "sizes_simulated", "simulation_s",
            "wall_s", "max_rss_mib")
+TITLE = ("Fig. 11: one training iteration on the 8x8 torus, --config paper\\nbars in the order "
+         "of the key: compute (grey) and exposed communication (colour)")
 COLORS = ("#4e79a7", "#f28e2b", "#e15759", "#59a14f", "#b07aa1")
 
 
@@ -83,13 +85,18 @@ def allreduce_speedup(index, model, mode, alg, base):
 
 # ---- tables ---------------------------------------------------------------------------------
 
+def gradients(index, model, mode):
+    """The model's gradient MiB, from its Ring run."""
+    ring = index.get((model, "ring", "packet", mode))
+    return f"{int(ring['gradient_bytes']) / 2**20:.1f} MiB" if ring else "-"
+
+
 def mode_table(index, mode):
     header = ["model", "gradients", "compute Mcycles", "Ring Mcycles", "Ring comm share"] + [
         f"{lab} / Ring" for _, _, lab in ALGS[1:]]
     rows = []
     for model, name in MODELS:
-        ring = index.get((model, "ring", "packet", mode))
-        grad = f"{int(ring['gradient_bytes']) / 2**20:.1f} MiB" if ring else "-"
+        grad = gradients(index, model, mode)
         compute = value(index, model, "ring", "packet", mode, "compute_cycles")
         it = value(index, model, "ring", "packet", mode, "iteration_cycles")
         share = ratio(value(index, model, "ring", "packet", mode, "exposed_comm_cycles"), it)
@@ -112,9 +119,7 @@ def allreduce_table(index):
             cycles = r and int(r["allreduce_cycles"])
             cells.append(f"{int(r['gradient_bytes']) / cycles:.2f} / "
                          f"{100 * int(r['allreduce_bound_cycles']) / cycles:.1f}%" if r else "-")
-        ring = index.get((model, "ring", "packet", "none"))
-        size = f"{int(ring['gradient_bytes']) / 2**20:.1f} MiB" if ring else "-"
-        rows.append([name, size] + cells)
+        rows.append([name, gradients(index, model, "none")] + cells)
     return md_table(header, rows)
 
 
@@ -157,7 +162,8 @@ def mean_allreduce(index, alg, base):
 
 def ring_share(index):
     shares = [ratio(value(index, m, "ring", "packet", "none", "exposed_comm_cycles"),
-                    value(index, m, "ring", "packet", "none", "iteration_cycles")) for m, _ in MODELS]
+                    value(index, m, "ring", "packet", "none", "iteration_cycles"))
+              for m, _ in MODELS]
     shares = [s for s in shares if s is not None]
     return f"{100 * min(shares):.0f}–{100 * max(shares):.0f}%" if shares else "-"
 
@@ -176,7 +182,8 @@ def claims_table(index):
     ring, ring2d, mt, msg = ALGS[0], ALGS[1], ALGS[3], ALGS[4]
     rows = [
         ["Ring's communication share, no overlap", "30–88%", ring_share(index)],
-        ["MultiTreeMsg over Ring, CNNs, no overlap", "up to 34%", best(index, CNNS, "none", msg, ring)],
+        ["MultiTreeMsg over Ring, CNNs, no overlap", "up to 34%",
+         best(index, CNNS, "none", msg, ring)],
         ["MultiTreeMsg over 2D-Ring, CNNs, no overlap", "up to 15%",
          best(index, CNNS, "none", msg, ring2d)],
         ["MultiTreeMsg over Ring, NCF and Transformer, no overlap", "up to 81%",
@@ -184,12 +191,15 @@ def claims_table(index):
         ["MultiTreeMsg over 2D-Ring, NCF and Transformer, no overlap", "up to 30%",
          best(index, OTHERS, "none", msg, ring2d)],
         ["mean all-reduce speedup, MultiTree over Ring", "2.2x", mean_allreduce(index, mt, ring)],
-        ["mean all-reduce speedup, MultiTree over 2D-Ring", "1.51x", mean_allreduce(index, mt, ring2d)],
-        ["mean all-reduce speedup, MultiTreeMsg over Ring", "2.3x", mean_allreduce(index, msg, ring)],
+        ["mean all-reduce speedup, MultiTree over 2D-Ring", "1.51x",
+         mean_allreduce(index, mt, ring2d)],
+        ["mean all-reduce speedup, MultiTreeMsg over Ring", "2.3x",
+         mean_allreduce(index, msg, ring)],
         ["mean all-reduce speedup, MultiTreeMsg over 2D-Ring", "1.56x",
          mean_allreduce(index, msg, ring2d)],
         ["DBTree worst, no overlap", "yes", dbtree_worst(index)],
-        ["MultiTreeMsg over Ring, CNNs, layer-wise", "up to 10%", best(index, CNNS, "layer", msg, ring)],
+        ["MultiTreeMsg over Ring, CNNs, layer-wise", "up to 10%",
+         best(index, CNNS, "layer", msg, ring)],
         ["MultiTreeMsg over Ring, NCF and Transformer, layer-wise", "up to 2x (+100%)",
          best(index, OTHERS, "layer", msg, ring)],
         ["MultiTreeMsg over 2D-Ring, NCF and Transformer, layer-wise", "up to 1.37x (+37%)",
@@ -250,7 +260,8 @@ def panel(dat, letter, title, first):
     points = [f'"{dat}" index {i} using 1:4 axes x1y2 with points pt 7 ps 0.7 lc rgb "black" '
               f'{speedup if i == 0 else "notitle"}' for i in range(len(ALGS))]
     key = "set key outside right top vertical" if first else "unset key"
-    return f'set title "({letter}) {title}"\n{key}\nplot ' + ", ".join(comm + compute + points) + "\n"
+    plots = ", ".join(comm + compute + points)
+    return f'set title "({letter}) {title}"\n{key}\nplot {plots}\n'
 
 
 def figure(index, plots, figs):
@@ -269,7 +280,7 @@ def figure(index, plots, figs):
     docgen.gnuplot(os.path.join(plots, "fig11.gp"), docgen.svg_terminal(1300, 900, svg) + f"""
 set datafile missing "?"
 set grid ytics
-set multiplot layout 2,1 title "Fig. 11: one training iteration on the 8x8 torus, --config paper\\nbars in the order of the key: compute (grey) and exposed communication (colour)"
+set multiplot layout 2,1 title "{TITLE}"
 set xrange [-1:{width}]
 set xtics ({xtics}) scale 0
 set ylabel "iteration, normalised to Ring"
@@ -287,7 +298,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--csv", required=True, help="the training sweep's training.csv")
-    p.add_argument("--plots", required=True, help="directory for the gnuplot script, data, tables.md")
+    p.add_argument("--plots", required=True,
+                   help="directory for the gnuplot script, data, tables.md")
     p.add_argument("--figures", help="directory of the SVG (default: PLOTS)")
     p.add_argument("--doc", help="Markdown file whose GENERATED fig11_* blocks get the tables")
     p.add_argument("--check", action="store_true",
