@@ -13,15 +13,17 @@
 #                (training.csv), plots/ (the figures' gnuplot scripts and data)
 #   -j N         simulations at once (default 2)
 #   --fresh      delete DIR first, so everything reruns from scratch
-#   --no-build   use the mtsim (mttrain) already in build/bin
+#   --no-build   use the mtsim (mttrain) already in build-sweep/bin
 #   --no-run     run no simulation: collect what DIR has, then plots and tables
-# Simulations run under nice -n 15. Exit code: 0 when every point ran, 3 when some failed
-# (the CSV, figures and tables then hold the points that ran), 1 on bad arguments or when no
-# point ran (nothing is copied or drawn).
+# The tool is built in build-sweep/ with link-time optimisation (-DMT_LTO=ON: the same cycles,
+# about 5% less time) and without the tests, so build/ keeps its own configuration; each job runs
+# with glibc's huge pages for the heap (job.sh). Simulations run under nice -n 15.
+# Exit code: 0 when every point ran, 3 when some failed (the CSV, figures and tables then hold
+# the points that ran), 1 on bad arguments or when no point ran (nothing is copied or drawn).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out="" jobs=2 fresh=0 build=1 run=1 training=0
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
@@ -47,16 +49,20 @@ else
   out=${out:-$root/results}
   report=$root/scripts/sweep/report.py
 fi
+bin="$root/build-sweep/bin"
 if [ $build -eq 1 ]; then
-  nice -n 10 cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-  nice -n 10 cmake --build "$root/build" -j "$jobs" --target "$tool"
+  nice -n 10 cmake -S "$root" -B "$root/build-sweep" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DMT_LTO=ON -DMT_TESTS=OFF -DMT_COSIM=OFF >/dev/null
+  nice -n 10 cmake --build "$root/build-sweep" -j "$jobs" --target "$tool"
 fi
 [ $fresh -eq 1 ] && rm -rf "$out"
 rc=0
 if [ $run -eq 1 ]; then
-  nice -n 15 "$root/scripts/sweep/sweep.py" run "${spec_files[@]}" --out "$out" -j "$jobs" || rc=$?
+  nice -n 15 "$root/scripts/sweep/sweep.py" run "${spec_files[@]}" --out "$out" -j "$jobs" \
+    "--$tool" "$bin/$tool" || rc=$?
 else
-  "$root/scripts/sweep/sweep.py" jobs "${spec_files[@]}" --out "$out" >/dev/null || rc=$?
+  "$root/scripts/sweep/sweep.py" jobs "${spec_files[@]}" --out "$out" "--$tool" "$bin/$tool" \
+    >/dev/null || rc=$?
   [ $rc -eq 0 ] && { "$root/scripts/sweep/sweep.py" collect --out "$out" || rc=$?; }
 fi
 [ $rc -eq 0 ] || [ $rc -eq 3 ] || exit $rc
