@@ -1,7 +1,6 @@
 // The NI's block slots: a received block holds one from its decode until its memory write
 // completes (the write of a Gather block, or the write-back of a Reduce block's sum). SystemC
-// twin: the blocks of systemc/ni/network_interface.cpp (new_block, count_block, block_done),
-// whose bound is NiConfig::block_slots.
+// twin: systemc/ni/block_slots.hpp, whose bound is NiConfig::block_slots.
 //
 // Allocation: the free slots are a FIFO, so a cycle's new blocks (port order) take
 // consecutive places at its head and a completed write returns its slot at the tail. Place n

@@ -37,6 +37,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
       lockstep("lockstep"),
       decoder("decoder", ni),
       dependencies("dependencies", ni.arrival_slots, ni.flows),
+      slots("block_slots", ni.block_slots),
       interlock("interlock", ni.reducing_blocks),
       dma("dma", noc.clock_ps, ni.memory_requests),
       reduction("reduction", reduction_cfg, dtype),
@@ -47,6 +48,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
       noc_(noc),
       ni_(ni),
       channels_(noc.ni_ports),
+      blocks_(ni.block_slots),
       trace_flits_out_(noc.ni_ports, 0),
       trace_flits_in_(noc.ni_ports, 0) {
   noc.validate();
@@ -174,16 +176,6 @@ void NetworkInterface::schedule(uint64_t cycle, EventKind kind, uint32_t slot) {
   events_.push({cycle, seq_++, kind, slot});
 }
 
-uint32_t NetworkInterface::new_block() {
-  if (free_blocks_.empty()) {
-    blocks_.emplace_back();
-    return static_cast<uint32_t>(blocks_.size() - 1);
-  }
-  const uint32_t s = free_blocks_.back();
-  free_blocks_.pop_back();
-  return s;
-}
-
 void NetworkInterface::eject(uint64_t now) {
   // A flit is decoded the cycle after it arrives (the ejection decoder's register stage), and
   // the flits of one cycle in port order (the order of the RTL's memory requests). The inbox
@@ -200,13 +192,8 @@ void NetworkInterface::eject(uint64_t now) {
                                            place_.node, op_name(received_.op), received_.flow,
                                            received_.sender));
     }
-    peak_live_ = std::max(peak_live_, ++live_blocks_);
-    if (live_blocks_ > ni_.block_slots) {
-      throw NiRunError(fmt::format(
-          "NI {}: {} received blocks at once, more than the RTL's {} (NiConfig::block_slots)",
-          place_.node, live_blocks_, ni_.block_slots));
-    }
-    const uint32_t slot = new_block();
+    const uint32_t slot = slots.take(key(received_.op, received_.flow, received_.sender),
+                                     received_.message_done, now);
     Block& b = blocks_[slot];
     b.op = received_.op;
     b.flow = received_.flow;
@@ -214,9 +201,6 @@ void NetworkInterface::eject(uint64_t now) {
     b.addr = received_.addr;
     b.data.swap(received_.data);
     b.counted = false;
-    const uint64_t message = key(b.op, b.flow, b.sender);
-    ++outstanding_[message];
-    if (received_.message_done) last_seen_.insert(message);
     if (received_.op == Op::kGather) {
       if (ni_.forward) forward_.erase(b.addr, b.data.size());  // no longer this NI's sum
       schedule(dma.write(b.addr, b.data.data(), b.data.size(), now), EventKind::kBlockDone, slot);
@@ -265,22 +249,15 @@ void NetworkInterface::release_waiting(uint64_t now) {
   }
 }
 
-void NetworkInterface::count_block(Block& b) {
+void NetworkInterface::count_block(uint32_t slot) {
+  Block& b = blocks_[slot];
   b.counted = true;
-  const uint64_t message = key(b.op, b.flow, b.sender);
-  auto it = outstanding_.find(message);
-  if (--it->second == 0 && last_seen_.count(message)) {
-    outstanding_.erase(it);
-    last_seen_.erase(message);
-    dependencies.arrive(b.op, b.flow, b.sender);
-  }
+  if (slots.count(slot)) dependencies.arrive(b.op, b.flow, b.sender);
 }
 
 void NetworkInterface::block_done(uint32_t slot) {
-  Block& b = blocks_[slot];
-  if (!b.counted) count_block(b);
-  free_blocks_.push_back(slot);
-  --live_blocks_;
+  if (!blocks_[slot].counted) count_block(slot);
+  slots.release(slot);
 }
 
 void NetworkInterface::run_events(uint64_t now) {
@@ -314,7 +291,7 @@ void NetworkInterface::run_events(uint64_t now) {
         interlock.write_back(ev.slot);
         if (ni_.forward) {  // the sum is in the NI now; its write-back completes later
           hold_sum(b);
-          count_block(b);
+          count_block(ev.slot);
         }
         break;
       }

@@ -24,8 +24,6 @@
 #include <memory>
 #include <queue>
 #include <string>
-#include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include <systemc>
@@ -37,6 +35,7 @@
 #include "ni/ejection_decoder.hpp"
 #include "ni/flit_encoder.hpp"
 #include "ni/forward_buffer.hpp"
+#include "ni/block_slots.hpp"
 #include "ni/interlock.hpp"
 #include "ni/lockstep_counter.hpp"
 #include "ni/ni_config.hpp"
@@ -62,6 +61,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   LockstepCounter lockstep;
   Decoder decoder;
   DependencyTracker dependencies;
+  BlockSlots slots;      // received blocks from decode to memory, and message completion
   Interlock interlock;   // the read-after-write interlock of Reduce blocks
   DmaRequester dma;      // bind dma.mem to the accelerator memory
   ReductionUnit reduction;
@@ -106,7 +106,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   const NiPlace& place() const { return place_; }
   uint64_t flits_injected() const override;
   std::optional<NiPeaks> peaks() const override {
-    return NiPeaks{peak_live_,          interlock.peak_reducing(),
+    return NiPeaks{slots.peak_live(),   interlock.peak_reducing(),
                    interlock.peak_waiting(), dma.peak_outstanding(),
                    dependencies.peak_flows(), table.entries().size(),
                    ejection.peak_packet_messages()};
@@ -185,9 +185,8 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   void issue_reduce(uint32_t slot, uint64_t now);
   uint64_t reduce_block(Block& b, uint64_t now);  // the sum into b.acc; its ready cycle
   void release_waiting(uint64_t now);
-  uint32_t new_block();
   void block_done(uint32_t slot);
-  void count_block(Block& b);
+  void count_block(uint32_t slot);
   // Forwarding: [addr, addr + len) from the NI, if it holds it (ready the next cycle).
   bool fetch_forwarded(uint64_t addr, uint8_t* data, uint64_t len, uint64_t now,
                        uint64_t& ready);
@@ -220,11 +219,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   std::vector<Burst> bursts_;
   std::vector<uint8_t> burst_bytes_;  // every burst slot's bytes (burst_data)
   std::vector<uint32_t> free_bursts_;
-  std::vector<Block> blocks_;
-  std::vector<uint32_t> free_blocks_;
-  // Messages being received: blocks not yet in memory, and whether the last has arrived.
-  std::unordered_map<uint64_t, uint32_t> outstanding_;
-  std::unordered_set<uint64_t> last_seen_;
+  std::vector<Block> blocks_;  // per block slot
   Decoded decoded_;
   ReceivedBlock received_;
   ForwardBuffer forward_;
@@ -236,8 +231,6 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
 
   bool started_ = false, done_ = false;
   uint64_t done_cycle_ = 0, progress_ = 0, heads_ = 0, next_job_id_ = 1;
-  size_t live_blocks_ = 0;  // received blocks not yet complete (block_slots)
-  size_t peak_live_ = 0;
   size_t head_ = 0;  // index of the table's head entry
   // The head entry and DependencyTracker::changes() when it last waited for a message.
   size_t waiting_head_ = ~size_t{0};

@@ -1,0 +1,75 @@
+// The NI's block slots (rtl/block_slots.sv): a received block holds one from its decode until
+// its memory write completes (the write of a Gather block, or the write-back of a Reduce
+// block's sum), and the slots tell when a message is in memory.
+//
+// Allocation: the free slots are a FIFO of `slots` places. At reset place n holds slot n; a
+// cycle's new blocks (port order) take the slots at its head, and a completed write returns
+// its slot at the tail, behind every slot free at the cycle's start, so a slot freed in a
+// cycle is not taken in the same cycle. A new block that finds no free slot stops the run with
+// an error naming NiConfig::block_slots, as the RTL raises error_o.
+//
+// Message completion: a message (op, flow, sender: its key) is in memory when its last block
+// has been decoded and every block of it has completed. The RTL finds the other live blocks
+// of the completing block's message by their keys and passes the last flag to them; the model
+// counts each message's live blocks, which says the same.
+//
+// Within a cycle the NI takes the cycle's slots (take) before any write completes (complete),
+// as the RTL's decoders see the free count of the cycle's start.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include <systemc>
+
+namespace mt::noc {
+
+class BlockSlots : public sc_core::sc_module {
+ public:
+  // NiConfig::block_slots.
+  BlockSlots(sc_core::sc_module_name name, uint32_t slots);
+
+  // A block of message `key` decoded in cycle `now` (a cycle's blocks in port order); `last`:
+  // the message's last block. Returns its slot.
+  uint32_t take(uint64_t key, bool last, uint64_t now);
+  // The memory write of the block in `slot` completes: the slot is free, and the block no
+  // longer keeps its message out of memory. True when the message is now in memory.
+  bool complete(uint32_t slot) {
+    release(slot);
+    return count(slot);
+  }
+  // The two halves of complete(), apart for the forwarding experiment (NiConfig::forward),
+  // where a Reduce block's sum counts for its message once it is held in the NI, before its
+  // write-back completes: the block no longer keeps its message out of memory (true when the
+  // message is now in memory), and its slot is free. Each once per block.
+  bool count(uint32_t slot);
+  void release(uint32_t slot);
+
+  // The message of the block in `slot`.
+  uint64_t key(uint32_t slot) const { return key_.at(slot); }
+  // No slot is live after this cycle's completions, leaving aside the blocks taken in cycle
+  // `now` (rtl/block_slots.sv empty_o).
+  bool empty(uint64_t now) const {
+    return live_ == (take_cycle_ == now ? taken_now_ : 0);
+  }
+  size_t live() const { return live_; }
+  size_t peak_live() const { return peak_live_; }
+
+ private:
+  struct Message {
+    uint32_t live = 0;  // blocks decoded, not yet counted
+    bool last = false;  // its last block has been decoded
+  };
+
+  std::vector<uint32_t> places_;  // the free FIFO's places (slot numbers)
+  size_t head_ = 0;               // place of the next slot taken
+  size_t free_ = 0;               // free slots, from head_ on
+  std::vector<uint64_t> key_;     // per slot: the message of its block
+  std::unordered_map<uint64_t, Message> messages_;  // messages with a block decoded
+  size_t live_ = 0, peak_live_ = 0;
+  uint64_t take_cycle_ = ~uint64_t{0};  // the cycle of the last take
+  size_t taken_now_ = 0;                // slots taken in take_cycle_
+};
+
+}  // namespace mt::noc

@@ -1,0 +1,215 @@
+// rtl/block_slots.sv against the SystemC BlockSlots (systemc/ni/block_slots.hpp), every cycle:
+// the same new blocks (up to K a cycle, in port order, of a few messages at once, each
+// message's last block flagged) and the same completed writes (one a cycle, any live block, in
+// any order); the same slot for every new block, the same message arriving with the same key,
+// the same empty flag, and the same overflow in the cycle the SystemC model throws for
+// NiConfig::block_slots. The first difference is named by cycle and signal, with both values.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "Vblock_slots.h"
+#include "ni/block_slots.hpp"
+#include "ni/ni_config.hpp"
+#include "support/clocked.hpp"
+
+namespace mt::tb {
+namespace {
+
+// tb/CMakeLists.txt builds the model with these (a small BLOCKS, so random runs reach it).
+constexpr uint32_t kK = 4, kBlocks = 16, kSlotW = 4, kKeyW = 18;
+
+struct NewBlock {
+  uint32_t key;
+  bool last;
+};
+
+// What a run reached: cycles, blocks, messages in memory, messages whose last block completed
+// while another of its blocks was live, and whether the slot bound stopped it.
+struct Outcome {
+  uint64_t cycles = 0, blocks = 0, arrived = 0, passed = 0;
+  bool full = false;
+};
+
+class Bench {
+ public:
+  explicit Bench(int id) : golden_(("block_slots_" + std::to_string(id)).c_str(), kBlocks) {
+    dut_.reset();
+  }
+
+  // One cycle: `blocks` by port (a port without a block is absent from `ports`), then the
+  // completion of live block `done` (index into the live list; none when negative). Returns
+  // false when the bound stopped both models or they differ.
+  bool cycle(const std::vector<uint32_t>& ports, const std::vector<NewBlock>& blocks, int done,
+             Outcome& out) {
+    const uint64_t c = dut_.cycle();
+    drive(ports, blocks, done);
+    dut_.settle();
+    std::vector<uint32_t> slots;
+    bool full = false;
+    try {
+      for (const NewBlock& b : blocks) slots.push_back(golden_.take(b.key, b.last, c));
+    } catch (const noc::NiRunError& e) {
+      EXPECT_NE(std::string(e.what()).find("NiConfig::block_slots"), std::string::npos)
+          << e.what();
+      full = true;
+    }
+    EXPECT_EQ(dut_->full_o, full) << "cycle " << c << ": full_o";
+    if (full) {
+      out.full = true;
+      return false;
+    }
+    for (size_t i = 0; i < ports.size(); ++i) {
+      const uint32_t p = ports[i];
+      EXPECT_EQ((dut_->take_o >> p) & 1u, 1u) << "cycle " << c << ": take_o[" << p << "]";
+      const uint32_t rtl = (dut_->slot_o >> (kSlotW * p)) & (kBlocks - 1);
+      EXPECT_EQ(rtl, slots[i]) << "cycle " << c << ": slot_o[" << p << "]";
+    }
+    bool arrive = false;
+    uint64_t key = 0;
+    if (done >= 0) {
+      const uint32_t slot = live_[static_cast<size_t>(done)];
+      key = golden_.key(slot);
+      if (last_[slot] && others_live(slot)) ++out.passed;
+      arrive = golden_.complete(slot);
+      live_.erase(live_.begin() + done);
+    }
+    EXPECT_EQ(dut_->arrive_o, arrive) << "cycle " << c << ": arrive_o";
+    if (arrive && dut_->arrive_o) {
+      EXPECT_EQ(dut_->arrive_key_o, key) << "cycle " << c << ": arrive_key_o";
+    }
+    EXPECT_EQ(dut_->empty_o, golden_.empty(c)) << "cycle " << c << ": empty_o";
+    for (size_t i = 0; i < slots.size(); ++i) {
+      live_.push_back(slots[i]);
+      last_[slots[i]] = blocks[i].last;
+    }
+    out.blocks += blocks.size();
+    out.arrived += arrive;
+    ++out.cycles;
+    dut_.tick();
+    return !::testing::Test::HasFailure();
+  }
+
+  size_t live() const { return live_.size(); }
+
+ private:
+  void drive(const std::vector<uint32_t>& ports, const std::vector<NewBlock>& blocks,
+             int done) {
+    uint32_t valid = 0, last = 0;
+    uint32_t words[3] = {};
+    for (size_t i = 0; i < ports.size(); ++i) {
+      const uint32_t p = ports[i];
+      valid |= 1u << p;
+      last |= uint32_t{blocks[i].last} << p;
+      for (uint32_t b = 0; b < kKeyW; ++b) {
+        const uint32_t at = kKeyW * p + b;
+        words[at / 32] |= ((blocks[i].key >> b) & 1u) << (at % 32);
+      }
+    }
+    dut_->new_i = static_cast<uint8_t>(valid);
+    dut_->new_last_i = static_cast<uint8_t>(last);
+    for (int w = 0; w < 3; ++w) dut_->new_key_i[w] = words[w];
+    dut_->done_i = done >= 0;
+    dut_->done_slot_i = static_cast<uint8_t>(done >= 0 ? live_[static_cast<size_t>(done)] : 0);
+  }
+
+  bool others_live(uint32_t slot) const {
+    return std::any_of(live_.begin(), live_.end(), [&](uint32_t s) {
+      return s != slot && golden_.key(s) == golden_.key(slot);
+    });
+  }
+
+  Clocked<Vblock_slots> dut_;
+  noc::BlockSlots golden_;
+  std::vector<uint32_t> live_;  // slots taken in earlier cycles and not yet completed
+  bool last_[kBlocks] = {};     // per slot: its block was its message's last
+};
+
+// Messages of 1 to 12 blocks, up to `open` at once, each block from a random port; every
+// message has a fresh key (a permutation of a counter, so keys look unrelated).
+class Traffic {
+ public:
+  Traffic(uint32_t open, double block_p) : open_(open), block_(block_p) {}
+
+  void next(std::mt19937& rng, std::vector<uint32_t>& ports, std::vector<NewBlock>& blocks) {
+    ports.clear();
+    blocks.clear();
+    for (uint32_t p = 0; p < kK; ++p) {
+      if (!block_(rng)) continue;
+      if (messages_.size() < open_ && (messages_.empty() || rng() % 3 == 0)) {
+        const uint32_t key = (next_key_++ * 0x9e37u + 0x1234u) & ((1u << kKeyW) - 1);
+        messages_.push_back({key, 1 + static_cast<uint32_t>(rng() % 12)});
+      }
+      const size_t m = rng() % messages_.size();
+      ports.push_back(p);
+      blocks.push_back({messages_[m].key, --messages_[m].left == 0});
+      if (messages_[m].left == 0) messages_.erase(messages_.begin() + static_cast<long>(m));
+    }
+  }
+
+ private:
+  struct Open {
+    uint32_t key, left;
+  };
+  uint32_t open_;
+  std::bernoulli_distribution block_;
+  std::vector<Open> messages_;
+  uint32_t next_key_ = 1;
+};
+
+Outcome run(int id, uint32_t seed, uint64_t cycles, uint32_t open, double block_p,
+            double done_p) {
+  Bench bench(id);
+  Traffic traffic(open, block_p);
+  std::mt19937 rng(seed);
+  std::bernoulli_distribution done(done_p);
+  Outcome out;
+  std::vector<uint32_t> ports;
+  std::vector<NewBlock> blocks;
+  for (uint64_t c = 0; c < cycles; ++c) {
+    traffic.next(rng, ports, blocks);
+    const int d = bench.live() != 0 && done(rng) ? static_cast<int>(rng() % bench.live()) : -1;
+    if (!bench.cycle(ports, blocks, d, out)) break;
+  }
+  return out;
+}
+
+TEST(BlockSlotsLockstep, RandomBlocksEveryCycleAsTheSystemCModel) {
+  Outcome all;
+  for (int i = 0; i < 40; ++i) {
+    const Outcome o = run(i, 100 + i, 4000, 1 + i % 6, 0.07, 0.5);
+    ASSERT_FALSE(::testing::Test::HasFailure()) << "seed " << 100 + i;
+    EXPECT_FALSE(o.full) << "seed " << 100 + i;
+    all.cycles += o.cycles;
+    all.blocks += o.blocks;
+    all.arrived += o.arrived;
+    all.passed += o.passed;
+  }
+  std::cout << all.cycles << " cycles, " << all.blocks << " blocks, " << all.arrived
+            << " messages in memory, " << all.passed
+            << " of them with the last block done before another\n";
+  // The free FIFO wraps many times, and last flags pass to blocks still live.
+  EXPECT_EQ(all.cycles, 40u * 4000u);
+  EXPECT_GT(all.blocks, 40u * kBlocks * 20);
+  EXPECT_GT(all.arrived, 4000u);
+  EXPECT_GT(all.passed, 500u);
+}
+
+TEST(BlockSlotsLockstep, TheSlotBoundStopsBothModelsInTheSameCycle) {
+  int full = 0;
+  for (int i = 0; i < 30; ++i) {
+    // Busy ports, few completions: the slots run out.
+    const Outcome o = run(100 + i, 2000 + i, 2000, 4, 0.3, 0.6);
+    ASSERT_FALSE(::testing::Test::HasFailure()) << "seed " << 2000 + i;
+    full += o.full;
+  }
+  std::cout << "of 30 runs, " << full << " stopped at block_slots\n";
+  EXPECT_GT(full, 20);
+}
+
+}  // namespace
+}  // namespace mt::tb
