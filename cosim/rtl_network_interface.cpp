@@ -16,7 +16,7 @@
 #include "cosim_ni_pins.hpp"
 #include "flit/flit.hpp"
 #include "image/image.hpp"
-#include "ni/plain_access.hpp"
+#include "memory/plain_access.hpp"
 #include "ni_errors.hpp"
 #include "ni_flit_pins.hpp"
 #include "ni_formats.hpp"

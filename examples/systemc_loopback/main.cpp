@@ -37,9 +37,9 @@
 
 #include "algorithms/algorithms.hpp"
 #include "image/image.hpp"
-#include "ni/accel_memory.hpp"
+#include "memory/accel_memory.hpp"
 #include "ni/network_interface.hpp"
-#include "ni/plain_access.hpp"
+#include "memory/plain_access.hpp"
 #include "router/router.hpp"
 #include "table/schedule_table.hpp"
 #include "topology/topology.hpp"

@@ -15,7 +15,7 @@
 
 #include "allreduce/data_sample.hpp"
 #include "plan/plan.hpp"
-#include "ni/accel_memory.hpp"
+#include "memory/accel_memory.hpp"
 #include "ni/ni_config.hpp"
 #include "ni/ni_model.hpp"
 #include "ni/reduction_unit.hpp"

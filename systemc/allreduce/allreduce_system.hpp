@@ -20,7 +20,7 @@
 #include "allreduce/monitor.hpp"
 #include "allreduce/switch_paths.hpp"
 #include "network/network.hpp"
-#include "ni/accel_memory.hpp"
+#include "memory/accel_memory.hpp"
 #include "ni/ni_model.hpp"
 #include "topology/topology.hpp"
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "ni/accel_memory.hpp"
+#include "memory/accel_memory.hpp"
 #include "ni/ni_config.hpp"
 #include "table/schedule_table.hpp"
 

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "ni/accel_memory.hpp"
+#include "memory/accel_memory.hpp"
 
 namespace mt::noc {
 namespace {

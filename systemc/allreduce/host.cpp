@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "ni/plain_access.hpp"
+#include "memory/plain_access.hpp"
 #include "ni/schedule_table.hpp"
 
 namespace mt::noc {

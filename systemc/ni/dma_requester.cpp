@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "ni/ni_config.hpp"
-#include "ni/plain_access.hpp"
+#include "memory/plain_access.hpp"
 
 namespace mt::noc {
 

@@ -7,7 +7,7 @@
 
 #include "common/prefetch.hpp"
 #include "flit/source_route.hpp"
-#include "ni/accel_memory.hpp"
+#include "memory/accel_memory.hpp"
 
 namespace mt::noc {
 namespace {

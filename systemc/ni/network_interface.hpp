@@ -34,7 +34,7 @@
 #include "ni/dma_requester.hpp"
 #include "ni/ejection_decoder.hpp"
 #include "ni/flit_encoder.hpp"
-#include "ni/forward_buffer.hpp"
+#include "forwarding/forward_buffer.hpp"
 #include "ni/block_slots.hpp"
 #include "ni/interlock.hpp"
 #include "ni/lockstep_counter.hpp"

@@ -6,7 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "ni/accel_memory.hpp"
+#include "memory/accel_memory.hpp"
 #include "ni/dma_requester.hpp"
 #include "sim_test_util.hpp"
 

@@ -12,7 +12,7 @@
 #include "common/error.hpp"
 #include "image/image.hpp"
 #include "ni/ni_config.hpp"
-#include "ni/plain_access.hpp"
+#include "memory/plain_access.hpp"
 #include "ni/schedule_table.hpp"
 #include "sim_test_util.hpp"
 

@@ -1,4 +1,4 @@
-#include "ni/forward_buffer.hpp"
+#include "forwarding/forward_buffer.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "ni/accel_memory.hpp"
+#include "memory/accel_memory.hpp"
 
 #include <algorithm>
 #include <cstring>

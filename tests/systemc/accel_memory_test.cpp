@@ -14,7 +14,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "common/error.hpp"
-#include "ni/accel_memory.hpp"
+#include "memory/accel_memory.hpp"
 #include "sim_test_util.hpp"
 
 namespace mt::noc {

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "ni/forward_buffer.hpp"
+#include "forwarding/forward_buffer.hpp"
 
 namespace mt::noc {
 namespace {
