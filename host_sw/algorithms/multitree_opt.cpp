@@ -14,22 +14,35 @@
 // Algorithm 1 keeps its trees apart by taking links out of each step's graph (lines 9-12);
 // here one tree keeps apart from its own moved copies.
 //
-// The base tree grows greedily, a step at a time, as in Algorithm 1 only nodes that joined at
-// an earlier step send (line 9): in each step every direction sends once, from a node of the
+// The base tree grows greedily, a step at a time; as in Algorithm 1 only nodes that joined at
+// an earlier step send (line 9). In each step every direction sends once, from a node of the
 // tree to a node the tree lacks, the node farthest from the root first (ties broken by a hash
 // of the node and the attempt number). Far nodes first leaves the near ones for the last
 // steps; their neighbours are all in the tree by then, so every direction still finds a node
-// to send to, and no step leaves a direction idle that the bound needs. An attempt never
-// beats the bound; one that needs more steps is retried with other tie-breaks, up to
-// kAttempts, and the fewest steps found are kept: the plan states its steps per phase, and
-// mtc and mtsim print the bound beside them (on the tori 2x2 to 16x16, 32x32 and 40x40 the
-// first few attempts reach it; torus:3x100 ends one step above).
+// to send to, and no step leaves idle a direction the bound needs. A step first tries to send
+// only from nodes that joined two or more steps before (a slack step); only if that leaves a
+// direction idle may it send from the nodes that joined in the step before (a tight step).
+// In the NI a send waits for the data it forwards, which arrives a link latency and a memory
+// write after its sender sent it (systemc/ni/README.md), so in lockstep a tight step lasts
+// that much longer than a slack one (torus:8x8 at 32 KiB: about 500 cycles against 110).
+// In reduce-scatter, too: reduce step T - t + 1 is tight exactly when all-gather step t + 1
+// is. Step 2 is always tight (the root has sent to every neighbour in step 1). On torus:8x8
+// these trees have one tight step per phase; grown far-first alone, about ten, and the
+// all-reduce of 32 KiB took 12,608 cycles in mtsim against these trees' 7,971.
+//
+// An attempt never beats the bound; kAttempts tie orders are tried and the tree with the
+// fewest steps, then the fewest tight steps, is kept (the first attempt with the bound's steps
+// and step 2 alone tight ends the search). The plan states its steps per phase and mtc and
+// mtsim print the bound beside them: every torus from 1x2 to 24x24 reaches it, and so do
+// 3x100, 2x200, 5x99, 32x32, 48x48 and 64x64. Where a torus's diameter is the bound (4x4)
+// the paths to the farthest nodes must send in every step, and every step is tight.
 //
 // The reduce-scatter is the all-gather reversed in time (Algorithm 1, lines 16-18): the edge
 // p -> c of all-gather step t becomes c -> p at step T - t + 1, and the all-gather moves to
 // step T + t. The reversed edges use the opposite directions, still one per (step, direction).
 #include <algorithm>
 #include <limits>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -41,8 +54,7 @@ namespace mt {
 namespace {
 
 constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
-// Tie orders tried before the fewest steps found are kept. On every torus from 1x2 to 16x16
-// the bound came within 11 attempts (torus:2x64 took 11).
+// Tie orders tried (file comment).
 constexpr uint32_t kAttempts = 64;
 
 // A torus (or ring) as a group of offsets: node y * W + x is the offset (x, y), a direction
@@ -102,66 +114,145 @@ uint32_t tie_break(uint64_t attempt, uint32_t v) {
   return static_cast<uint32_t>((z ^ (z >> 31)) >> 32);
 }
 
-// One greedy attempt at the base tree (file comment). Returns its edges in step order, or
-// nothing once it has used `max_steps` steps without spanning the network.
-std::vector<BaseEdge> grow_tree(const TorusMoves& g, uint32_t attempt, uint32_t max_steps) {
-  const uint32_t n = g.nodes(), k = g.directions();
-  std::vector<uint64_t> key(n);  // the farther, the sooner; then the tie-break
-  for (uint32_t v = 0; v < n; ++v) key[v] = uint64_t{g.hops(v)} << 32 | tie_break(attempt, v);
-  std::vector<bool> in_tree(n, false);
-  in_tree[0] = true;
-  std::vector<uint32_t> live{0};  // members that may still have a neighbour outside
-  std::vector<BaseEdge> edges;
-  edges.reserve(n - 1);
-  for (uint32_t step = 1; edges.size() + 1 < n; ++step) {
-    if (step > max_steps) return {};
-    const size_t eligible = live.size();  // joined at an earlier step (line 9)
-    std::vector<bool> sent(k, false);
-    for (uint32_t round = 0; round < k; ++round) {
+struct BaseTree {
+  std::vector<BaseEdge> edges;  // in step order
+  uint32_t steps = 0;
+  uint32_t tight_steps = 0;  // steps 2.. in which a node sends what it received the step before
+};
+
+// One greedy attempt at the base tree (file comment): each step first from nodes that joined
+// two or more steps before (a slack step), else from every node that joined before it.
+class TreeGrower {
+ public:
+  TreeGrower(const TorusMoves& g, uint32_t attempt)
+      : g_(g), key_(g.nodes()), joined_(g.nodes(), kNone), live_{0} {
+    for (uint32_t v = 0; v < g.nodes(); ++v) {
+      key_[v] = uint64_t{g.hops(v)} << 32 | tie_break(attempt, v);
+    }
+    joined_[0] = 0;
+  }
+
+  // The tree, or one with no edges once `max_steps` steps did not span the network.
+  BaseTree grow(uint32_t max_steps) {
+    const uint32_t n = g_.nodes();
+    BaseTree tree;
+    tree.edges.reserve(n - 1);
+    for (uint32_t step = 1; tree.edges.size() + 1 < n; ++step) {
+      if (step > max_steps) return {};
+      const size_t left = n - 1 - tree.edges.size();
+      std::vector<BaseEdge> picked = step >= 2 ? pick(step, step - 2) : std::vector<BaseEdge>{};
+      if (picked.size() < std::min<size_t>(g_.directions(), left)) {
+        picked = pick(step, step - 1);
+        tree.tight_steps += step >= 2 ? 1 : 0;
+      }
+      if (picked.empty()) throw std::logic_error("multitree-opt: a step added no node");
+      for (const BaseEdge& e : picked) {
+        joined_[e.child] = step;
+        live_.push_back(e.child);
+        tree.edges.push_back(e);
+      }
+      prune();
+      tree.steps = step;
+    }
+    return tree;
+  }
+
+ private:
+  // At most one edge per direction, each from a member that joined at step `latest` or
+  // before to a distinct node outside, the farthest first.
+  std::vector<BaseEdge> pick(uint32_t step, uint32_t latest) const {
+    std::vector<BaseEdge> picked;
+    std::vector<bool> sent(g_.directions(), false);
+    auto taken = [&](uint32_t c) {
+      if (joined_[c] != kNone) return true;
+      for (const BaseEdge& e : picked) {
+        if (e.child == c) return true;
+      }
+      return false;
+    };
+    for (uint32_t round = 0; round < g_.directions(); ++round) {
       BaseEdge best{kNone, kNone, step, kNone};
-      for (size_t i = 0; i < eligible; ++i) {
-        for (uint32_t d = 0; d < k; ++d) {
-          const uint32_t c = g.neighbour(live[i], d);
-          if (sent[d] || in_tree[c] || (best.child != kNone && key[c] <= key[best.child])) continue;
-          best = {live[i], c, step, d};
+      for (uint32_t u : live_) {
+        if (joined_[u] > latest) break;  // live_ is in joining order
+        for (uint32_t d = 0; d < g_.directions(); ++d) {
+          const uint32_t c = g_.neighbour(u, d);
+          if (sent[d] || (best.child != kNone && key_[c] <= key_[best.child]) || taken(c)) continue;
+          best = {u, c, step, d};
         }
       }
       if (best.child == kNone) break;  // no direction left with a node to send to
       sent[best.direction] = true;
-      in_tree[best.child] = true;
-      live.push_back(best.child);
-      edges.push_back(best);
+      picked.push_back(best);
     }
-    // Members with every neighbour in the tree never send again.
-    live.erase(std::remove_if(live.begin(), live.end(), [&](uint32_t v) {
-      for (uint32_t d = 0; d < k; ++d) {
-        if (!in_tree[g.neighbour(v, d)]) return false;
+    return picked;
+  }
+
+  // Members with every neighbour in the tree never send again.
+  void prune() {
+    live_.erase(std::remove_if(live_.begin(), live_.end(), [&](uint32_t v) {
+      for (uint32_t d = 0; d < g_.directions(); ++d) {
+        if (joined_[g_.neighbour(v, d)] == kNone) return false;
       }
       return true;
-    }), live.end());
-    if (edges.empty() || edges.back().step != step) {
-      throw std::logic_error("multitree-opt: a step added no node");
-    }
+    }), live_.end());
   }
-  return edges;
-}
 
-// The base tree with the fewest steps over the attempts, the first that reaches `bound`.
-std::vector<BaseEdge> search_tree(const TorusMoves& g, uint32_t bound, const CpuDeadline& deadline,
-                                  const std::string& spec) {
-  std::vector<BaseEdge> best = grow_tree(g, 0, kNone);
-  auto steps = [](const std::vector<BaseEdge>& t) { return t.empty() ? 0 : t.back().step; };
-  for (uint32_t attempt = 1; attempt < kAttempts && steps(best) > bound; ++attempt) {
+  const TorusMoves& g_;
+  std::vector<uint64_t> key_;     // the farther, the sooner; then the tie-break
+  std::vector<uint32_t> joined_;  // the step a node joined at; kNone outside the tree
+  std::vector<uint32_t> live_;    // members that may still have a neighbour outside
+};
+
+// The best base tree over the attempts: the fewest steps, then the fewest tight steps. Stops
+// at a tree with the bound's steps and one tight step, step 2 (the root has sent to all its
+// neighbours in step 1, so step 2 sends from them), which no attempt can beat.
+BaseTree search_tree(const TorusMoves& g, uint32_t bound, const CpuDeadline& deadline,
+                     const std::string& spec) {
+  BaseTree best = TreeGrower(g, 0).grow(kNone);
+  auto better = [](const BaseTree& a, const BaseTree& b) {
+    return std::tie(a.steps, a.tight_steps) < std::tie(b.steps, b.tight_steps);
+  };
+  for (uint32_t attempt = 1; attempt < kAttempts; ++attempt) {
+    if (best.steps <= bound && best.tight_steps <= 1) break;
     if (deadline.passed()) {
       throw InputError(fmt::format(
           "topology {}: searching the multitree-opt tree took more than the {:g} s limit "
           "({} attempts, best {} steps per phase against the bound {}; mtc and mtsim "
-          "--time-limit set it)", spec, deadline.seconds(), attempt, steps(best), bound));
+          "--time-limit set it)", spec, deadline.seconds(), attempt, best.steps, bound));
     }
-    std::vector<BaseEdge> tree = grow_tree(g, attempt, steps(best) - 1);
-    if (!tree.empty()) best = std::move(tree);
+    BaseTree tree = TreeGrower(g, attempt).grow(best.steps);
+    if (!tree.edges.empty() && better(tree, best)) best = std::move(tree);
   }
   return best;
+}
+
+// The base edges in the order each phase sends them: by step, and within a step the send
+// whose data is ready first goes first, since a node's table issues its entries in order and
+// one that waits holds back those behind it (systemc/ni/README.md, "Control"). A Gather is
+// ready when its sender's own Gather arrived: the step the sender joined. A Reduce is ready
+// when its sender's children's Reduces arrived, the last of them sent in reduce step
+// T + 1 - (the step of the sender's first child), a leaf's at once.
+struct PhaseOrders {
+  std::vector<BaseEdge> reduce, gather;
+};
+
+PhaseOrders phase_orders(const std::vector<BaseEdge>& tree, uint32_t n, uint32_t T) {
+  std::vector<uint32_t> joined(n, 0), first_child(n, kNone);
+  for (const BaseEdge& e : tree) {
+    joined[e.child] = e.step;
+    first_child[e.parent] = std::min(first_child[e.parent], e.step);
+  }
+  auto reduce_ready = [&](const BaseEdge& e) {
+    return first_child[e.child] == kNone ? 0 : T + 1 - first_child[e.child];
+  };
+  PhaseOrders o{{tree.rbegin(), tree.rend()}, tree};
+  std::stable_sort(o.reduce.begin(), o.reduce.end(), [&](const BaseEdge& a, const BaseEdge& b) {
+    return std::make_pair(T - a.step, reduce_ready(a)) < std::make_pair(T - b.step, reduce_ready(b));
+  });
+  std::stable_sort(o.gather.begin(), o.gather.end(), [&](const BaseEdge& a, const BaseEdge& b) {
+    return std::make_pair(a.step, joined[a.parent]) < std::make_pair(b.step, joined[b.parent]);
+  });
+  return o;
 }
 
 // max(diameter, ceil((N - 1) / links per node)), as the verifier states it.
@@ -172,10 +263,17 @@ uint32_t step_lower_bound(const Topology& topo) {
 
 }  // namespace
 
+double multitree_opt_search_seconds(double nodes, double steps_per_phase) {
+  // An attempt looks at each member still sending, every direction, every step: measured about
+  // 6 ns a node and step on this 2-core machine (torus:8x512, all 64 attempts, 1.6 s).
+  return kAttempts * nodes * steps_per_phase * 6e-9;
+}
+
 Plan build_multitree_opt(const Topology& topo, const PlanOptions& opt) {
   const TorusMoves moves(topo);
   const std::vector<BaseEdge> tree =
-      search_tree(moves, step_lower_bound(topo), CpuDeadline(opt.max_plan_seconds), topo.spec());
+      search_tree(moves, step_lower_bound(topo), CpuDeadline(opt.max_plan_seconds), topo.spec())
+          .edges;
   const uint32_t n = topo.nodes();
   Plan plan = plan_header("multitree-opt", topo, opt);
   plan.neighbour_only = true;
@@ -188,15 +286,16 @@ Plan build_multitree_opt(const Topology& topo, const PlanOptions& opt) {
   // Tree r is the base tree moved by r. Reduce-scatter: the all-gather reversed in time and
   // in order within a step (lines 16-18), then the all-gather; in each, base edge by base
   // edge, trees by root ascending. Calls fn(transfer) in that order.
+  const PhaseOrders order = phase_orders(tree, n, T);
   auto each = [&](auto&& fn) {
-    for (auto e = tree.rbegin(); e != tree.rend(); ++e) {
+    for (const BaseEdge& e : order.reduce) {
       for (uint32_t r = 0; r < n; ++r) {
         if (plan.ranges[r].size == 0) continue;  // fewer 16-byte grains than flows
-        fn(Transfer{r, moves.shift(e->child, r), moves.shift(e->parent, r), r, T - e->step + 1,
+        fn(Transfer{r, moves.shift(e.child, r), moves.shift(e.parent, r), r, T - e.step + 1,
                     Op::kReduce});
       }
     }
-    for (const BaseEdge& e : tree) {
+    for (const BaseEdge& e : order.gather) {
       for (uint32_t r = 0; r < n; ++r) {
         if (plan.ranges[r].size == 0) continue;
         fn(Transfer{r, moves.shift(e.parent, r), moves.shift(e.child, r), r, T + e.step,

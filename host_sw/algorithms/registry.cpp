@@ -98,6 +98,11 @@ void estimate_quadratic(const TopologySize& size, const std::string& algorithm,
     // --prioritize-height: every step, a search from every tree for its remaining height,
     // about 2 ns a vertex and link (torus:32x32, 2.7 s).
     if (opt.prioritize_height) p.extra_seconds += p.steps_per_phase * n * searched * 2e-9;
+  } else if (algorithm == "multitree-opt") {
+    // One tree searched for (multitree_opt.cpp), then moved to every root.
+    const double degree = std::max(1u, size.min_node_degree);
+    p.steps_per_phase = std::max(1.0, std::ceil((n - 1) / degree));
+    p.extra_seconds = multitree_opt_search_seconds(n, p.steps_per_phase);
   }
 }
 

@@ -109,6 +109,35 @@ TEST(MultiTreeOpt, EveryTreeIsTreeZeroMovedAndReduceIsGatherReversed) {
   }
 }
 
+// All-gather steps (from 2) in which some node of tree 0 sends what it received in the step
+// before: in the NI such a step waits a link latency and a memory write more (multitree_opt.cpp).
+std::vector<uint32_t> tight_steps(const Plan& plan) {
+  const uint32_t T = plan.steps_per_phase;
+  std::vector<uint32_t> joined(plan.nodes, 0);
+  for (const Transfer& t : plan.transfers) {
+    if (t.flow == 0 && t.op == Op::kGather) joined[t.dst] = t.step - T;
+  }
+  std::set<uint32_t> tight;
+  for (const Transfer& t : plan.transfers) {
+    const uint32_t step = t.step - T;
+    if (t.flow == 0 && t.op == Op::kGather && step >= 2 && joined[t.src] + 1 == step) {
+      tight.insert(step);
+    }
+  }
+  return {tight.begin(), tight.end()};
+}
+
+TEST(MultiTreeOpt, OnlyStepTwoForwardsAtOnceWhereTheBoundLeavesSlack) {
+  // Step 2 must forward what step 1 brought (the root has no neighbour left); the search
+  // keeps every later step slack on these tori.
+  for (const char* spec : {"torus:8x8", "torus:8x16", "torus:16x16", "torus:32x32"}) {
+    EXPECT_EQ(tight_steps(opt_plan(parse_topology(spec), 64 << 10)), std::vector<uint32_t>{2})
+        << spec;
+  }
+  // Where the bound is the diameter, the farthest node's path sends in every step.
+  EXPECT_EQ(tight_steps(opt_plan(make_torus(4, 4))), (std::vector<uint32_t>{2, 3, 4}));
+}
+
 TEST(MultiTreeOpt, TablesVerifyAndImagesRoundTrip) {
   for (const char* spec : {"torus:4x4", "torus:8x8", "torus:3x5"}) {
     SCOPED_TRACE(spec);
