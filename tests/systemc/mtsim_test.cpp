@@ -126,6 +126,35 @@ TEST(Mtsim, RunsAnImageSetAndWritesWaves) {
   EXPECT_THAT(vcd, ::testing::Not(HasSubstr("ni_1")));
 }
 
+// multitree-opt (host_sw/algorithms/multitree_opt.cpp) at the step bound, run by the NI
+// unchanged: built by mtsim, and loaded from mtc's images; on torus:8x8 its slack steps beat
+// Algorithm 1's trees, which take 17 steps per phase.
+TEST(Mtsim, RunsMultiTreeOptAtTheStepBoundOnTori) {
+  const std::string dir = temp_dir("multitree_opt");
+  auto run = [&](const std::string& args) {
+    const auto r = run_command(kMtsim + " -q " + args + " --json " + dir + "/out.json");
+    EXPECT_EQ(r.code, 0) << args << "\n" << r.out;
+    EXPECT_THAT(r.out, HasSubstr("verified        yes")) << args;
+    std::ifstream f(dir + "/out.json");
+    return nlohmann::json::parse(f);
+  };
+  for (const auto& [spec, bound] : {std::pair{"torus:4x4", 4u}, {"torus:8x8", 16u}}) {
+    const nlohmann::json built = run(std::string("-t ") + spec + " -a multitree-opt -b 32KiB");
+    EXPECT_EQ(built.at("algorithm"), "multitree-opt");
+    EXPECT_EQ(built.at("steps_per_phase").get<uint32_t>(), bound) << spec;
+    const std::string set = dir + "/" + spec + "_set";
+    ASSERT_EQ(run_command(kMtc + " plan -q -t " + spec + " -a multitree-opt -b 32KiB --out " + set)
+                  .code, 0);
+    const nlohmann::json loaded = run("--images " + set);
+    EXPECT_EQ(loaded.at("steps_per_phase").get<uint32_t>(), bound) << spec;
+    EXPECT_EQ(loaded.at("cycles"), built.at("cycles")) << spec;
+  }
+  const nlohmann::json opt = run("-t torus:8x8 -a multitree-opt -b 32KiB"),
+                       alg1 = run("-t torus:8x8 -a multitree -b 32KiB");
+  EXPECT_EQ(alg1.at("steps_per_phase").get<uint32_t>(), 17u);
+  EXPECT_LT(opt.at("cycles").get<uint64_t>(), alg1.at("cycles").get<uint64_t>());
+}
+
 TEST(Mtsim, BadInputIsAClearErrorWithoutJson) {
   const std::string dir = temp_dir("bad");
   const std::string json = dir + "/out.json";
