@@ -19,28 +19,32 @@
 // tree to a node the tree lacks, the node farthest from the root first (ties broken by a hash
 // of the node and the attempt number). Far nodes first leaves the near ones for the last
 // steps; their neighbours are all in the tree by then, so every direction still finds a node
-// to send to, and no step leaves idle a direction the bound needs. A step first tries to send
-// only from nodes that joined two or more steps before (a slack step); only if that leaves a
-// direction idle may it send from the nodes that joined in the step before (a tight step).
-// In the NI a send waits for the data it forwards, which arrives a link latency and a memory
-// write after its sender sent it (systemc/ni/README.md), so in lockstep a tight step lasts
-// that much longer than a slack one (torus:8x8 at 32 KiB: about 500 cycles against 110).
-// In reduce-scatter, too: reduce step T - t + 1 is tight exactly when all-gather step t + 1
-// is. Step 2 is always tight (the root has sent to every neighbour in step 1). On torus:8x8
-// these trees have one tight step per phase; grown far-first alone, about ten, and the
-// all-reduce of 32 KiB took 12,608 cycles in mtsim against these trees' 7,971.
+// to send to, and no step leaves idle a direction the bound needs.
 //
-// An attempt never beats the bound; kAttempts tie orders are tried and the tree with the
-// fewest steps, then the fewest tight steps, is kept (the first attempt with the bound's steps
-// and step 2 alone tight ends the search). The plan states its steps per phase and mtc and
-// mtsim print the bound beside them: every torus from 1x2 to 24x24 reaches it, and so do
-// 3x100, 2x200, 5x99, 32x32, 48x48 and 64x64. Where a torus's diameter is the bound (4x4)
-// the paths to the farthest nodes must send in every step, and every step is tight.
+// In the NI a send waits for the data it forwards, which arrives a memory read, a link and a
+// memory write after its sender sent it (systemc/ni/README.md), and in lockstep the whole step
+// waits with it. So a step sends only from nodes that joined some steps before (its gap) when
+// that keeps every direction busy, the largest gap up to a limit first, then smaller ones,
+// down to nodes that joined in the step before (a tight step). How many steps of slack a
+// forward needs depends on how long a step lasts, that is on the chunk size: StepCost
+// estimates each step's wait from its gap for the plan's size. In reduce-scatter, reduce step
+// T - t + 1 waits as all-gather step t + 1 does. Step 2 is always tight (the root has sent to
+// every neighbour in step 1). On torus:8x8 at 2 MiB only step 2 is tight (grown far-first
+// alone, about ten steps were); on torus:16x16 at 32 KiB the all-reduce takes 17,497 cycles in
+// mtsim (Algorithm 1: 20,636; trees whose steps have a gap of 2 at most: 25,112).
+//
+// kTieOrders tie orders for each gap limit of kMaxGaps are tried, and the tree with the fewest
+// steps, then the least estimated waiting, then the fewest tight steps is kept. An attempt
+// never beats the bound; the plan states its steps per phase and mtc and mtsim print the bound
+// beside them: every torus from 1x2 to 24x24 reaches it, and so do 3x100, 2x200, 5x99, 32x32,
+// 48x48 and 64x64. Where a torus's diameter is the bound (4x4) the paths to the farthest nodes
+// must send in every step, and every step is tight.
 //
 // The reduce-scatter is the all-gather reversed in time (Algorithm 1, lines 16-18): the edge
 // p -> c of all-gather step t becomes c -> p at step T - t + 1, and the all-gather moves to
 // step T + t. The reversed edges use the opposite directions, still one per (step, direction).
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <tuple>
 
@@ -54,8 +58,10 @@ namespace mt {
 namespace {
 
 constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
-// Tie orders tried (file comment).
-constexpr uint32_t kAttempts = 64;
+// Tie orders tried for each largest gap (file comment).
+constexpr uint32_t kTieOrders = 16;
+constexpr uint32_t kMaxGaps[] = {2, 3, 4, 6};
+constexpr uint32_t kAttempts = kTieOrders * (sizeof(kMaxGaps) / sizeof(kMaxGaps[0]));
 
 // A torus (or ring) as a group of offsets: node y * W + x is the offset (x, y), a direction
 // is an offset of one hop, and moving node v by node r adds their offsets.
@@ -114,18 +120,40 @@ uint32_t tie_break(uint64_t attempt, uint32_t v) {
   return static_cast<uint32_t>((z ^ (z >> 31)) >> 32);
 }
 
+// What a step of the lockstep NI waits for data, estimated from how many steps before its
+// youngest sender joined (its gap): a message's data may be forwarded about
+// `forward_cycles` after it was sent (a memory read, the link, a memory write, and the
+// message's flits up to one NI buffer of 318), and a step that waits for nothing lasts
+// `step_cycles` (its flits and about 100 cycles of issue and memory latency). Fitted to
+// mtsim's step timeline in the default configuration (link latency 150, memory latency 100):
+// on torus:16x16 at 32 KiB (8 flits a step) steps last 107 cycles with a gap of 5 or more,
+// 164, 271, 378 and 485 with gaps 4, 3, 2 and 1.
+struct StepCost {
+  double step_cycles, forward_cycles;
+  StepCost(uint64_t bytes, uint32_t nodes) {
+    const double flits = std::ceil(double(bytes) / std::max(1u, nodes) / 16);
+    step_cycles = flits + 100;
+    forward_cycles = 370 + std::min(flits, 318.0);
+  }
+  double wait(uint32_t gap) const {
+    return std::max(0.0, forward_cycles - (gap - 1) * step_cycles);
+  }
+};
+
 struct BaseTree {
   std::vector<BaseEdge> edges;  // in step order
   uint32_t steps = 0;
+  double wait_cycles = 0;    // the steps' estimated waits (StepCost), each phase
   uint32_t tight_steps = 0;  // steps 2.. in which a node sends what it received the step before
 };
 
-// One greedy attempt at the base tree (file comment): each step first from nodes that joined
-// two or more steps before (a slack step), else from every node that joined before it.
+// One greedy attempt at the base tree (file comment): each step sends from the nodes that
+// joined `max_gap` or more steps before if that keeps every direction busy, else from those
+// one step younger, and so on down to every node that joined before the step.
 class TreeGrower {
  public:
-  TreeGrower(const TorusMoves& g, uint32_t attempt)
-      : g_(g), key_(g.nodes()), joined_(g.nodes(), kNone), live_{0} {
+  TreeGrower(const TorusMoves& g, uint32_t attempt, uint32_t max_gap)
+      : g_(g), max_gap_(max_gap), key_(g.nodes()), joined_(g.nodes(), kNone), live_{0} {
     for (uint32_t v = 0; v < g.nodes(); ++v) {
       key_[v] = uint64_t{g.hops(v)} << 32 | tie_break(attempt, v);
     }
@@ -133,19 +161,22 @@ class TreeGrower {
   }
 
   // The tree, or one with no edges once `max_steps` steps did not span the network.
-  BaseTree grow(uint32_t max_steps) {
+  BaseTree grow(uint32_t max_steps, const StepCost& cost) {
     const uint32_t n = g_.nodes();
     BaseTree tree;
     tree.edges.reserve(n - 1);
     for (uint32_t step = 1; tree.edges.size() + 1 < n; ++step) {
       if (step > max_steps) return {};
-      const size_t left = n - 1 - tree.edges.size();
-      std::vector<BaseEdge> picked = step >= 2 ? pick(step, step - 2) : std::vector<BaseEdge>{};
-      if (picked.size() < std::min<size_t>(g_.directions(), left)) {
-        picked = pick(step, step - 1);
-        tree.tight_steps += step >= 2 ? 1 : 0;
+      const size_t busy = std::min<size_t>(g_.directions(), n - 1 - tree.edges.size());
+      std::vector<BaseEdge> picked;
+      for (uint32_t gap = std::min(max_gap_, step); gap >= 1 && picked.size() < busy; --gap) {
+        picked = pick(step, step - gap);
       }
       if (picked.empty()) throw std::logic_error("multitree-opt: a step added no node");
+      uint32_t gap = step;
+      for (const BaseEdge& e : picked) gap = std::min(gap, step - joined_[e.parent]);
+      tree.wait_cycles += cost.wait(gap);
+      tree.tight_steps += step >= 2 && gap == 1 ? 1 : 0;
       for (const BaseEdge& e : picked) {
         joined_[e.child] = step;
         live_.push_back(e.child);
@@ -198,30 +229,34 @@ class TreeGrower {
   }
 
   const TorusMoves& g_;
+  const uint32_t max_gap_;
   std::vector<uint64_t> key_;     // the farther, the sooner; then the tie-break
   std::vector<uint32_t> joined_;  // the step a node joined at; kNone outside the tree
   std::vector<uint32_t> live_;    // members that may still have a neighbour outside
 };
 
-// The best base tree over the attempts: the fewest steps, then the fewest tight steps. Stops
-// at a tree with the bound's steps and one tight step, step 2 (the root has sent to all its
-// neighbours in step 1, so step 2 sends from them), which no attempt can beat.
-BaseTree search_tree(const TorusMoves& g, uint32_t bound, const CpuDeadline& deadline,
-                     const std::string& spec) {
-  BaseTree best = TreeGrower(g, 0).grow(kNone);
+// The best base tree over the attempts, kTieOrders tie orders for each largest gap of
+// kMaxGaps: the fewest steps, then the least estimated waiting, then the fewest tight steps.
+BaseTree search_tree(const TorusMoves& g, uint32_t bound, const StepCost& cost,
+                     const CpuDeadline& deadline, const std::string& spec) {
+  BaseTree best;
+  best.steps = kNone;
   auto better = [](const BaseTree& a, const BaseTree& b) {
-    return std::tie(a.steps, a.tight_steps) < std::tie(b.steps, b.tight_steps);
+    return std::tie(a.steps, a.wait_cycles, a.tight_steps) <
+           std::tie(b.steps, b.wait_cycles, b.tight_steps);
   };
-  for (uint32_t attempt = 1; attempt < kAttempts; ++attempt) {
-    if (best.steps <= bound && best.tight_steps <= 1) break;
-    if (deadline.passed()) {
-      throw InputError(fmt::format(
-          "topology {}: searching the multitree-opt tree took more than the {:g} s limit "
-          "({} attempts, best {} steps per phase against the bound {}; mtc and mtsim "
-          "--time-limit set it)", spec, deadline.seconds(), attempt, best.steps, bound));
+  uint32_t tried = 0;
+  for (uint32_t max_gap : kMaxGaps) {
+    for (uint32_t attempt = 0; attempt < kTieOrders; ++attempt, ++tried) {
+      if (deadline.passed()) {
+        throw InputError(fmt::format(
+            "topology {}: searching the multitree-opt tree took more than the {:g} s limit "
+            "({} attempts, best {} steps per phase against the bound {}; mtc and mtsim "
+            "--time-limit set it)", spec, deadline.seconds(), tried, best.steps, bound));
+      }
+      BaseTree tree = TreeGrower(g, attempt, max_gap).grow(best.steps, cost);
+      if (!tree.edges.empty() && better(tree, best)) best = std::move(tree);
     }
-    BaseTree tree = TreeGrower(g, attempt).grow(best.steps);
-    if (!tree.edges.empty() && better(tree, best)) best = std::move(tree);
   }
   return best;
 }
@@ -272,7 +307,8 @@ double multitree_opt_search_seconds(double nodes, double steps_per_phase) {
 Plan build_multitree_opt(const Topology& topo, const PlanOptions& opt) {
   const TorusMoves moves(topo);
   const std::vector<BaseEdge> tree =
-      search_tree(moves, step_lower_bound(topo), CpuDeadline(opt.max_plan_seconds), topo.spec())
+      search_tree(moves, step_lower_bound(topo), StepCost(opt.bytes, topo.nodes()),
+                  CpuDeadline(opt.max_plan_seconds), topo.spec())
           .edges;
   const uint32_t n = topo.nodes();
   Plan plan = plan_header("multitree-opt", topo, opt);
