@@ -123,17 +123,19 @@ uint32_t tie_break(uint64_t attempt, uint32_t v) {
 // What a step of the lockstep NI waits for data, estimated from how many steps before its
 // youngest sender joined (its gap): a message's data may be forwarded about
 // `forward_cycles` after it was sent (a memory read, the link, a memory write, and the
-// message's flits up to one NI buffer of 318), and a step that waits for nothing lasts
-// `step_cycles` (its flits and about 100 cycles of issue and memory latency). Fitted to
-// mtsim's step timeline in the default configuration (link latency 150, memory latency 100):
-// on torus:16x16 at 32 KiB (8 flits a step) steps last 107 cycles with a gap of 5 or more,
-// 164, 271, 378 and 485 with gaps 4, 3, 2 and 1.
+// message's flits, counted up to 128), and a step that waits for nothing lasts `step_cycles`
+// (its flits and about 100 cycles of issue and memory latency). Fitted to mtsim's step
+// timeline in the default configuration (link latency 150, memory latency 100): on
+// torus:16x16 at 32 KiB (8 flits a step) steps last 107 cycles with a gap of 5 or more, 164,
+// 271, 378 and 485 with gaps 4, 3, 2 and 1; on torus:8x8 at 512 KiB (512 flits) a gap of 2
+// costs next to nothing (counting the flits up to 318, the NI buffer, chose trees with
+// more tight steps there: 18,841 cycles against 18,534).
 struct StepCost {
   double step_cycles, forward_cycles;
   StepCost(uint64_t bytes, uint32_t nodes) {
     const double flits = std::ceil(double(bytes) / std::max(1u, nodes) / 16);
     step_cycles = flits + 100;
-    forward_cycles = 370 + std::min(flits, 318.0);
+    forward_cycles = 370 + std::min(flits, 128.0);
   }
   double wait(uint32_t gap) const {
     return std::max(0.0, forward_cycles - (gap - 1) * step_cycles);
