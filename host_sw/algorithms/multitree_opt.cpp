@@ -133,7 +133,7 @@ uint32_t tie_break(uint64_t attempt, uint32_t v) {
 struct StepCost {
   double step_cycles, forward_cycles;
   StepCost(uint64_t bytes, uint32_t nodes) {
-    const double flits = std::ceil(double(bytes) / std::max(1u, nodes) / 16);
+    const double flits = std::ceil(double(bytes) / std::max(1u, nodes) / kChunkGrainBytes);
     step_cycles = flits + 100;
     forward_cycles = 370 + std::min(flits, 128.0);
   }
