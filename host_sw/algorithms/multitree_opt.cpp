@@ -251,10 +251,13 @@ BaseTree search_tree(const TorusMoves& g, uint32_t bound, const StepCost& cost,
   for (uint32_t max_gap : kMaxGaps) {
     for (uint32_t attempt = 0; attempt < kTieOrders; ++attempt, ++tried) {
       if (deadline.passed()) {
+        const std::string found = best.edges.empty()
+                                      ? std::string("no tree yet")
+                                      : fmt::format("best {} steps per phase", best.steps);
         throw InputError(fmt::format(
             "topology {}: searching the multitree-opt tree took more than the {:g} s limit "
-            "({} attempts, best {} steps per phase against the bound {}; mtc and mtsim "
-            "--time-limit set it)", spec, deadline.seconds(), tried, best.steps, bound));
+            "({} of {} attempts, {}, the bound {}; mtc and mtsim --time-limit set it)", spec,
+            deadline.seconds(), tried, kAttempts, found, bound));
       }
       BaseTree tree = TreeGrower(g, attempt, max_gap).grow(best.steps, cost);
       if (!tree.edges.empty() && better(tree, best)) best = std::move(tree);

@@ -214,6 +214,21 @@ TEST(MultiTreeOpt, RefusesNetworksThatAreNotTori) {
   }
 }
 
+TEST(MultiTreeOpt, TheSearchStopsAtTheTimeLimit) {
+  // Past the up-front estimate (build_plan), the search itself checks the limit between
+  // attempts: an attempt on 32x32 takes about 2 ms of processor time.
+  PlanOptions opt;
+  opt.max_plan_seconds = 1e-9;
+  try {
+    build_multitree_opt(make_torus(32, 32), opt);
+    ADD_FAILURE() << "planned within 1e-9 s";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("torus:32x32: searching the multitree-opt tree took more "
+                                    "than the 1e-09 s limit"));
+    EXPECT_THAT(e.what(), HasSubstr("the bound 256"));
+  }
+}
+
 TEST(MultiTreeOpt, Torus32x32IsPlannedWithinTheTimeLimit) {
   // The default limit (10 s of processor time) both in the estimate and in the search.
   const TopologySize size = grid_size(TopologyKind::kTorus, 32, 32);
