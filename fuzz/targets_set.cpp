@@ -110,7 +110,9 @@ void manifest(const uint8_t* data, size_t size) {
 
 void plan(const uint8_t* data, size_t size) {
   Bytes b(data, size);
-  static const char* const kAlgorithms[] = {"multitree", "ring", "ring-bi", "ring2d", "dbtree", "hdrm"};
+  static const char* const kAlgorithms[] = {"multitree", "ring",   "ring-bi",      "ring2d",
+                                            "dbtree",    "hdrm",   "multitree-opt"};
+  constexpr size_t kCount = sizeof(kAlgorithms) / sizeof(kAlgorithms[0]);
   accepts([&] {
     const Topology topo = small_topology(b);
     PlanOptions po;
@@ -118,7 +120,7 @@ void plan(const uint8_t* data, size_t size) {
     po.dtype = b.u8() % 2 ? DType::kInt32 : DType::kFp32;
     po.prioritize_height = b.u8() % 2;
     po.chunks = b.pick(0, 4);
-    const Plan p = build_plan(topo, kAlgorithms[b.u8() % 6], po);
+    const Plan p = build_plan(topo, kAlgorithms[b.u8() % kCount], po);
     require_valid(p, topo);
     TableOptions to;
     to.children_slots = b.pick(1, 4);

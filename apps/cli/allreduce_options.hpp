@@ -15,7 +15,8 @@ namespace mt::noc {
 inline CLI::Option* add_algorithm_option(CLI::App& app, std::string& algorithm) {
   return app
       .add_option("-a,--algorithm", algorithm,
-                  "multitree, ring, ring-bi, ring2d, dbtree or hdrm (BiGraph)")
+                  "multitree, multitree-opt (torus, ring), ring, ring-bi, ring2d, dbtree or hdrm "
+                  "(BiGraph)")
       ->capture_default_str();
 }
 

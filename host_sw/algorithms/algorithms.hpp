@@ -11,6 +11,11 @@ namespace mt {
 
 // Algorithm 1 of the paper, with the indirect-network extension of §III-C3.
 Plan build_multitree(const Topology& topo, const PlanOptions& opt);
+// MultiTree with one tree moved to every root, at the step lower bound where its search finds
+// it; tori and rings only.
+Plan build_multitree_opt(const Topology& topo, const PlanOptions& opt);
+// The processor time its tree search may take on `nodes` nodes, every attempt made.
+double multitree_opt_search_seconds(double nodes, double steps_per_phase);
 // Unidirectional ring all-reduce over a Hamiltonian cycle (multi-hop links where none exists).
 Plan build_ring(const Topology& topo, const PlanOptions& opt);
 // The same cycle in both directions, half of the data each way.

@@ -21,8 +21,8 @@ Plan plan_header(const std::string& algorithm, const Topology& topo, const PlanO
 }
 
 const std::vector<std::string>& algorithm_names() {
-  static const std::vector<std::string> names{"multitree", "ring", "ring-bi", "ring2d", "dbtree",
-                                              "hdrm"};
+  static const std::vector<std::string> names{"multitree", "multitree-opt", "ring", "ring-bi",
+                                              "ring2d", "dbtree", "hdrm"};
   return names;
 }
 
@@ -36,7 +36,8 @@ double physical_memory() {
 double gib(double bytes) { return bytes / double(1ull << 30); }
 
 bool quadratic(const std::string& algorithm) {
-  return algorithm == "multitree" || algorithm == "ring" || algorithm == "ring-bi";
+  return algorithm == "multitree" || algorithm == "multitree-opt" || algorithm == "ring" ||
+         algorithm == "ring-bi";
 }
 
 // MultiTree (a tree per node over every node, both phases) and the rings (2(N-1) steps of N
@@ -97,6 +98,11 @@ void estimate_quadratic(const TopologySize& size, const std::string& algorithm,
     // --prioritize-height: every step, a search from every tree for its remaining height,
     // about 2 ns a vertex and link (torus:32x32, 2.7 s).
     if (opt.prioritize_height) p.extra_seconds += p.steps_per_phase * n * searched * 2e-9;
+  } else if (algorithm == "multitree-opt") {
+    // One tree searched for (multitree_opt.cpp), then moved to every root.
+    const double degree = std::max(1u, size.min_node_degree);
+    p.steps_per_phase = std::max(1.0, std::ceil((n - 1) / degree));
+    p.extra_seconds = multitree_opt_search_seconds(n, p.steps_per_phase);
   }
 }
 
@@ -210,13 +216,14 @@ Plan build_plan(const Topology& topo, const std::string& algorithm, const PlanOp
   }
   check_plan_size(topo.spec(), topo.size(), algorithm, opt);
   if (algorithm == "multitree") return build_multitree(topo, opt);
+  if (algorithm == "multitree-opt") return build_multitree_opt(topo, opt);
   if (algorithm == "ring") return build_ring(topo, opt);
   if (algorithm == "ring-bi") return build_ring_bi(topo, opt);
   if (algorithm == "ring2d") return build_ring2d(topo, opt);
   if (algorithm == "dbtree") return build_dbtree(topo, opt);
   if (algorithm == "hdrm") return build_hdrm(topo, opt);
-  throw InputError(fmt::format("algorithm \"{}\": unknown (multitree, ring, ring-bi, ring2d, "
-                               "dbtree, hdrm)", algorithm));
+  throw InputError(fmt::format("algorithm \"{}\": unknown (multitree, multitree-opt, ring, "
+                               "ring-bi, ring2d, dbtree, hdrm)", algorithm));
 }
 
 }  // namespace mt

@@ -29,7 +29,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 JOB_SH = os.path.join(HERE, "job.sh")
-ALGORITHMS = {"multitree", "ring", "ring-bi", "ring2d", "dbtree", "hdrm"}
+ALGORITHMS = {"multitree", "multitree-opt", "ring", "ring-bi", "ring2d", "dbtree", "hdrm"}
 FLOWS = {"message", "packet"}
 CONFIGS = {"default", "paper"}
 OVERLAPS = {"none", "layer"}

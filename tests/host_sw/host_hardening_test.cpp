@@ -783,7 +783,8 @@ TEST(Hardening, UnknownAlgorithmInAManifestIsRefused) {
     const auto r = run_command(kMtc + " " + cmd + dir + "/s");
     EXPECT_EQ(r.code, 1) << r.out;
     EXPECT_THAT(r.out, HasSubstr("manifest.json: key 'algorithm': unknown algorithm \"nosuch\" (one "
-                                 "of multitree, ring, ring-bi, ring2d, dbtree, hdrm)"));
+                                 "of multitree, multitree-opt, ring, ring-bi, ring2d, dbtree, "
+                                 "hdrm)"));
   }
 }
 

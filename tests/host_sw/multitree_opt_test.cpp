@@ -1,0 +1,241 @@
+// multitree-opt: MultiTree at the step lower bound on tori (host_sw/algorithms/multitree_opt.cpp).
+// Its plans reach max(diameter, ceil((N - 1) / links per node)), verify, keep to Algorithm 1's
+// shape (a tree per root, reduce-scatter the all-gather reversed), compile into images, and
+// other networks are refused with a clear error.
+#include <set>
+#include <tuple>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "algorithms/algorithms.hpp"
+#include "common/error.hpp"
+#include "image/image.hpp"
+#include "table/schedule_table.hpp"
+#include "verifier/verifier.hpp"
+
+namespace mt {
+namespace {
+
+using ::testing::HasSubstr;
+
+Plan opt_plan(const Topology& topo, uint64_t bytes = 1 << 20) {
+  PlanOptions opt;
+  opt.bytes = bytes;
+  return build_plan(topo, "multitree-opt", opt);
+}
+
+// The bound of DESIGN.md, from the torus's shape (not from the verifier, which states it too).
+uint32_t torus_bound(uint32_t w, uint32_t h) {
+  auto links = [](uint32_t k) { return k == 1 ? 0u : k == 2 ? 1u : 2u; };
+  const uint32_t n = w * h, degree = links(w) + links(h);
+  return std::max(w / 2 + h / 2, (n - 1 + degree - 1) / degree);
+}
+
+// Steps per phase equal the bound and the plan verifies, link-contention-free.
+void expect_at_bound(uint32_t w, uint32_t h) {
+  const std::string spec = "torus:" + std::to_string(w) + "x" + std::to_string(h);
+  const Topology topo = parse_topology(spec);
+  const Plan plan = opt_plan(topo);
+  const VerifyReport r = verify_plan(plan, topo);
+  ASSERT_TRUE(r.ok()) << spec << ": " << r.errors.front();
+  EXPECT_EQ(r.step_bound, torus_bound(w, h)) << spec;
+  EXPECT_EQ(plan.steps_per_phase, torus_bound(w, h))
+      << spec << ": " << plan.steps_per_phase << " steps per phase against the bound "
+      << torus_bound(w, h);
+  EXPECT_EQ(r.max_step_link_load, 1u) << spec;
+}
+
+TEST(MultiTreeOpt, ReachesTheBoundOnTheNamedTori) {
+  // The tori: 4x4 in 4 (Algorithm 1: 5), 8x8 in 16 (Algorithm 1: 17), and the rest.
+  EXPECT_EQ(torus_bound(4, 4), 4u);
+  EXPECT_EQ(torus_bound(8, 8), 16u);
+  for (const auto& [w, h] : std::vector<std::pair<uint32_t, uint32_t>>{
+           {4, 4}, {6, 6}, {8, 8}, {4, 8}, {8, 4}, {8, 16}, {16, 16}}) {
+    expect_at_bound(w, h);
+  }
+}
+
+TEST(MultiTreeOpt, BeatsAlgorithm1WhereAlgorithm1MissesTheBound) {
+  for (const char* spec : {"torus:4x4", "torus:8x8"}) {
+    const Topology topo = parse_topology(spec);
+    const Plan alg1 = build_plan(topo, "multitree", PlanOptions{});
+    EXPECT_LT(opt_plan(topo).steps_per_phase, alg1.steps_per_phase) << spec;
+  }
+}
+
+TEST(MultiTreeOpt, ReachesTheBoundOnEveryTorusUpTo12x12) {
+  // Sides 1 and 2 included: a ring, and dimensions of one link per direction (degree 2, 3).
+  for (uint32_t w = 1; w <= 12; ++w) {
+    for (uint32_t h = 1; h <= 12; ++h) {
+      if (w * h >= 2) expect_at_bound(w, h);
+    }
+  }
+}
+
+TEST(MultiTreeOpt, RingsReachTheBound) {
+  for (const char* spec : {"ring:2", "ring:3", "ring:8", "ring:9"}) {
+    const Topology topo = parse_topology(spec);
+    const Plan plan = opt_plan(topo);
+    const VerifyReport r = verify_plan(plan, topo);
+    ASSERT_TRUE(r.ok()) << spec << ": " << r.errors.front();
+    EXPECT_EQ(plan.steps_per_phase, r.step_bound) << spec;
+  }
+}
+
+// Tree r is tree 0 moved by r's offset, and the reduce-scatter is the all-gather reversed
+// in time: the structure the contention argument of multitree_opt.cpp rests on.
+TEST(MultiTreeOpt, EveryTreeIsTreeZeroMovedAndReduceIsGatherReversed) {
+  const uint32_t w = 6, h = 4, n = w * h;
+  const Plan plan = opt_plan(make_torus(w, h));
+  const uint32_t T = plan.steps_per_phase;
+  auto minus = [&](uint32_t v, uint32_t r) {  // v moved back by r's offset
+    return ((v / w + h - r / w) % h) * w + (v % w + w - r % w) % w;
+  };
+  using Edges = std::set<std::tuple<uint32_t, uint32_t, uint32_t>>;  // (parent, child, step)
+  std::vector<Edges> gather(n), moved_back(n), reduce(n);
+  for (const Transfer& t : plan.transfers) {
+    if (t.op == Op::kGather) {
+      gather[t.flow].insert({t.src, t.dst, t.step - T});
+      moved_back[t.flow].insert({minus(t.src, t.flow), minus(t.dst, t.flow), t.step - T});
+    } else {
+      reduce[t.flow].insert({t.dst, t.src, T - t.step + 1});
+    }
+  }
+  ASSERT_EQ(gather[0].size(), n - 1);
+  for (uint32_t r = 0; r < n; ++r) {
+    EXPECT_EQ(moved_back[r], gather[0]) << "tree " << r;
+    EXPECT_EQ(reduce[r], gather[r]) << "tree " << r;
+  }
+}
+
+// All-gather steps (from 2) in which some node of tree 0 sends what it received in the step
+// before: in the NI such a step waits a link latency and a memory write more (multitree_opt.cpp).
+constexpr uint32_t kNoGap = 0xffffffffu;
+
+std::vector<uint32_t> tight_steps(const Plan& plan) {
+  const uint32_t T = plan.steps_per_phase;
+  std::vector<uint32_t> joined(plan.nodes, 0);
+  for (const Transfer& t : plan.transfers) {
+    if (t.flow == 0 && t.op == Op::kGather) joined[t.dst] = t.step - T;
+  }
+  std::set<uint32_t> tight;
+  for (const Transfer& t : plan.transfers) {
+    const uint32_t step = t.step - T;
+    if (t.flow == 0 && t.op == Op::kGather && step >= 2 && joined[t.src] + 1 == step) {
+      tight.insert(step);
+    }
+  }
+  return {tight.begin(), tight.end()};
+}
+
+TEST(MultiTreeOpt, LargeChunksForwardAtOnceOnlyInStepTwo) {
+  // Step 2 must forward what step 1 brought (the root has no neighbour left). With chunks of
+  // 4096 flits and more a gap of 2 hides the forward's latency (StepCost), so the search
+  // keeps every later step from forwarding at once.
+  for (const char* spec : {"torus:8x8", "torus:8x16", "torus:16x16", "torus:32x32"}) {
+    EXPECT_EQ(tight_steps(opt_plan(parse_topology(spec), uint64_t{64} << 20)),
+              std::vector<uint32_t>{2})
+        << spec;
+  }
+  // Where the bound is the diameter, the farthest node's path sends in every step.
+  EXPECT_EQ(tight_steps(opt_plan(make_torus(4, 4))), (std::vector<uint32_t>{2, 3, 4}));
+}
+
+TEST(MultiTreeOpt, SmallChunksGetMoreSlack) {
+  // 8 flits a step on torus:16x16 at 32 KiB: a forward needs about four steps of slack, and
+  // the search leaves no step of the tree but the first few with less than three.
+  const Plan plan = opt_plan(make_torus(16, 16), 32 << 10);
+  const uint32_t T = plan.steps_per_phase;
+  std::vector<uint32_t> joined(plan.nodes, 0), gap(T + 1, kNoGap);
+  for (const Transfer& t : plan.transfers) {
+    if (t.flow == 0 && t.op == Op::kGather) joined[t.dst] = t.step - T;
+  }
+  for (const Transfer& t : plan.transfers) {
+    if (t.flow != 0 || t.op != Op::kGather) continue;
+    const uint32_t step = t.step - T;
+    gap[step] = std::min(gap[step], step - joined[t.src]);
+  }
+  uint32_t short_gaps = 0;
+  for (uint32_t step = 1; step <= T; ++step) short_gaps += gap[step] < 3 ? 1 : 0;
+  EXPECT_LE(short_gaps, 8u) << "of " << T << " steps";
+  // The same torus at 64 MiB keeps the gap at 2 where it can: steps forward sooner.
+  const Plan large = opt_plan(make_torus(16, 16), uint64_t{64} << 20);
+  EXPECT_NE(tight_steps(large), tight_steps(plan));
+}
+
+TEST(MultiTreeOpt, TablesVerifyAndImagesRoundTrip) {
+  for (const char* spec : {"torus:4x4", "torus:8x8", "torus:3x5"}) {
+    SCOPED_TRACE(spec);
+    const Topology topo = parse_topology(spec);
+    const Plan plan = opt_plan(topo, 64 << 10);
+    const TableSet tables = compile_tables(plan, TableOptions{});
+    const VerifyReport r = verify_tables(tables, topo);
+    ASSERT_TRUE(r.ok()) << r.errors.front();
+    EXPECT_EQ(r.steps_per_phase, plan.steps_per_phase);
+    for (uint32_t v = 0; v < topo.nodes(); ++v) {
+      const DecodedImage d = decode_image(encode_image(tables, v), ImageExpect{v, topo.nodes()});
+      EXPECT_EQ(d.table.node, v);
+      EXPECT_EQ(d.table.entries, tables.tables[v].entries) << "node " << v;
+    }
+  }
+}
+
+TEST(MultiTreeOpt, SmallBuffersLeaveEmptyChunksOutAndVerify) {
+  // 64 bytes on 16 nodes: 4 chunks of 16 bytes, 12 empty flows with no transfers.
+  const Topology topo = make_torus(4, 4);
+  const Plan plan = opt_plan(topo, 64);
+  const VerifyReport r = verify_plan(plan, topo);
+  ASSERT_TRUE(r.ok()) << r.errors.front();
+  EXPECT_EQ(plan.transfers.size(), 4u * 2 * 15);
+}
+
+TEST(MultiTreeOpt, IsDeterministic) {
+  const Plan a = opt_plan(make_torus(8, 8)), b = opt_plan(make_torus(8, 8));
+  ASSERT_EQ(a.transfers.size(), b.transfers.size());
+  for (size_t i = 0; i < a.transfers.size(); ++i) {
+    EXPECT_EQ(std::tie(a.transfers[i].flow, a.transfers[i].src, a.transfers[i].dst,
+                       a.transfers[i].step),
+              std::tie(b.transfers[i].flow, b.transfers[i].src, b.transfers[i].dst,
+                       b.transfers[i].step));
+  }
+}
+
+TEST(MultiTreeOpt, RefusesNetworksThatAreNotTori) {
+  for (const char* spec : {"mesh:4x4", "fattree:4x2", "bigraph:2x2"}) {
+    try {
+      opt_plan(parse_topology(spec));
+      ADD_FAILURE() << spec << " was planned";
+    } catch (const InputError& e) {
+      EXPECT_THAT(e.what(), HasSubstr(spec));
+      EXPECT_THAT(e.what(), HasSubstr("not a torus or ring"));
+      EXPECT_THAT(e.what(), HasSubstr("use multitree"));
+    }
+  }
+}
+
+TEST(MultiTreeOpt, TheSearchStopsAtTheTimeLimit) {
+  // Past the up-front estimate (build_plan), the search itself checks the limit between
+  // attempts: an attempt on 32x32 takes about 2 ms of processor time.
+  PlanOptions opt;
+  opt.max_plan_seconds = 1e-9;
+  try {
+    build_multitree_opt(make_torus(32, 32), opt);
+    ADD_FAILURE() << "planned within 1e-9 s";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("torus:32x32: searching the multitree-opt tree took more "
+                                    "than the 1e-09 s limit"));
+    EXPECT_THAT(e.what(), HasSubstr("the bound 256"));
+  }
+}
+
+TEST(MultiTreeOpt, Torus32x32IsPlannedWithinTheTimeLimit) {
+  // The default limit (10 s of processor time) both in the estimate and in the search.
+  const TopologySize size = grid_size(TopologyKind::kTorus, 32, 32);
+  EXPECT_NO_THROW(check_plan_size("torus:32x32", size, "multitree-opt", PlanOptions{}));
+  const Plan plan = opt_plan(make_torus(32, 32), 1 << 20);
+  EXPECT_EQ(plan.steps_per_phase, torus_bound(32, 32));
+}
+
+}  // namespace
+}  // namespace mt
