@@ -121,15 +121,15 @@ uint32_t tie_break(uint64_t attempt, uint32_t v) {
 }
 
 // What a step of the lockstep NI waits for data, estimated from how many steps before its
-// youngest sender joined (its gap): a message's data may be forwarded about
-// `forward_cycles` after it was sent (a memory read, the link, a memory write, and the
-// message's flits, counted up to 128), and a step that waits for nothing lasts `step_cycles`
-// (its flits and about 100 cycles of issue and memory latency). Fitted to mtsim's step
-// timeline in the default configuration (link latency 150, memory latency 100): on
-// torus:16x16 at 32 KiB (8 flits a step) steps last 107 cycles with a gap of 5 or more, 164,
-// 271, 378 and 485 with gaps 4, 3, 2 and 1; on torus:8x8 at 512 KiB (512 flits) a gap of 2
-// costs next to nothing (counting the flits up to 318, the NI buffer, chose trees with
-// more tight steps there: 18,841 cycles against 18,534).
+// youngest sender joined (its gap). A forwarded message's data can leave about
+// `forward_cycles` after it was sent: the default configuration's memory read (100 cycles),
+// link (150) and memory write (100), about 20 cycles of NI pipeline, and the message's flits.
+// A step that waits for nothing lasts `step_cycles`: its flits and the 100-cycle memory read
+// of its first burst. The flits a forward waits for are counted up to 128, an empirical
+// limit: the whole message (or the NI buffer's 318 flits) picked trees with more tight steps
+// on torus:8x8 at 512 KiB, 18,841 cycles against 18,534. The estimate only orders trees that
+// all reach the step bound; in mtsim on torus:16x16 at 32 KiB (8 flits a step) steps last
+// 107 cycles with a gap of 5 or more, 164, 271, 378 and 485 with gaps 4, 3, 2 and 1.
 struct StepCost {
   double step_cycles, forward_cycles;
   StepCost(uint64_t bytes, uint32_t nodes) {

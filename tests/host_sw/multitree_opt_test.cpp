@@ -47,7 +47,7 @@ void expect_at_bound(uint32_t w, uint32_t h) {
 }
 
 TEST(MultiTreeOpt, ReachesTheBoundOnTheNamedTori) {
-  // The tori: 4x4 in 4 (Algorithm 1: 5), 8x8 in 16 (Algorithm 1: 17), and the rest.
+  // The named tori: 4x4 in 4 (Algorithm 1: 5), 8x8 in 16 (Algorithm 1: 17), and the rest.
   EXPECT_EQ(torus_bound(4, 4), 4u);
   EXPECT_EQ(torus_bound(8, 8), 16u);
   for (const auto& [w, h] : std::vector<std::pair<uint32_t, uint32_t>>{
