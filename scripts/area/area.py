@@ -62,18 +62,17 @@ def parse_args(argv):
     p.add_argument("--buffer-flits", type=int, default=318,
                    help="one port's NI buffer in flits; LINES = ceil(flits / 16) bursts "
                         "(default 318, NiConfig::buffer_flits)")
-    # The flow measures smaller queues than the RTL's defaults (128 block slots, 64 blocks being
-    # reduced, 256 memory accesses) by default and says so; at the RTL's sizes it takes 20
-    # minutes with --no-flat on a 2-core machine (docs/area.md).
-    p.add_argument("--blocks", type=int, default=16,
+    # The RTL's queue sizes by default (rtl/README.md, Parameters); smaller ones make a quicker
+    # run, and every report says which it used.
+    p.add_argument("--blocks", type=int, default=128,
                    help="received block slots, a power of two of at least two rows of the free "
-                        "slots' banks (default 16; the RTL's default is 128)")
-    p.add_argument("--reducing", type=int, default=8,
-                   help="Reduce blocks between read and write-back, a power of two (default 8; "
-                        "the RTL's default is 64)")
-    p.add_argument("--requests", type=int, default=32,
+                        "slots' banks (default 128, the RTL's)")
+    p.add_argument("--reducing", type=int, default=64,
+                   help="Reduce blocks between read and write-back, a power of two (default 64, "
+                        "the RTL's)")
+    p.add_argument("--requests", type=int, default=256,
                    help="memory accesses queued, a power of two of at least two rows of the "
-                        "memory queue's banks (default 32; the RTL's default is 256)")
+                        "memory queue's banks (default 256, the RTL's)")
     p.add_argument("--depth", type=int, default=0,
                    help="table entries per bank (default 0: the next power of two of the largest "
                         "table of the MultiTree plan for N nodes and K)")
