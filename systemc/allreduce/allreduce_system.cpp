@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "allreduce/physical_bound.hpp"
+#include "topology/physical_bound.hpp"
 #include "common/error.hpp"
 #include "ni/network_interface.hpp"
 #include "stats/link_load.hpp"
