@@ -115,13 +115,12 @@ std::string report_text(const VerifyReport& r) {
 std::string bounds_text(const Topology& topo, uint64_t bytes) {
   const uint64_t b = format::flit::kPayloadBytes;
   const uint64_t per_node = allreduce_bound_cycles(topo, bytes, b);
-  const WeakestCut cut = weakest_cut(topo);
-  const uint64_t by_cut = cut_bound_cycles(bytes, cut.links, b);
+  const CutBound cut = cut_bound(topo, bytes, b);
   return fmt::format(
       "bandwidth lower bound: {} cycles, {}, for {} bytes per node over links of {} bytes per "
       "cycle\n  per-node  {} cycles ({})\n  cut       {} cycles ({})\n",
-      std::max(per_node, by_cut), tighter_bound_name(per_node, by_cut), bytes, b, per_node,
-      allreduce_bound_basis(topo), by_cut, cut_bound_basis(cut));
+      std::max(per_node, cut.cycles), tighter_bound_name(per_node, cut.cycles), bytes, b,
+      per_node, allreduce_bound_basis(topo), cut.cycles, cut.basis);
 }
 
 void check_format(const std::string& f) {

@@ -101,10 +101,10 @@ WeakestCut max_flow_cut(const Topology& topo, const CutOptions& opt) {
   const double budget_flows = std::max(2.0, opt.max_work / per_flow);
   const uint32_t n = topo.nodes();
   uint64_t runs = 0;
-  for (uint32_t t = 1; t < n; ++t) {
+  for (uint32_t t = 1; t < n && best.exact; ++t) {
     for (const auto& [s, d] : {std::pair{0u, t}, std::pair{t, 0u}}) {
       if (static_cast<double>(runs) >= budget_flows) {
-        best.exact = false;
+        best.exact = false;  // the rest left out: the least cut so far is still a cut
         break;
       }
       ++runs;
@@ -140,18 +140,53 @@ uint64_t cut_bound_cycles(uint64_t bytes, uint32_t links, uint64_t b) {
   return (bytes + den - 1) / den;
 }
 
-uint64_t cut_bound_cycles(const Topology& topo, uint64_t bytes, uint64_t b) {
-  return cut_bound_cycles(bytes, weakest_cut(topo).links, b);
-}
-
 std::string cut_bound_basis(const WeakestCut& cut) {
   if (cut.links == 0) return cut.method;
-  return fmt::format("{} link(s) out of {} node(s){}, M/({} b) each way; {}",
-                     cut.links, cut.side_nodes,
+  return fmt::format("{} link(s) out of {} node(s){}, M/({} b) each way ({})", cut.links,
+                     cut.side_nodes,
                      cut.side.size() > cut.side_nodes
                          ? fmt::format(" and {} switch(es)", cut.side.size() - cut.side_nodes)
                          : "",
                      cut.links, cut.method);
+}
+
+uint64_t partition_bound_cycles(uint64_t bytes, uint64_t groups, uint64_t links, uint64_t b) {
+  if (groups < 2 || links == 0 || b == 0) return 0;
+  const uint64_t den = links * b;
+  return (2 * (groups - 1) * bytes + den - 1) / den;
+}
+
+// The larger of the weakest cut's bound and, on a direct network, every node apart's
+// (cut_bound.hpp): on a direct network every link joins two nodes, so with each node a group of
+// its own every link is between groups.
+CutBound cut_bound(const Topology& topo, uint64_t bytes, uint64_t b, const CutOptions& opt) {
+  CutBound r;
+  r.cut = weakest_cut(topo, opt);
+  r.cut_cycles = cut_bound_cycles(bytes, r.cut.links, b);
+  if (topo.direct()) {
+    r.apart_cycles = partition_bound_cycles(bytes, topo.nodes(), topo.links().size(), b);
+  }
+  r.cycles = std::max(r.cut_cycles, r.apart_cycles);
+  const std::string cut = cut_bound_basis(r.cut);
+  const std::string apart = fmt::format("2(N-1) transfers of each element over {} links, "
+                                        "2(N-1)M/({} b)",
+                                        topo.links().size(), topo.links().size());
+  if (r.cycles == 0) {
+    r.basis = r.cut.method;
+  } else if (r.apart_cycles > r.cut_cycles) {
+    r.basis = fmt::format("every node apart: {}; the weakest cut gives {}: {}", apart,
+                          r.cut_cycles, cut);
+  } else {
+    r.basis = "the weakest cut: " + cut;
+    if (r.apart_cycles) {
+      r.basis += fmt::format("; every node apart gives {}: {}", r.apart_cycles, apart);
+    }
+  }
+  return r;
+}
+
+uint64_t cut_bound_cycles(const Topology& topo, uint64_t bytes, uint64_t b) {
+  return cut_bound(topo, bytes, b).cycles;
 }
 
 std::string tighter_bound_name(uint64_t per_node, uint64_t cut) {

@@ -1,41 +1,48 @@
-// The cut bound of an all-reduce: a lower bound on its time from the network's weakest cut,
-// beside the per-node bound of physical_bound.hpp.
+// The cut bound of an all-reduce: a lower bound on its time from how thin the network is
+// between groups of nodes, beside the per-node bound of physical_bound.hpp. M is the buffer
+// per node in bytes, b a link's bytes per cycle.
 //
-// What must cross a cut. Split the vertices into S and the rest R, with at least one node
-// (end point with a buffer) on each side. Every node of S ends with, for every element, the sum
-// over all nodes; given its own side's inputs that sum determines R's partial sum of the
-// element, which can be any value of the element type whatever S holds. So S must receive at
-// least M bytes (the buffer size per node) through the links from R to S, and, the same way, R
-// at least M bytes through the links from S to R. M is also the least any plan could move: a
-// plan that reduces each side onto one node, swaps the two partial sums once each way and
-// broadcasts inside each side moves exactly M bytes each way. A tighter per-cut figure would
-// need more than the cut (the per-node bound counts every link of the network instead).
+// Two groups: what must cross a cut. Split the vertices into S and the rest R, with at least
+// one node (end point with a buffer) on each side. Every node of S ends with, for every
+// element, the sum over all nodes; given its own side's inputs that sum determines R's partial
+// sum of the element, which can be any value of the element type whatever S holds. So at least
+// M bytes must reach S through the links from R to S, and M bytes reach R through the links
+// from S to R. M is also the least any plan moves across one cut (reduce each side onto one
+// node, swap the two partial sums, broadcast inside each side), so no larger per-cut figure
+// holds. With c(S -> R) directed links leaving S the all-reduce needs M / (c(S -> R) b) cycles,
+// and M / (c(R -> S) b); over all cuts: M / (lambda b), where lambda is the fewest directed
+// links leaving a vertex set that holds some nodes and misses others (the weakest cut in its
+// thinner direction).
 //
-// The bound. With c(S -> R) directed links of b bytes per cycle leaving S, the all-reduce needs
-// at least M / (c(S -> R) b) cycles, and M / (c(R -> S) b); the cut bound is the largest of these
-// over all cuts: M / (lambda b), where lambda is the fewest directed links leaving any vertex set
-// that holds some nodes and misses others (the weakest cut in its thinner direction). Every cut
-// bound is a lower bound, so any cut's figure is one too; the largest is the best.
+// More groups. In the plans of this project elements travel as whole values (a partial sum of
+// an element is one element) and only nodes add, the model the per-node bound rests on too.
+// Split the nodes into G groups and follow one element: a group knows what any of its vertices
+// knows, so the transfers between groups are one-way calls of G parties that must each learn
+// everything, and that takes at least 2 (G - 1) calls (the one-way gossip bound). Each call
+// crosses a link between groups: with L such directed links, 2 (G - 1) M / (L b) cycles. With
+// G = 2 this is weaker than the directional cut above; with every node apart on a direct
+// network (G = N, every link between groups) it is 2 (N - 1) M / (L b). On tori and rings,
+// whose nodes all have d links and whose weakest cut is a node's links, no partition does
+// better than every node apart (each group has at least d links out, so L >= G d), and that
+// figure equals the per-node bound 2 (N - 1) M / (N d b): the cut bound equals it there. On a
+// mesh L counts every link, 2 at the corners and 3 or 4 elsewhere, so the cut bound is below
+// the per-node bound, which takes the corner's 2 links for every node.
 //
-// Computing lambda. Any such cut separates node 0 from some node t, in one direction or the
-// other, so lambda = min over nodes t != 0 of min(maxflow(0 -> t), maxflow(t -> 0)) with every
-// directed link of capacity 1 (max-flow min-cut): 2 (N - 1) max-flow computations find it
-// exactly. Closed forms spare them where they are known:
-//   - a node's own links are a cut, so lambda <= its out- and in-degree, and lambda >= 1 on a
-//     connected network: a network with a one-link node has lambda = 1 (fat-trees, BiGraphs);
-//   - tori and rings are vertex-transitive, and a connected vertex-transitive graph's edge
-//     connectivity is its degree (Mader); a W x H mesh (W, H >= 2) has every link on a cycle of
-//     its grid squares and lambda = 2 = a corner's links: on the grids lambda is the least-linked
-//     node's links, the cut of physical_bound.hpp's per-node bound.
-// Elsewhere (topology files) the max-flow runs, up to a work limit: beyond it the pairs not
-// computed are left out, which keeps the bound valid (each flow is a real cut) but maybe lower
-// than the exact one; `exact` says which.
-//
-// On the grids the per-node bound, 2 (N - 1) M / (N d b), is tighter than M / (d b), the
-// cut bound's single-node cut: a cut sees M cross each way, while the per-node bound counts the
-// 2 (N - 1) element transfers per element that every link of the network shares. The cut bound
-// is the tighter one where some cut has fewer than about half a node's links: a thin link
-// between two well-linked halves, an oversubscribed switch network whose nodes have wide links.
+// What is computed, all of it valid (each figure is a real cut or partition):
+//   - lambda exactly. Any cut separates node 0 from some node t, one way or the other, so
+//     lambda = min over t != 0 of min(maxflow(0 -> t), maxflow(t -> 0)) with every directed
+//     link of capacity 1 (max-flow min-cut): 2 (N - 1) max-flows. Closed forms spare them where
+//     known: a one-link node gives lambda = 1 (every cut of a connected network has a link);
+//     tori and rings are vertex-transitive (Mader: edge connectivity = degree) and meshes have
+//     every link on a grid square, so on the grids lambda is the least-linked node's links.
+//     Beyond a work limit the flows not run are left out: a valid bound, maybe below the exact
+//     one (`exact` says which).
+//   - every node apart, on direct networks. On a switch network the per-node bound already
+//     counts the same 2 (N - 1) calls where they start, on each node's own links.
+// The cut bound is the larger. It is the tighter of the two bounds where the network is thin
+// between groups: a thin link between two well-linked halves, an oversubscribed switch network
+// whose nodes have wide links. The exact best partition (the network's strength) is not
+// searched for.
 #pragma once
 
 #include <cstdint>
@@ -62,12 +69,27 @@ struct CutOptions {
 // The weakest cut of `topo` (above).
 WeakestCut weakest_cut(const Topology& topo, const CutOptions& opt = {});
 
-// ceil(bytes / (links b)): the cut bound in cycles for a cut of `links` directed links each
-// way, b bytes per link and cycle; 0 when links or b is 0 (no cut: one node).
+// ceil(bytes / (links b)): the bound of a cut of `links` directed links in its thinner
+// direction; 0 when links or b is 0 (no cut: one node).
 uint64_t cut_bound_cycles(uint64_t bytes, uint32_t links, uint64_t link_bytes_per_cycle);
+// ceil(2 (groups - 1) bytes / (links b)): the bound of a partition into `groups` groups with
+// `links` directed links between them; 0 for fewer than 2 groups or no links.
+uint64_t partition_bound_cycles(uint64_t bytes, uint64_t groups, uint64_t links,
+                                uint64_t link_bytes_per_cycle);
+
+struct CutBound {
+  WeakestCut cut;
+  uint64_t cut_cycles = 0;    // the weakest cut: ceil(M / (lambda b))
+  uint64_t apart_cycles = 0;  // every node apart (direct networks; 0 on switch networks)
+  uint64_t cycles = 0;        // the cut bound: the larger
+  std::string basis;          // which gave it and why, for reports
+};
+CutBound cut_bound(const Topology& topo, uint64_t bytes, uint64_t link_bytes_per_cycle,
+                   const CutOptions& opt = {});
 uint64_t cut_bound_cycles(const Topology& topo, uint64_t bytes, uint64_t link_bytes_per_cycle);
 
-// The cut in a few words for a report: "4 link(s) out of 1 node(s), M/(4 b) each way; ...".
+// The weakest cut in a few words for a report: "4 link(s) out of 1 node(s), M/(4 b) each way
+// (how lambda was found)".
 std::string cut_bound_basis(const WeakestCut& cut);
 
 // Which of the per-node bound and the cut bound (in cycles) is the tighter, the larger, for a

@@ -202,9 +202,9 @@ AllReduceResult AllReduceSystem::result() const {
   r.bandwidth_gbps = r.cycles ? static_cast<double>(r.bytes) / ns : 0;
   r.bound_cycles = allreduce_bound_cycles(topo_, r.bytes, kFlitPayloadBytes);
   r.bound_basis = allreduce_bound_basis(topo_);
-  const WeakestCut cut = weakest_cut(topo_);
-  r.cut_bound_cycles = mt::cut_bound_cycles(r.bytes, cut.links, kFlitPayloadBytes);
-  r.cut_bound_basis = cut_bound_basis(cut);
+  const CutBound cut = cut_bound(topo_, r.bytes, kFlitPayloadBytes);
+  r.cut_bound_cycles = cut.cycles;
+  r.cut_bound_basis = cut.basis;
   r.bound_ratio = r.cycles ? static_cast<double>(r.bound_cycles) / static_cast<double>(r.cycles) : 0;
   r.head_overhead = r.flits ? static_cast<double>(r.head_flits) / static_cast<double>(r.flits) : 0;
   r.router_cycles = net_.router_cycles();

@@ -1,7 +1,8 @@
 // The cut bound (topology/cut_bound.hpp): the weakest cut by max-flow against hand-computed
 // answers, its closed forms against the max-flow, and where it is and is not tighter than the
 // per-node bound (topology/physical_bound.hpp). Sizes: M = 64 KiB per node, b = 16 bytes per
-// link and cycle, so a cut of c links each way gives ceil(65536 / (16 c)) = 4096 / c cycles.
+// link and cycle, so a cut of c links each way gives ceil(65536 / (16 c)) = 4096 / c cycles,
+// and every node apart on a direct network of L directed links ceil(2 (N-1) 65536 / (16 L)).
 #include <algorithm>
 #include <string>
 
@@ -79,23 +80,44 @@ TEST(CutBound, CyclesRoundUpAndNoCutGivesZero) {
 
 TEST(CutBound, RingOfFourHandComputed) {
   // Each node has 2 links each way; any cut of a cycle crosses it at least twice: lambda = 2,
-  // 65536 / 32 = 2048 cycles. The per-node bound: 2 (N-1) M / (N d b) = 6 * 65536 / 128 = 3072.
+  // 65536 / 32 = 2048 cycles. Every node apart: 2 * 3 * 65536 / (16 * 8 links) = 3072, which
+  // is the per-node bound 2 (N-1) M / (N d b) = 6 * 65536 / 128 too.
   const Topology t = make_ring(4);
   for (const WeakestCut& c : {weakest_cut(t), weakest_cut(t, max_flow())}) {
     EXPECT_EQ(c.links, 2u) << c.method;
     EXPECT_TRUE(c.exact);
     EXPECT_EQ(links_out(t, c.side), 2u);
   }
-  EXPECT_EQ(cut_bound_cycles(t, kM, kB), 2048u);
+  const CutBound b = cut_bound(t, kM, kB);
+  EXPECT_EQ(b.cut_cycles, 2048u);
+  EXPECT_EQ(b.apart_cycles, 3072u);
+  EXPECT_EQ(b.cycles, 3072u);
   EXPECT_EQ(allreduce_bound_cycles(t, kM, kB), 3072u);
 }
 
 TEST(CutBound, Mesh2x2HandComputed) {
-  // A 2x2 mesh is a cycle of four: lambda = 2, 2048 cycles; per-node bound 3072 (d = 2).
+  // A 2x2 mesh is a cycle of four: lambda = 2, 2048 cycles; 8 directed links, every node
+  // apart 3072 cycles, the per-node bound's 3072 (d = 2 at every node).
   const Topology t = make_mesh(2, 2);
   EXPECT_EQ(weakest_cut(t, max_flow()).links, 2u);
-  EXPECT_EQ(cut_bound_cycles(t, kM, kB), 2048u);
+  EXPECT_EQ(cut_bound(t, kM, kB).cut_cycles, 2048u);
+  EXPECT_EQ(cut_bound_cycles(t, kM, kB), 3072u);
   EXPECT_EQ(allreduce_bound_cycles(t, kM, kB), 3072u);
+}
+
+TEST(CutBound, Mesh4x4IsBelowThePerNodeBound) {
+  // 4 corners of 2 links, 8 edge nodes of 3, 4 inner nodes of 4: 48 directed links. Every node
+  // apart: 2 * 15 * 65536 / (16 * 48) = 2560 cycles; the weakest cut, a corner's 2 links, 2048.
+  // The per-node bound gives every node the corner's 2 links: 2 * 15 * 65536 / (16 * 2 * 16) =
+  // 3840, the tighter.
+  const Topology t = make_mesh(4, 4);
+  const CutBound b = cut_bound(t, kM, kB);
+  EXPECT_EQ(b.cut.links, 2u);
+  EXPECT_EQ(b.cut_cycles, 2048u);
+  EXPECT_EQ(b.apart_cycles, 2560u);
+  EXPECT_EQ(b.cycles, 2560u);
+  EXPECT_EQ(allreduce_bound_cycles(t, kM, kB), 3840u);
+  EXPECT_THAT(tighter_bound_name(3840, b.cycles), HasSubstr("the per-node bound, the tighter"));
 }
 
 TEST(CutBound, FatTreeWithoutOversubscriptionIsANodesLink) {
@@ -135,6 +157,7 @@ TEST(CutBound, OversubscribedFatTreeIsTighterThanThePerNodeBound) {
   EXPECT_GT(cut, per_node);
   EXPECT_THAT(tighter_bound_name(per_node, cut), HasSubstr("the cut bound, the tighter"));
   EXPECT_THAT(cut_bound_basis(c), HasSubstr("2 link(s) out of 4 node(s) and 1 switch(es)"));
+  EXPECT_EQ(cut_bound(t, kM, kB).apart_cycles, 0u);  // a switch network: the cut alone
 }
 
 TEST(CutBound, ThinLinkBetweenTwoHalvesIsTheBottleneck) {
@@ -148,25 +171,37 @@ TEST(CutBound, ThinLinkBetweenTwoHalvesIsTheBottleneck) {
   EXPECT_EQ(c.side.size(), 4u);
   EXPECT_TRUE(c.side == std::vector<uint32_t>({0, 1, 2, 3}) ||
               c.side == std::vector<uint32_t>({4, 5, 6, 7}));
-  EXPECT_EQ(cut_bound_cycles(t, kM, kB), 4096u);
+  // Every node apart: 50 directed links (each half's 6 pairs of width 2, and the thin link),
+  // 2 * 7 * 65536 / (16 * 50) = 1146.9, so 1147.
+  const CutBound b = cut_bound(t, kM, kB);
+  EXPECT_EQ(b.apart_cycles, 1147u);
+  EXPECT_EQ(b.cycles, 4096u);
   EXPECT_EQ(allreduce_bound_cycles(t, kM, kB), 1195u);
 }
 
-TEST(CutBound, GridsWeakestCutIsTheLeastLinkedNode) {
+TEST(CutBound, GridsWeakestCutIsTheLeastLinkedNodeAndToriEqualThePerNodeBound) {
   // The closed form (edge connectivity = least degree on tori, rings and meshes) against the
-  // max-flow, and the per-node bound the tighter of the two on every grid: the cut sees M
-  // cross each way, the per-node bound 2 (N-1) M / N through each node's links.
-  for (const char* spec : {"torus:4x4", "torus:8x8", "torus:3x5", "torus:2x4", "mesh:4x4",
-                           "mesh:3x3", "mesh:2x5", "ring:8", "ring:3"}) {
+  // max-flow. On tori and rings (every node d links) the cut bound is every node apart's, which
+  // is the per-node bound exactly; on meshes it is below it (the per-node bound takes the
+  // corner's 2 links for every node).
+  for (const char* spec : {"torus:4x4", "torus:8x8", "torus:3x5", "torus:2x4", "ring:8",
+                           "ring:3", "mesh:4x4", "mesh:3x3", "mesh:2x5"}) {
     const Topology t = parse_topology(spec);
     const WeakestCut closed = weakest_cut(t), flow = weakest_cut(t, max_flow());
     EXPECT_EQ(flow.links, t.min_node_degree()) << spec;
     EXPECT_EQ(closed.links, flow.links) << spec;
     EXPECT_THAT(closed.method, HasSubstr("grid")) << spec;
-    const uint64_t cut = cut_bound_cycles(t, kM, kB), per_node = allreduce_bound_cycles(t, kM, kB);
+    const CutBound b = cut_bound(t, kM, kB);
     const uint64_t den = kB * t.min_node_degree();
-    EXPECT_EQ(cut, (kM + den - 1) / den) << spec;
-    EXPECT_LT(cut, per_node) << spec;
+    EXPECT_EQ(b.cut_cycles, (kM + den - 1) / den) << spec;
+    const uint64_t per_node = allreduce_bound_cycles(t, kM, kB);
+    if (t.kind() == TopologyKind::kMesh) {
+      EXPECT_LT(b.cycles, per_node) << spec;
+    } else {
+      EXPECT_EQ(b.cycles, per_node) << spec;
+      EXPECT_EQ(b.apart_cycles, per_node) << spec;
+    }
+    EXPECT_GT(b.apart_cycles, b.cut_cycles) << spec;
   }
 }
 

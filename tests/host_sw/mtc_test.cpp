@@ -126,14 +126,14 @@ std::string file_bytes(const fs::path& p) {
 
 // --quiet: no tables on the standard output, the same image set (checked in one pass).
 TEST(Mtc, PlanPrintsBothBandwidthBoundsAndTheTighter) {
-  // torus:4x4 at 64 KiB: per node 2 * 15 * 65536 / (16 * 4 * 16) = 1920 cycles, the weakest
-  // cut (a node's 4 links) 65536 / 64 = 1024.
-  Result r = run("plan -t torus:4x4 -a multitree -b 64KiB -q");
+  // mesh:4x4 at 64 KiB: per node 2 * 15 * 65536 / (16 * 2 * 16) = 3840 cycles (a corner's 2
+  // links for every node); the cut bound, every node apart over 48 links, 2560.
+  Result r = run("plan -t mesh:4x4 -a multitree -b 64KiB -q");
   ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_THAT(r.out, HasSubstr("bandwidth lower bound: 1920 cycles, the per-node bound, the "
+  EXPECT_THAT(r.out, HasSubstr("bandwidth lower bound: 3840 cycles, the per-node bound, the "
                                "tighter, for 65536 bytes per node over links of 16 bytes"));
-  EXPECT_THAT(r.out, HasSubstr("  per-node  1920 cycles"));
-  EXPECT_THAT(r.out, HasSubstr("  cut       1024 cycles (4 link(s) out of 1 node(s)"));
+  EXPECT_THAT(r.out, HasSubstr("  per-node  3840 cycles"));
+  EXPECT_THAT(r.out, HasSubstr("  cut       2560 cycles (every node apart: "));
   // Two leaf switches of four nodes each on 4-wide links, each leaf on a 2-wide link to the
   // root (8:1): per node 2 * 7 * 65536 / (8 * 4 * 16) = 1792 cycles; the group with its leaf
   // sends through 2 links, 65536 / 32 = 2048, the tighter.
