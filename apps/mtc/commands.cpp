@@ -292,7 +292,8 @@ void add_plan_command(CLI::App& app, MtcArgs& a) {
   cmd->add_option("-f,--format", a.format, "text (the paper's Fig. 5 layout) or json")
       ->capture_default_str();
   cmd->add_flag("-q,--quiet", a.quiet,
-                "print no tables, only the verification (and where --out wrote the images); "
+                "print no tables, only the verification and the bandwidth bounds (and where "
+                "--out wrote the images); "
                 "the tables are still compiled and checked, each once");
 }
 
