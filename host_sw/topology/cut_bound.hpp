@@ -16,10 +16,13 @@
 //
 // More groups. In the plans of this project elements travel as whole values (a partial sum of
 // an element is one element) and only nodes add, the model the per-node bound rests on too.
-// Split the nodes into G groups and follow one element: a group knows what any of its vertices
-// knows, so the transfers between groups are one-way calls of G parties that must each learn
-// everything, and that takes at least 2 (G - 1) calls (the one-way gossip bound). Each call
-// crosses a link between groups: with L such directed links, 2 (G - 1) M / (L b) cycles. With
+// Split the nodes into G groups (switches in any of them) and follow one element: a group
+// knows what any of its vertices knows, so the transfers between groups are one-way calls of G
+// parties that must each learn everything, and that takes at least 2 (G - 1) calls (the
+// one-way gossip bound: order the calls, parallel ones in any order; the call that first
+// completes a group comes after a call from each of the G - 1 others, and each of those G - 1
+// is still incomplete then and needs a call after it). Each call crosses a link between
+// groups: with L such directed links, 2 (G - 1) M / (L b) cycles. With
 // G = 2 this is weaker than the directional cut above; with every node apart on a direct
 // network (G = N, every link between groups) it is 2 (N - 1) M / (L b). On tori and rings,
 // whose nodes all have d links and whose weakest cut is a node's links, no partition does
@@ -41,8 +44,9 @@
 //     counts the same 2 (N - 1) calls where they start, on each node's own links.
 // The cut bound is the larger. It is the tighter of the two bounds where the network is thin
 // between groups: a thin link between two well-linked halves, an oversubscribed switch network
-// whose nodes have wide links. The exact best partition (the network's strength) is not
-// searched for.
+// whose nodes have wide links. The best partition of all (on a direct network the graph's
+// strength, which a fractional packing of spanning trees reaches for large M) is not searched
+// for beyond these.
 #pragma once
 
 #include <cstdint>
@@ -63,7 +67,7 @@ struct WeakestCut {
 
 struct CutOptions {
   bool force_max_flow = false;  // run the max-flow even where a closed form is known (tests)
-  double max_work = 4e8;        // limit on (max-flow runs) x (vertices + links)
+  double max_work = 1e8;  // limit on (max-flow runs) x (vertices + links): about 1 s
 };
 
 // The weakest cut of `topo` (above).
