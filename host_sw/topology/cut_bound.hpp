@@ -29,7 +29,12 @@
 // better than every node apart (each group has at least d links out, so L >= G d), and that
 // figure equals the per-node bound 2 (N - 1) M / (N d b): the cut bound equals it there. On a
 // mesh L counts every link, 2 at the corners and 3 or 4 elsewhere, so the cut bound is below
-// the per-node bound, which takes the corner's 2 links for every node.
+// the per-node bound, which takes the corner's 2 links for every node; a plan that spreads its
+// load over the links as a fractional packing of spanning trees does finishes below the
+// per-node figure for large M (mesh:3x3: 1.5 trees, M / (1.5 b), where the per-node bound
+// says 16 M / (18 b) and every node apart 16 M / (24 b) = M / (1.5 b)). On a switch network
+// whose nodes have one link each no cut or partition beats the per-node bound: every group
+// has a link out, so L >= G and 2 (G - 1) / L < 2 (N - 1) / N.
 //
 // What is computed, all of it valid (each figure is a real cut or partition):
 //   - lambda exactly. Any cut separates node 0 from some node t, one way or the other, so
