@@ -34,7 +34,7 @@
 // per-node figure for large M (mesh:3x3: 1.5 trees, M / (1.5 b), where the per-node bound
 // says 16 M / (18 b) and every node apart 16 M / (24 b) = M / (1.5 b)). On a switch network
 // whose nodes have one link each no cut or partition beats the per-node bound: every group
-// has a link out, so L >= G and 2 (G - 1) / L < 2 (N - 1) / N.
+// has a link out, so L >= G and 2 (G - 1) / L <= 2 (N - 1) / N.
 //
 // What is computed, all of it valid (each figure is a real cut or partition):
 //   - lambda exactly. Any cut separates node 0 from some node t, one way or the other, so
