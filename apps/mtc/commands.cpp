@@ -1,6 +1,7 @@
 // mtc subcommands. Every path that uses a plan or a table set verifies it first.
 #include "mtc/commands.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -20,6 +21,8 @@
 #include "image/image_json.hpp"
 #include "plan/plan.hpp"
 #include "plan/plan_index.hpp"
+#include "topology/cut_bound.hpp"
+#include "topology/physical_bound.hpp"
 #include "mtc/dot.hpp"
 #include "mtc/table_text.hpp"
 #include "verifier/table_check.hpp"
@@ -104,6 +107,20 @@ std::string report_text(const VerifyReport& r) {
       "per link per step, busiest link carries {} bytes\n",
       r.transfers, r.steps_per_phase, r.step_bound, r.diameter, r.max_step_link_load,
       r.max_link_bytes);
+}
+
+// The all-reduce's two bandwidth lower bounds on `topo` for the plan's buffer, with links of
+// one flit payload per cycle (the default network): the per-node bound
+// (topology/physical_bound.hpp) and the weakest cut's (topology/cut_bound.hpp).
+std::string bounds_text(const Topology& topo, uint64_t bytes) {
+  const uint64_t b = format::flit::kPayloadBytes;
+  const uint64_t per_node = allreduce_bound_cycles(topo, bytes, b);
+  const CutBound cut = cut_bound(topo, bytes, b);
+  return fmt::format(
+      "bandwidth lower bound: {} cycles, {}, for {} bytes per node over links of {} bytes per "
+      "cycle\n  per-node  {} cycles ({})\n  cut       {} cycles ({})\n",
+      std::max(per_node, cut.cycles), tighter_bound_name(per_node, cut.cycles), bytes, b,
+      per_node, allreduce_bound_basis(topo), cut.cycles, cut.basis);
 }
 
 void check_format(const std::string& f) {
@@ -205,7 +222,7 @@ int run_plan(const MtcArgs& a, std::ostream& out) {
   }
   for (const auto& sink : sinks) sink->finish();
   if (a.format != "json") {
-    out << report_text(report);
+    out << report_text(report) << bounds_text(topo, plan_options(a.plan).bytes);
     if (!a.out_dir.empty()) {
       out << fmt::format("wrote the image set ({} node images) to {}\n", plan.nodes, a.out_dir);
     }
@@ -275,7 +292,8 @@ void add_plan_command(CLI::App& app, MtcArgs& a) {
   cmd->add_option("-f,--format", a.format, "text (the paper's Fig. 5 layout) or json")
       ->capture_default_str();
   cmd->add_flag("-q,--quiet", a.quiet,
-                "print no tables, only the verification (and where --out wrote the images); "
+                "print no tables, only the verification and the bandwidth bounds (and where "
+                "--out wrote the images); "
                 "the tables are still compiled and checked, each once");
 }
 

@@ -32,6 +32,7 @@
 #include "common/run_files.hpp"
 #include "ni/network_interface.hpp"
 #include "plan/plan.hpp"
+#include "topology/cut_bound.hpp"
 #include "traffic/child_process.hpp"
 
 namespace mt::noc {
@@ -77,6 +78,20 @@ std::string size_text(uint64_t bytes) {
   return fmt::format("{} B", bytes);
 }
 
+// The tighter of the two lower bounds (the larger), which "of bound" is reckoned against: the
+// per-node bound (topology/physical_bound.hpp) or the weakest cut's (topology/cut_bound.hpp).
+uint64_t tighter_bound(const AllReduceResult& r) {
+  return std::max(r.bound_cycles, r.cut_bound_cycles);
+}
+
+std::string tighter_name(const AllReduceResult& r) {
+  return tighter_bound_name(r.bound_cycles, r.cut_bound_cycles);
+}
+
+double of_bound(const AllReduceResult& r) {
+  return r.cycles ? static_cast<double>(tighter_bound(r)) / static_cast<double>(r.cycles) : 0;
+}
+
 std::string summary(const AllReduceResult& r) {
   double mean = 0, peak = 0;
   for (const LinkUse& l : r.links) {
@@ -85,17 +100,21 @@ std::string summary(const AllReduceResult& r) {
   }
   if (!r.links.empty()) mean /= static_cast<double>(r.links.size());
   std::string s;
+  const uint64_t bound = tighter_bound(r);
   if (r.cycles == 0 && !r.verified) {  // stopped before any NI finished: no time to report
     s += "  cycles          none: the run stopped before any NI finished (below)\n";
-    s += fmt::format("  physical bound  {} cycles\n", r.bound_cycles);
+    s += fmt::format("  physical bound  {} cycles, {}\n", bound, tighter_name(r));
   } else {
     s += fmt::format("  cycles          {}\n", r.cycles);
     s += fmt::format("  bandwidth       {:.2f} GB/s (all-reduce bytes / simulated time)\n",
                      r.bandwidth_gbps);
-    s += fmt::format("  physical bound  {} cycles; this run reaches {:.1f}% of it\n",
-                     r.bound_cycles, 100.0 * r.bound_ratio);
+    s += fmt::format("  physical bound  {} cycles, {}; this run reaches {:.1f}% of it\n", bound,
+                     tighter_name(r), 100.0 * of_bound(r));
   }
-  if (!r.bound_basis.empty()) s += fmt::format("                  ({})\n", r.bound_basis);
+  s += fmt::format("    per-node      {} cycles{}\n", r.bound_cycles,
+                   r.bound_basis.empty() ? "" : fmt::format(" ({})", r.bound_basis));
+  s += fmt::format("    cut           {} cycles{}\n", r.cut_bound_cycles,
+                   r.cut_bound_basis.empty() ? "" : fmt::format(" ({})", r.cut_bound_basis));
   s += fmt::format("  steps           {} per phase ({} timesteps)\n", r.steps_per_phase,
                    2 * r.steps_per_phase);
   s += fmt::format("  head flits      {} of {} flits injected ({:.2f}%)\n", r.head_flits, r.flits,
@@ -138,10 +157,11 @@ std::string comparison(const std::vector<AllReduceResult>& runs) {
                               "cycles", "GB/s", "of bound", "verified");
   for (const AllReduceResult& r : runs) {
     s += fmt::format("  {:<10} {:<8} {:>10} {:>10.2f} {:>8.1f}% {:>9}\n", r.algorithm,
-                     r.flow_control, r.cycles, r.bandwidth_gbps, 100.0 * r.bound_ratio,
+                     r.flow_control, r.cycles, r.bandwidth_gbps, 100.0 * of_bound(r),
                      !r.verified ? "NO" : r.data == DataMode::kSampled ? "sample" : "yes");
   }
   const AllReduceResult& a = runs.front();
+  s += fmt::format("  (of bound: of {} cycles, {})\n", tighter_bound(a), tighter_name(a));
   for (size_t i = 1; i < runs.size(); ++i) {
     if (runs[i].cycles && a.cycles) {
       s += fmt::format("  {} ({}) is {:.2f}x the bandwidth of {} ({})\n", a.algorithm,
@@ -430,6 +450,20 @@ void put_data_keys(const AllReduceResult& r, nlohmann::json& j) {
   j["data_bytes"] = r.data_bytes;
 }
 
+// The bounds' text, which the JSON leaves out, carried from the child that ran the simulation
+// to the report under keys taken out again before --json writes the document.
+void put_basis_keys(const AllReduceResult& r, nlohmann::json& j) {
+  j["bound_basis"] = r.bound_basis;
+  j["cut_bound_basis"] = r.cut_bound_basis;
+}
+
+void take_basis_keys(nlohmann::json& j, AllReduceResult& r) {
+  r.bound_basis = j.at("bound_basis").get<std::string>();
+  r.cut_bound_basis = j.at("cut_bound_basis").get<std::string>();
+  j.erase("bound_basis");
+  j.erase("cut_bound_basis");
+}
+
 void get_data_keys(const nlohmann::json& j, AllReduceResult& r) {
   if (!j.contains("data")) return;
   r.data = parse_data_mode(j.at("data").get<std::string>());
@@ -454,6 +488,7 @@ Finished run_all(const std::vector<AllReduceOptions>& runs, unsigned jobs) {
       const AllReduceResult result = run_allreduce(run);
       nlohmann::json j = result;
       put_data_keys(result, j);
+      put_basis_keys(result, j);
       if (result.ni_peaks) j["ni_peaks"] = *result.ni_peaks;
       if (run.ni.forward) j["forward_peak_bytes"] = forward_peak;
       j["wall_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -471,6 +506,7 @@ Finished run_all(const std::vector<AllReduceOptions>& runs, unsigned jobs) {
     f.docs.push_back(nlohmann::json::parse(r.text));
     f.done.push_back(f.docs.back().get<AllReduceResult>());
     get_data_keys(f.docs.back(), f.done.back());
+    take_basis_keys(f.docs.back(), f.done.back());
   }
   return f;
 }

@@ -105,9 +105,11 @@ struct AllReduceResult {
   uint64_t bytes = 0;
   uint64_t cycles = 0;          // start to the last node's last byte in memory
   double bandwidth_gbps = 0;    // bytes / time (GB/s)
-  uint64_t bound_cycles = 0;    // physical lower bound (physical_bound.hpp)
+  uint64_t bound_cycles = 0;    // per-node lower bound (topology/physical_bound.hpp)
   double bound_ratio = 0;       // bound_cycles / cycles
   std::string bound_basis;      // how the bound is derived (text reports; not in the JSON)
+  uint64_t cut_bound_cycles = 0;  // the weakest cut's lower bound (topology/cut_bound.hpp)
+  std::string cut_bound_basis;    // the weakest cut and how it was found (text; not in the JSON)
   bool verified = false;        // every node holds the exact sum
   std::string error;            // why not: first wrong element, or the stall report
   uint64_t flits = 0, head_flits = 0;
@@ -135,9 +137,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(NiPeaks, block_slots, reducing_blocks, waitin
                                    memory_requests, flows, table_entries, packet_messages)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AllReduceResult, topology, algorithm, flow_control, dtype,
                                    nodes, steps_per_phase, children_slots, bytes, cycles,
-                                   bandwidth_gbps,
-                                   bound_cycles, bound_ratio, verified, error, flits, head_flits,
-                                   head_overhead, steps, links, router_cycles, rtl_nodes)
+                                   bandwidth_gbps, bound_cycles, cut_bound_cycles, bound_ratio,
+                                   verified, error, flits, head_flits, head_overhead, steps,
+                                   links, router_cycles, rtl_nodes)
 
 // Throws mt::InputError for bad options (topology, algorithm, size, images).
 AllReduceResult run_allreduce(const AllReduceOptions& opt);

@@ -4,7 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "allreduce/physical_bound.hpp"
+#include "topology/cut_bound.hpp"
+#include "topology/physical_bound.hpp"
 #include "common/error.hpp"
 #include "ni/network_interface.hpp"
 #include "stats/link_load.hpp"
@@ -201,6 +202,9 @@ AllReduceResult AllReduceSystem::result() const {
   r.bandwidth_gbps = r.cycles ? static_cast<double>(r.bytes) / ns : 0;
   r.bound_cycles = allreduce_bound_cycles(topo_, r.bytes, kFlitPayloadBytes);
   r.bound_basis = allreduce_bound_basis(topo_);
+  const CutBound cut = cut_bound(topo_, r.bytes, kFlitPayloadBytes);
+  r.cut_bound_cycles = cut.cycles;
+  r.cut_bound_basis = cut.basis;
   r.bound_ratio = r.cycles ? static_cast<double>(r.bound_cycles) / static_cast<double>(r.cycles) : 0;
   r.head_overhead = r.flits ? static_cast<double>(r.head_flits) / static_cast<double>(r.flits) : 0;
   r.router_cycles = net_.router_cycles();

@@ -125,6 +125,36 @@ std::string file_bytes(const fs::path& p) {
 }
 
 // --quiet: no tables on the standard output, the same image set (checked in one pass).
+TEST(Mtc, PlanPrintsBothBandwidthBoundsAndTheTighter) {
+  // mesh:4x4 at 64 KiB: per node 2 * 15 * 65536 / (16 * 2 * 16) = 3840 cycles (a corner's 2
+  // links for every node); the cut bound, every node apart over 48 links, 2560.
+  Result r = run("plan -t mesh:4x4 -a multitree -b 64KiB -q");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("bandwidth lower bound: 3840 cycles, the per-node bound, the "
+                               "tighter, for 65536 bytes per node over links of 16 bytes"));
+  EXPECT_THAT(r.out, HasSubstr("  per-node  3840 cycles"));
+  EXPECT_THAT(r.out, HasSubstr("  cut       2560 cycles (every node apart: "));
+  // Two leaf switches of four nodes each on 4-wide links, each leaf on a 2-wide link to the
+  // root (8:1): per node 2 * 7 * 65536 / (8 * 4 * 16) = 1792 cycles; the group with its leaf
+  // sends through 2 links, 65536 / 32 = 2048, the tighter.
+  const fs::path dir = temp_dir("oversubscribed");
+  fs::create_directories(dir);
+  std::string links;
+  for (int n = 0; n < 8; ++n) {
+    links += "{\"a\": \"n" + std::to_string(n) + "\", \"b\": \"s" + std::to_string(n / 4) +
+             "\", \"width\": 4},";
+  }
+  std::ofstream((dir / "ft.json").string())
+      << "{\"nodes\": [0,1,2,3,4,5,6,7], \"switches\": [0,1,2], \"links\": [" << links
+      << "{\"a\": \"s0\", \"b\": \"s2\", \"width\": 2}, {\"a\": \"s1\", \"b\": \"s2\", "
+         "\"width\": 2}]}";
+  r = run("plan -t file:" + (dir / "ft.json").string() + " -a multitree -b 64KiB -q");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("bandwidth lower bound: 2048 cycles, the cut bound, the tighter"));
+  EXPECT_THAT(r.out, HasSubstr("  per-node  1792 cycles"));
+  EXPECT_THAT(r.out, HasSubstr("2 link(s) out of 4 node(s) and 1 switch(es), M/(2 b) each way"));
+}
+
 TEST(Mtc, QuietPrintsOnlyTheVerificationAndWritesTheSameImages) {
   const fs::path loud = temp_dir("loud"), quiet = temp_dir("quiet");
   const std::string plan = "plan --topology torus:4x4 --algorithm multitree --bytes 64KiB ";

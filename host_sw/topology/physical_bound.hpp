@@ -13,10 +13,10 @@
 
 #include "topology/topology.hpp"
 
-namespace mt::noc {
+namespace mt {
 
 uint64_t allreduce_bound_cycles(const Topology& topo, uint64_t bytes, uint64_t link_bytes_per_cycle);
 // How the bound is derived, in a few words for a report: "each node's d links: ...".
 std::string allreduce_bound_basis(const Topology& topo);
 
-}  // namespace mt::noc
+}  // namespace mt

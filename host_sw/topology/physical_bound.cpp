@@ -1,8 +1,8 @@
-#include "allreduce/physical_bound.hpp"
+#include "topology/physical_bound.hpp"
 
 #include <fmt/format.h>
 
-namespace mt::noc {
+namespace mt {
 
 uint64_t allreduce_bound_cycles(const Topology& topo, uint64_t bytes, uint64_t b) {
   const uint64_t n = topo.nodes(), d = topo.min_node_degree();
@@ -13,8 +13,11 @@ uint64_t allreduce_bound_cycles(const Topology& topo, uint64_t bytes, uint64_t b
 
 std::string allreduce_bound_basis(const Topology& topo) {
   const uint32_t d = topo.min_node_degree();
-  if (!topo.direct()) return "each node's one link to its switch: 2(N-1)M/(N b)";
+  if (!topo.direct() && d == 1) return "each node's one link to its switch: 2(N-1)M/(N b)";
+  if (!topo.direct()) {
+    return fmt::format("the least-linked node's {} links to its switch: 2(N-1)M/(N {} b)", d, d);
+  }
   return fmt::format("the least-linked node's {} links: 2(N-1)M/(N {} b)", d, d);
 }
 
-}  // namespace mt::noc
+}  // namespace mt
