@@ -90,6 +90,25 @@ def differing_figures(drawn, committed_dir):
     return out
 
 
+def publish_arguments(p, csv_help):
+    """Adds the options publish() reads (--csv, --plots, --figures, --doc, --check) to the
+    argparse parser `p`."""
+    p.add_argument("--csv", required=True, help=csv_help)
+    p.add_argument("--plots", required=True, help="directory for gnuplot scripts, data, tables.md")
+    p.add_argument("--figures", help="directory of the SVGs (default: PLOTS)")
+    p.add_argument("--doc", help="Markdown file whose GENERATED blocks get the tables")
+    p.add_argument("--check", action="store_true",
+                   help="compare the figures and the document's tables instead of writing them")
+
+
+def parse_publish_arguments(p):
+    """p.parse_args(), refusing --check without --figures."""
+    args = p.parse_args()
+    if args.check and not args.figures:
+        p.error("--check needs --figures: the directory of the committed figures")
+    return args
+
+
 def publish(tool, args, generated, draw):
     """The common end of a figure script whose arguments are --csv, --plots, --figures, --doc
     and --check: the tables into PLOTS/tables.md, `draw(directory)` (the SVGs it drew; into

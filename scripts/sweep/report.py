@@ -444,16 +444,9 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--csv", required=True, help="the sweep's results.csv")
-    p.add_argument("--plots", required=True, help="directory for gnuplot scripts, data, tables.md")
-    p.add_argument("--figures", help="directory of the SVGs (default: PLOTS)")
-    p.add_argument("--doc", help="Markdown file whose GENERATED blocks get the tables")
+    docgen.publish_arguments(p, "the sweep's results.csv")
     p.add_argument("--specs", default=os.path.join(here, "specs"), help="the spec directory")
-    p.add_argument("--check", action="store_true",
-                   help="compare the figures and the document's tables instead of writing them")
-    args = p.parse_args()
-    if args.check and not args.figures:
-        p.error("--check needs --figures: the directory of the committed figures")
+    args = docgen.parse_publish_arguments(p)
     try:
         index = load(args.csv)
         generated, sizes = tables(index, args.csv, args.specs)

@@ -297,16 +297,8 @@ set rmargin 34
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--csv", required=True, help="the training sweep's training.csv")
-    p.add_argument("--plots", required=True,
-                   help="directory for the gnuplot script, data, tables.md")
-    p.add_argument("--figures", help="directory of the SVG (default: PLOTS)")
-    p.add_argument("--doc", help="Markdown file whose GENERATED fig11_* blocks get the tables")
-    p.add_argument("--check", action="store_true",
-                   help="compare the figure and the document's tables instead of writing them")
-    args = p.parse_args()
-    if args.check and not args.figures:
-        p.error("--check needs --figures: the directory of the committed figure")
+    docgen.publish_arguments(p, "the training sweep's training.csv")
+    args = docgen.parse_publish_arguments(p)
     try:
         index = load(args.csv)
         if not index:

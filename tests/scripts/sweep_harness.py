@@ -1,7 +1,9 @@
 """What the sweep tests (sweep_small_test.py, sweep_training_test.py) share: a named check
-that stops the test on failure, sweep.py as a child process, and the command line (the tool's
+that stops the test on failure, sweep.py as a child process, a CSV read with its columns
+checked, and the command line (the tool's
 binary, and --keep DIR to sweep into DIR and keep it)."""
 import argparse
+import csv
 import os
 import subprocess
 import sys
@@ -23,6 +25,15 @@ def sweep(*args):
                        capture_output=True, text=True)
     print(r.stdout + r.stderr, end="")
     return r
+
+
+def read_csv(path, columns):
+    """The rows of the CSV at `path`, after checking its header is `columns`."""
+    with open(path) as f:
+        reader = csv.DictReader(f)
+        rows = list(reader)
+    check(reader.fieldnames == columns, f"{os.path.basename(path)} columns")
+    return rows
 
 
 def main(doc, tool, run):

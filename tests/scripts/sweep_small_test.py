@@ -6,12 +6,11 @@ size, a second run that reruns nothing, and a bad spec rejected with a message.
 
   sweep_small_test.py --mtsim build/bin/mtsim [--keep DIR]
 """
-import csv
 import os
 import subprocess
 import sys
 
-from sweep_harness import SWEEP, check, main, sweep
+from sweep_harness import SWEEP, check, main, read_csv, sweep
 
 SPEC = os.path.join(SWEEP, "specs", "small.json")
 COLUMNS = ["id", "topology", "nodes", "algorithm", "flow_control", "config", "options",
@@ -31,10 +30,7 @@ def json_mtimes(out):
 
 
 def check_csv(out):
-    with open(os.path.join(out, "results.csv")) as f:
-        reader = csv.DictReader(f)
-        rows = list(reader)
-        check(reader.fieldnames == COLUMNS, "CSV columns")
+    rows = read_csv(os.path.join(out, "results.csv"), COLUMNS)
     check(len(rows) == 6, "CSV has 6 rows")
     check(all(r["verified"] == "True" and float(r["wall_s"]) >= 0 and float(r["max_rss_mib"]) > 0
               and 0 < float(r["bound_ratio"]) <= 1 for r in rows),

@@ -8,12 +8,11 @@ reruns nothing, and bad training groups are refused with a message naming the pr
 
   sweep_training_test.py --mttrain build/bin/mttrain [--keep DIR]
 """
-import csv
 import json
 import os
 import sys
 
-from sweep_harness import check, main, sweep
+from sweep_harness import check, main, read_csv, sweep
 
 COLUMNS = ["id", "workload", "topology", "nodes", "algorithm", "flow_control", "config",
            "overlap", "options", "layers", "gradient_bytes", "iteration_cycles",
@@ -40,10 +39,7 @@ def group(workload, **extra):
 
 
 def check_csv(out):
-    with open(os.path.join(out, "training.csv")) as f:
-        reader = csv.DictReader(f)
-        rows = list(reader)
-        check(reader.fieldnames == COLUMNS, "training.csv columns")
+    rows = read_csv(os.path.join(out, "training.csv"), COLUMNS)
     check(len(rows) == 4, "training.csv has 4 rows")
     check(not os.path.exists(os.path.join(out, "results.csv")),
           "no results.csv for a sweep without all-reduce jobs")
