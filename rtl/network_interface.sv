@@ -288,58 +288,26 @@ module network_interface #(
     .arrive_o(arrive), .arrive_key_o(arrive_key), .empty_o(slots_empty)
   );
 
-  // ---- reduction: a queue of Reduce blocks whose read is in, one block at a time --------
-  // A block in the reduction is its slot, address and length. The queue holds blocks between
-  // their read and their write-back, so REDUCING bounds it (the interlock checks that bound).
-  localparam int unsigned REC_W = SLOT_W + ADDR_W + LEN_W;
-  localparam int unsigned RQ_W = REDUCING > 1 ? $clog2(REDUCING) : 1;
-  logic [RQ_W-1:0]   rq_head_q;
-  logic [RQ_W:0]     rq_count_q;
-  logic [REC_W-1:0]  rq_head_rec, done_rec;
-  logic              red_busy_q;
-  logic [REC_W-1:0]  red_rec_q;
-  logic [BEAT_W-1:0] red_beat_q;
-  logic              beat_valid, beat_last, take_queue, bypass;
-  logic [REC_W-1:0]  beat_rec;
-  logic [SLOT_W-1:0] beat_slot;
-  logic [BEAT_W-1:0] beat_idx;
-  logic [LANES-1:0]  beat_mask;
-  logic [LANES*32-1:0] beat_acc, beat_src;
-  logic [PAD_W-1:0]  beat_acc_block, beat_src_block;
+  // ---- reduction (reduction_sequencer.sv): Reduce blocks whose read is in, one at a time ----
+  logic                beat_valid, bypass, red_out, wb_q;
+  logic [SLOT_W-1:0]   beat_slot, sum_slot, wb_slot;
+  logic [BEAT_W-1:0]   beat_idx, sum_idx;
+  logic [LANES-1:0]    beat_mask, red_mask;
+  logic [LANES*32-1:0] beat_acc, beat_src, red_sum;
+  logic [PAD_W-1:0]    beat_acc_block, beat_src_block;
+  logic [ADDR_W-1:0]   wb_addr;
+  logic [LEN_W-1:0]    wb_len;
 
-  /* verilator lint_off UNUSEDSIGNAL */  // each takes one field of a block
-  function automatic logic [SLOT_W-1:0] rec_slot(input logic [REC_W-1:0] r);
-    rec_slot = r[ADDR_W + LEN_W +: SLOT_W];
-  endfunction
-  function automatic logic [ADDR_W-1:0] rec_addr(input logic [REC_W-1:0] r);
-    rec_addr = r[LEN_W +: ADDR_W];
-  endfunction
-  function automatic logic [LEN_W-1:0] rec_len(input logic [REC_W-1:0] r);
-    rec_len = r[LEN_W-1:0];
-  endfunction
-  /* verilator lint_on UNUSEDSIGNAL */
-
-  assign done_rec = {done_slot, done_addr, done_len};
-
-  storage_array #(.WIDTH(REC_W), .DEPTH(REDUCING), .WRITES(1), .READS(1)) u_reduce_queue (
-    .clk_i, .we_i(read_done && !bypass), .waddr_i(rq_head_q + RQ_W'(rq_count_q)), .wmask_i(1'b1),
-    .wdata_i(done_rec), .raddr_i(rq_head_q), .rdata_o(rq_head_rec)
+  reduction_sequencer #(
+    .SLOT_W(SLOT_W), .ADDR_W(ADDR_W), .LEN_W(LEN_W), .REDUCING(REDUCING), .LANES(LANES),
+    .LATENCY(LATENCY)
+  ) u_sequencer (
+    .clk_i, .rst_ni, .read_i(read_done), .read_slot_i(done_slot), .read_addr_i(done_addr),
+    .read_len_i(done_len), .beat_o(beat_valid), .beat_slot_o(beat_slot), .beat_idx_o(beat_idx),
+    .beat_mask_o(beat_mask), .beat_bypass_o(bypass), .unit_out_i(red_out),
+    .sum_slot_o(sum_slot), .sum_idx_o(sum_idx), .wb_o(wb_q), .wb_slot_o(wb_slot),
+    .wb_addr_o(wb_addr), .wb_len_o(wb_len)
   );
-
-  always_comb begin
-    logic [LEN_W-1:0] elems;
-    take_queue = !red_busy_q && rq_count_q != '0;
-    bypass = !red_busy_q && rq_count_q == '0 && read_done;
-    beat_valid = red_busy_q || take_queue || bypass;
-    beat_rec = red_busy_q ? red_rec_q : take_queue ? rq_head_rec : done_rec;
-    beat_slot = rec_slot(beat_rec);
-    beat_idx = red_busy_q ? red_beat_q : '0;
-    elems = rec_len(beat_rec) >> 2;
-    for (int l = 0; l < LANES; l++) begin
-      beat_mask[l] = 32'(beat_idx) * LANES + 32'(l) < 32'(elems);
-    end
-    beat_last = (32'(beat_idx) + 1) * LANES >= 32'(elems);
-  end
 
   // The beat's operands, from the block slot's storage (or the read completing now).
   always_comb begin
@@ -348,18 +316,6 @@ module network_interface #(
     beat_acc = beat_acc_block[32'(beat_idx) * LANES * 32 +: LANES * 32];
     beat_src = beat_src_block[32'(beat_idx) * LANES * 32 +: LANES * 32];
   end
-
-  logic                red_out;
-  logic [LANES-1:0]    red_mask;
-  logic [LANES*32-1:0] red_sum;
-  // The block, beat and last flag of each beat in the reduction pipeline, stage 0 first.
-  logic [LATENCY-1:0]  pipe_last;
-  logic [REC_W-1:0]    pipe_rec [LATENCY];
-  logic [BEAT_W-1:0]   pipe_beat [LATENCY];
-  logic                wb_q;       // a sum is complete: its write-back is asked for
-  logic [REC_W-1:0]    wb_rec_q;
-  logic [SLOT_W-1:0]   wb_slot;
-  assign wb_slot = rec_slot(wb_rec_q);
 
   reduction_unit #(.LANES(LANES), .LATENCY(LATENCY)) u_reduction (
     .clk_i, .rst_ni, .valid_i(beat_valid), .dtype_i(table_dtype), .mask_i(beat_mask),
@@ -601,8 +557,8 @@ module network_interface #(
     push_write[LaneWriteBack] = 1'b1;
     push_kind[2*LaneWriteBack +: 2] = KindWriteBack;
     push_tag[TAG_W*LaneWriteBack +: TAG_W] = TAG_W'(wb_slot);
-    push_addr[ADDR_W*LaneWriteBack +: ADDR_W] = rec_addr(wb_rec_q);
-    push_len[LEN_W*LaneWriteBack +: LEN_W] = rec_len(wb_rec_q);
+    push_addr[ADDR_W*LaneWriteBack +: ADDR_W] = wb_addr;
+    push_len[LEN_W*LaneWriteBack +: LEN_W] = wb_len;
     push[LaneRelease] = released;
     push_kind[2*LaneRelease +: 2] = KindReduceRead;
     push_tag[TAG_W*LaneRelease +: TAG_W] = TAG_W'(release_slot);
@@ -666,37 +622,11 @@ module network_interface #(
       cause_q <= '0;
       done_q <= 1'b0;
       head_q <= '0;
-      rq_head_q <= '0;
-      rq_count_q <= '0;
-      red_busy_q <= 1'b0;
-      wb_q <= 1'b0;
     end else begin
-      logic [RQ_W:0] count;
       done_q <= done;
       cause_q <= start_i ? '0 : cause_d;
       if (start_i) started_q <= 1'b1;
       head_q <= head_d;
-      // Reduction queue and sequencer.
-      count = rq_count_q;
-      if (take_queue) begin
-        rq_head_q <= rq_head_q + RQ_W'(1);
-        count = count - (RQ_W + 1)'(1);
-      end
-      if (read_done && !bypass) count = count + (RQ_W + 1)'(1);
-      rq_count_q <= count;
-      red_busy_q <= beat_valid && !beat_last;
-      red_rec_q <= beat_rec;
-      red_beat_q <= beat_idx + BEAT_W'(1);
-      for (int i = LATENCY - 1; i > 0; i--) begin
-        pipe_last[i] <= pipe_last[i-1];
-        pipe_rec[i] <= pipe_rec[i-1];
-        pipe_beat[i] <= pipe_beat[i-1];
-      end
-      pipe_last[0] <= beat_last;
-      pipe_rec[0] <= beat_rec;
-      pipe_beat[0] <= beat_idx;
-      wb_q <= red_out && pipe_last[LATENCY-1];
-      wb_rec_q <= pipe_rec[LATENCY-1];
     end
   end
 
@@ -719,10 +649,10 @@ module network_interface #(
       data_wmask[WORDS*p +: WORDS] = '1;
       data_wdata[DATA_W*p +: DATA_W] = blk_data[DATA_W*p +: DATA_W];
     end
-    red_wmask = (PAD_W / 32)'(red_mask) << (32'(pipe_beat[LATENCY-1]) * LANES);
+    red_wmask = (PAD_W / 32)'(red_mask) << (32'(sum_idx) * LANES);
     red_wdata = {BEATS{red_sum}};
     data_we[K] = red_out;
-    data_waddr[SLOT_W*K +: SLOT_W] = rec_slot(pipe_rec[LATENCY-1]);
+    data_waddr[SLOT_W*K +: SLOT_W] = sum_slot;
     data_wmask[WORDS*K +: WORDS] = red_wmask[WORDS-1:0];
     data_wdata[DATA_W*K +: DATA_W] = red_wdata[DATA_W-1:0];
   end

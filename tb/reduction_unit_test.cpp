@@ -1,7 +1,8 @@
 // rtl/reduction_unit.sv against the SystemC ReductionUnit (systemc/ni/reduction_unit.hpp):
 // the same sums bit for bit (int32 wrap-around, fp32 with the canonical NaN), masked lanes
 // zero, every output beat exactly LATENCY cycles after its input beat at one beat per cycle,
-// and jobs fed as the NI feeds them complete in the cycle ReductionUnit::reduce returns.
+// and jobs fed as the NI feeds them complete in the cycle ReductionSequencer::admit returns
+// (systemc/ni/reduction_sequencer.hpp).
 // Four parameter sets, each its own Verilated model (tb/CMakeLists.txt): the default
 // LANES = 16 / LATENCY = 4, the smallest LANES = 1 / LATENCY = 1, LANES = 3 / LATENCY = 2, and
 // LANES = 2 / LATENCY = 3, the shortest pipeline with the two-stage fp32 adders.
@@ -32,6 +33,7 @@
 #include <systemc>
 
 #include "common/error.hpp"
+#include "ni/reduction_sequencer.hpp"
 #include "ni/reduction_unit.hpp"
 #include "systemc/sim_test_util.hpp"
 
@@ -43,6 +45,7 @@ using mt::test::le_bytes;
 using mt::test::le_words;
 
 using noc::ReductionConfig;
+using noc::ReductionSequencer;
 using noc::ReductionUnit;
 
 constexpr uint32_t kDtypeInt32 = 0, kDtypeFp32 = 1;  // format/ni_formats.json
@@ -99,12 +102,9 @@ class ReductionUnitBench : public noc::test::SimTest {
       kLanes >= 32 ? 0xFFFFFFFFu : static_cast<uint32_t>((uint64_t{1} << kLanes) - 1);
 
   ReductionUnitBench() {
-    // The golden model's data path: one unit per dtype (its timing is checked separately).
-    ReductionConfig cfg;
-    cfg.elements_per_cycle = kLanes;
-    cfg.latency = kLatency;
-    golden_int_ = std::make_unique<ReductionUnit>("golden_int32", cfg, DType::kInt32);
-    golden_fp_ = std::make_unique<ReductionUnit>("golden_fp32", cfg, DType::kFp32);
+    // The golden model's data path: one unit per dtype (the timing is checked separately).
+    golden_int_ = std::make_unique<ReductionUnit>("golden_int32", DType::kInt32);
+    golden_fp_ = std::make_unique<ReductionUnit>("golden_fp32", DType::kFp32);
     dut_->valid_i = 0;
     dut_->dtype_i = 0;
     dut_->mask_i = 0;
@@ -116,7 +116,7 @@ class ReductionUnitBench : public noc::test::SimTest {
     std::vector<uint8_t> acc = le_bytes(b.acc);
     const std::vector<uint8_t> src = le_bytes(b.src);
     ReductionUnit& unit = b.dtype == kDtypeFp32 ? *golden_fp_ : *golden_int_;
-    unit.reduce(acc.data(), src.data(), acc.size(), 0);
+    unit.add(acc.data(), src.data(), acc.size());
     OutBeat out{b.mask, le_words(acc)};
     for (unsigned l = 0; l < kLanes; ++l) {
       if (!(b.mask >> l & 1u)) out.sum[l] = 0;
@@ -308,7 +308,7 @@ void ReductionUnitBench<P>::Fp32MatchesSystemCWithCanonicalNan() {
   }
   std::vector<uint8_t> acc = le_bytes(a_words);
   const std::vector<uint8_t> src = le_bytes(b_words);
-  this->golden_fp_->reduce(acc.data(), src.data(), acc.size(), 0);
+  this->golden_fp_->add(acc.data(), src.data(), acc.size());
   EXPECT_EQ(le_words(acc), fixed_want);
 }
 
@@ -429,7 +429,7 @@ void ReductionUnitBench<P>::ResetDropsTheBeatsInFlight() {
 
 // The NI feeds a job of e elements ready at `ready` as ceil(e / LANES) beats from
 // start = max(ready, free); its sum must be complete (last beat out) by the cycle
-// ReductionUnit::reduce returns, and not a cycle earlier, with the SystemC model's data.
+// ReductionSequencer::admit returns, and not a cycle earlier, with the SystemC model's data.
 template <class P>
 void ReductionUnitBench<P>::JobsFollowTheSystemCContract() {
   const unsigned lanes = this->kLanes;
@@ -437,7 +437,9 @@ void ReductionUnitBench<P>::JobsFollowTheSystemCContract() {
     ReductionConfig cfg;
     cfg.elements_per_cycle = lanes;
     cfg.latency = this->kLatency;
-    ReductionUnit golden(dtype == kDtypeFp32 ? "contract_fp32" : "contract_int32", cfg,
+    ReductionSequencer sequencer(dtype == kDtypeFp32 ? "sequencer_fp32" : "sequencer_int32",
+                                 cfg);
+    ReductionUnit golden(dtype == kDtypeFp32 ? "contract_fp32" : "contract_int32",
                          dtype == kDtypeFp32 ? DType::kFp32 : DType::kInt32);
     std::mt19937_64 rng(17 + dtype);
     const uint64_t t0 = this->dut_.cycle();  // SystemC cycle 0
@@ -469,7 +471,8 @@ void ReductionUnitBench<P>::JobsFollowTheSystemCContract() {
       }
       std::vector<uint8_t> acc_bytes = le_bytes(acc);
       const std::vector<uint8_t> src_bytes = le_bytes(src);
-      done[j] = golden.reduce(acc_bytes.data(), src_bytes.data(), acc_bytes.size(), r);
+      done[j] = sequencer.admit(acc_bytes.size(), r);
+      golden.add(acc_bytes.data(), src_bytes.data(), acc_bytes.size());
       want[j] = le_words(acc_bytes);
       const uint64_t start = std::max(r, free);
       const uint64_t beats = (e + lanes - 1) / lanes;

@@ -475,13 +475,13 @@ def block_timing(out, libs, modules):
 FP32_BLOCKS = ("reduction_unit", "fp32_adder")
 # The NI in three parts (docs/area.md): the MultiTree-specific logic (the table's loader and
 # read, the timestep and lockstep counters, the decoder, the dependency scoreboard), the
-# NI-side reduction the paper leaves to the accelerator (the interlock, the reduction unit and
-# its adders), and the conventional NI every DMA network interface has (ejection,
+# NI-side reduction the paper leaves to the accelerator (the interlock, the reduction sequencer,
+# the reduction unit and its adders), and the conventional NI every DMA network interface has (ejection,
 # packetisation, DMA, block slots, NI buffers): every other block.
 PARTS = {
     "multitree": ("schedule_table", "image_crc32", "timestep_counter", "lockstep_counter",
                   "decoder", "dependency_tracker"),
-    "reduction": ("interlock", "reduction_unit", "fp32_adder"),
+    "reduction": ("interlock", "reduction_sequencer", "reduction_unit", "fp32_adder"),
 }
 # One gate equivalent: the library's two-input NAND (NAND2X1, 24 um^2 in OSU 0.18 um).
 GE_CELL = "NAND2X1"

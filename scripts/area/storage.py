@@ -23,8 +23,8 @@ ROLES = {
                                             "conventional"),
     ("network_interface", "u_block_acc"): ("ni_buffers", "block slots: local partial sums",
                                            "reduction"),
-    ("network_interface", "u_reduce_queue"): ("ni_buffers", "reduction queue: blocks read, "
-                                              "not yet reduced", "reduction"),
+    ("reduction_sequencer", "u_queue"): ("ni_buffers", "reduction queue: blocks read, "
+                                         "not yet reduced", "reduction"),
     ("interlock", "u_queue"): ("ni_buffers", "interlock queue: one bank of the Reduce blocks "
                                "decoded, not yet taken", "reduction"),
     ("interlock", "u_successor"): ("ni_buffers", "interlock: the next waiting Reduce block "

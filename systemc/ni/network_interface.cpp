@@ -40,7 +40,8 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
       slots("block_slots", ni.block_slots),
       interlock("interlock", ni.reducing_blocks),
       dma("dma", noc.clock_ps, ni.memory_requests),
-      reduction("reduction", reduction_cfg, dtype),
+      sequencer("reduction_sequencer", reduction_cfg),
+      reduction("reduction", dtype),
       encoder("encoder", place.node, noc, ni),
       ejection("ejection", place.node, place.neighbour, noc, ni.packet_messages,
                 static_cast<bool>(place.switch_route)),
@@ -231,8 +232,11 @@ void NetworkInterface::set_data_sample(std::shared_ptr<const std::vector<uint64_
 
 uint64_t NetworkInterface::reduce_block(Block& b, uint64_t now) {
   const uint64_t size = b.data.size();
-  if (!sample_) return reduction.reduce(b.acc.data(), b.data.data(), size, now);
-  const uint64_t ready = reduction.schedule(size, now);
+  const uint64_t ready = sequencer.admit(size, now);
+  if (!sample_) {
+    reduction.add(b.acc.data(), b.data.data(), size);
+    return ready;
+  }
   const uint64_t start = b.addr - sample_base_;  // the block's offset in the buffer
   auto add = [&](size_t, uint64_t from, uint64_t to) {
     reduction.add(b.acc.data() + (from - start), b.data.data() + (from - start), to - from);

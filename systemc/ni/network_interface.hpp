@@ -40,6 +40,7 @@
 #include "ni/lockstep_counter.hpp"
 #include "ni/ni_config.hpp"
 #include "ni/ni_model.hpp"
+#include "ni/reduction_sequencer.hpp"
 #include "ni/reduction_unit.hpp"
 #include "ni/schedule_table.hpp"
 #include "ni/timestep_counter.hpp"
@@ -64,6 +65,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   BlockSlots slots;      // received blocks from decode to memory, and message completion
   Interlock interlock;   // the read-after-write interlock of Reduce blocks
   DmaRequester dma;      // bind dma.mem to the accelerator memory
+  ReductionSequencer sequencer;  // Reduce blocks through the reduction unit, one at a time
   ReductionUnit reduction;
   FlitEncoder encoder;
   EjectionDecoder ejection;

@@ -74,33 +74,24 @@ void ReductionConfig::validate() const {
   }
 }
 
-ReductionUnit::ReductionUnit(sc_core::sc_module_name name, const ReductionConfig& cfg,
-                             mt::DType dtype)
-    : sc_core::sc_module(name), cfg_(cfg), dtype_(dtype) {
-  cfg_.validate();
+uint64_t elements_of(uint64_t bytes, const char* who) {
+  if (bytes % kElementBytes != 0) {
+    throw InputError(fmt::format("{}: {} bytes is not a whole number of {}-byte elements", who,
+                                 bytes, kElementBytes));
+  }
+  return bytes / kElementBytes;
+}
+
+ReductionUnit::ReductionUnit(sc_core::sc_module_name name, mt::DType dtype)
+    : sc_core::sc_module(name), dtype_(dtype) {
   if (dtype != DType::kInt32 && dtype != DType::kFp32) {
     throw InputError(fmt::format("{}: unsupported element type {}", this->name(),
                                  static_cast<unsigned>(dtype)));
   }
 }
 
-uint64_t ReductionUnit::elements_of(uint64_t bytes) const {
-  if (bytes % kElementBytes != 0) {
-    throw InputError(fmt::format("{}: {} bytes is not a whole number of {}-byte elements",
-                                 name(), bytes, kElementBytes));
-  }
-  return bytes / kElementBytes;
-}
-
-uint64_t ReductionUnit::reduce(uint8_t* acc, const uint8_t* src, uint64_t bytes,
-                               uint64_t ready) {
-  const uint64_t done = schedule(bytes, ready);
-  add(acc, src, bytes);
-  return done;
-}
-
 void ReductionUnit::add(uint8_t* acc, const uint8_t* src, uint64_t bytes) const {
-  const uint64_t n = elements_of(bytes);
+  const uint64_t n = elements_of(bytes, name());
   // No alignment assumed; acc may be src (or else does not overlap it). One loop per type.
   if (dtype_ == DType::kInt32) {
     for (uint64_t i = 0; i < n; ++i) {
@@ -118,16 +109,6 @@ void ReductionUnit::add(uint8_t* acc, const uint8_t* src, uint64_t bytes) const 
       store_le(a, fp32_add(load_le(a), load_le(src + i * kElementBytes)));
     }
   }
-}
-
-uint64_t ReductionUnit::schedule(uint64_t bytes, uint64_t ready) {
-  const uint64_t n = elements_of(bytes);
-  const uint64_t start = std::max(ready, free_);
-  const uint64_t cycles = (n + cfg_.elements_per_cycle - 1) / cfg_.elements_per_cycle;
-  free_ = start + cycles;
-  elements_ += n;
-  busy_cycles_ += cycles;
-  return free_ + cfg_.latency;
 }
 
 }  // namespace mt::noc

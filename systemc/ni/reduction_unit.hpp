@@ -1,13 +1,7 @@
 // The NI's reduction unit (paper Fig. 6): adds received data element-wise into the local
-// accumulator. Functional plus timing: the sum is computed at once, and reduce() returns the
-// cycle from which it may be used.
-//
-// Timing contract (cycles; the RTL copies it): one in-order pipeline taking elements_per_cycle
-// elements a cycle, `latency` stages deep. Jobs enter in call order; a job of e elements ready
-// at cycle `ready` starts at start = max(ready, free), `free` being the cycle the previous job's
-// last elements had entered (0 at first); free = start + ceil(e / elements_per_cycle); the sum
-// is complete at done = free + latency. A zero-byte job follows the same formula (it takes no
-// pipeline cycle but still waits for its turn and the latency).
+// accumulator, the arithmetic of rtl/reduction_unit.sv. Its timing (elements_per_cycle
+// elements a cycle, `latency` stages deep) is the reduction sequencer's contract
+// (ni/reduction_sequencer.hpp), which feeds it.
 //
 // Arithmetic: little-endian 32-bit elements; int32 wraps around (two's complement), fp32 is
 // one IEEE single-precision addition acc = acc + src per element (round to nearest even,
@@ -39,34 +33,22 @@ struct ReductionConfig {
   void validate() const;
 };
 
+// The elements in `bytes`; mt::InputError naming `who` unless they are whole.
+uint64_t elements_of(uint64_t bytes, const char* who);
+
 class ReductionUnit : public sc_core::sc_module {
  public:
-  // Validates `cfg` and `dtype` (mt::InputError).
-  ReductionUnit(sc_core::sc_module_name name, const ReductionConfig& cfg, mt::DType dtype);
+  // Validates `dtype` (mt::InputError).
+  ReductionUnit(sc_core::sc_module_name name, mt::DType dtype);
 
-  // Adds `bytes` of `src` element-wise into `acc` and returns the cycle the sum is complete
-  // (see the timing contract above). `bytes` must be a multiple of 4, else mt::InputError and
-  // nothing changes. `acc` may equal `src`.
-  uint64_t reduce(uint8_t* acc, const uint8_t* src, uint64_t bytes, uint64_t ready);
-  // reduce() in two parts, for a caller that knows some elements' sums unobserved: the job
-  // of `bytes` through the pipeline (its cycle, as reduce() returns it), and the sums of any
-  // of its elements. Both throw mt::InputError as reduce() does.
-  uint64_t schedule(uint64_t bytes, uint64_t ready);
+  // Adds `bytes` of `src` element-wise into `acc`. `bytes` must be a multiple of 4, else
+  // mt::InputError and nothing changes. `acc` may equal `src` (or else does not overlap it).
   void add(uint8_t* acc, const uint8_t* src, uint64_t bytes) const;
 
-  const ReductionConfig& config() const { return cfg_; }
   mt::DType dtype() const { return dtype_; }
-  uint64_t elements() const { return elements_; }        // reduced so far
-  uint64_t busy_cycles() const { return busy_cycles_; }  // cycles elements entered the pipeline
-  uint64_t free_cycle() const { return free_; }
 
  private:
-  uint64_t elements_of(uint64_t bytes) const;  // mt::InputError unless whole elements
-
-  ReductionConfig cfg_;
   mt::DType dtype_;
-  uint64_t free_ = 0;
-  uint64_t elements_ = 0, busy_cycles_ = 0;
 };
 
 }  // namespace mt::noc
