@@ -15,7 +15,7 @@ namespace mt::noc {
 inline CLI::Option* add_algorithm_option(CLI::App& app, std::string& algorithm) {
   return app
       .add_option("-a,--algorithm", algorithm,
-                  "multitree, multitree-opt (torus, ring), ring, ring-bi, ring2d, dbtree or hdrm "
+                  "multitree, multitree-opt (torus, ring, BiGraph, two-level fat-tree), ring, ring-bi, ring2d, dbtree or hdrm "
                   "(BiGraph)")
       ->capture_default_str();
 }

@@ -44,7 +44,7 @@ struct PlanArgs {
 void add_plan_args(CLI::App* cmd, PlanArgs& a) {
   add_topology_option(*cmd, a.topology)->required();
   cmd->add_option("-a,--algorithm", a.algorithm,
-                  "multitree, multitree-opt (torus, ring), ring, ring-bi, ring2d, dbtree or hdrm")
+                  "multitree, multitree-opt (torus, ring, BiGraph, two-level fat-tree), ring, ring-bi, ring2d, dbtree or hdrm")
       ->required();
   cmd->add_option("-b,--bytes", a.bytes, "all-reduce buffer size, e.g. 65536, 64KiB, 1MiB")
       ->capture_default_str();

@@ -51,6 +51,7 @@
 #include <fmt/format.h>
 
 #include "algorithms/algorithms.hpp"
+#include "algorithms/multitree_opt_switch.hpp"
 #include "common/cpu_deadline.hpp"
 #include "common/error.hpp"
 
@@ -70,9 +71,9 @@ class TorusMoves {
   explicit TorusMoves(const Topology& topo) : w_(topo.width()), h_(topo.height()) {
     if (!(topo.kind() == TopologyKind::kTorus || topo.kind() == TopologyKind::kRing)) {
       throw InputError(fmt::format(
-          "multitree-opt: topology {} is not a torus or ring (multitree-opt moves one tree to "
-          "every root, which needs a network that looks the same from every node; use "
-          "multitree there)", topo.spec()));
+          "multitree-opt: topology {} is not a torus, ring, BiGraph or two-level fat-tree "
+          "(multitree-opt moves one tree to every root, which needs a network that looks the "
+          "same from every node; use multitree there)", topo.spec()));
     }
     add_dimension(w_, 1, 0);
     add_dimension(h_, 0, 1);
@@ -311,6 +312,7 @@ double multitree_opt_search_seconds(double nodes, double steps_per_phase) {
 }
 
 Plan build_multitree_opt(const Topology& topo, const PlanOptions& opt) {
+  if (!topo.direct()) return build_multitree_opt_switch(topo, opt);
   const TorusMoves moves(topo);
   const std::vector<BaseEdge> tree =
       search_tree(moves, step_lower_bound(topo), StepCost(opt.bytes, topo.nodes()),

@@ -99,10 +99,11 @@ void estimate_quadratic(const TopologySize& size, const std::string& algorithm,
     // about 2 ns a vertex and link (torus:32x32, 2.7 s).
     if (opt.prioritize_height) p.extra_seconds += p.steps_per_phase * n * searched * 2e-9;
   } else if (algorithm == "multitree-opt") {
-    // One tree searched for (multitree_opt.cpp), then moved to every root.
+    // On a torus or ring one tree searched for (multitree_opt.cpp), then moved to every root;
+    // on a switch network trees laid out without a search (multitree_opt_switch.cpp).
     const double degree = std::max(1u, size.min_node_degree);
     p.steps_per_phase = std::max(1.0, std::ceil((n - 1) / degree));
-    p.extra_seconds = multitree_opt_search_seconds(n, p.steps_per_phase);
+    if (size.switches == 0) p.extra_seconds = multitree_opt_search_seconds(n, p.steps_per_phase);
   }
 }
 

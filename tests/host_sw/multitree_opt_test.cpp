@@ -1,7 +1,9 @@
-// multitree-opt: MultiTree at the step lower bound on tori (host_sw/algorithms/multitree_opt.cpp).
-// Its plans reach max(diameter, ceil((N - 1) / links per node)), verify, keep to Algorithm 1's
-// shape (a tree per root, reduce-scatter the all-gather reversed), compile into images, and
-// other networks are refused with a clear error.
+// multitree-opt: MultiTree at the step lower bound on tori (host_sw/algorithms/multitree_opt.cpp)
+// and on one-link switch networks (multitree_opt_switch.cpp). Its plans reach
+// max(diameter, ceil((N - 1) / links per node)) on tori and N - 1 on BiGraphs and two-level
+// fat-trees, verify, keep to Algorithm 1's shape (a tree per root, reduce-scatter the
+// all-gather reversed), compile into images, and other networks are refused with a clear
+// error.
 #include <set>
 #include <tuple>
 
@@ -201,15 +203,106 @@ TEST(MultiTreeOpt, IsDeterministic) {
   }
 }
 
-TEST(MultiTreeOpt, RefusesNetworksThatAreNotTori) {
-  for (const char* spec : {"mesh:4x4", "fattree:4x2", "bigraph:2x2"}) {
+TEST(MultiTreeOpt, RefusesNetworksItDoesNotFit) {
+  for (const char* spec : {"mesh:4x4", "fattree:2x3", "fattree:4x3"}) {
     try {
       opt_plan(parse_topology(spec));
       ADD_FAILURE() << spec << " was planned";
     } catch (const InputError& e) {
       EXPECT_THAT(e.what(), HasSubstr(spec));
-      EXPECT_THAT(e.what(), HasSubstr("not a torus or ring"));
+      EXPECT_THAT(e.what(), HasSubstr("not a torus, ring, BiGraph or two-level fat-tree"));
       EXPECT_THAT(e.what(), HasSubstr("use multitree"));
+    }
+  }
+  try {
+    opt_plan(parse_topology("bigraph:4x1"));
+    ADD_FAILURE() << "bigraph:4x1 was planned";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("bigraph:4x1 has one node per switch"));
+    EXPECT_THAT(e.what(), HasSubstr("use multitree"));
+  }
+}
+
+// One-link switch networks (multitree_opt_switch.cpp): N - 1 steps per phase, verified, one
+// message per directed link and step.
+void expect_one_link_bound(const std::string& spec, uint64_t bytes = 1 << 20) {
+  const Topology topo = parse_topology(spec);
+  const Plan plan = opt_plan(topo, bytes);
+  const VerifyReport r = verify_plan(plan, topo);
+  ASSERT_TRUE(r.ok()) << spec << ": " << r.errors.front();
+  EXPECT_EQ(plan.steps_per_phase, topo.nodes() - 1)
+      << spec << ": " << plan.steps_per_phase << " steps per phase against the bound "
+      << topo.nodes() - 1;
+  EXPECT_EQ(r.max_step_link_load, 1u) << spec;
+}
+
+TEST(MultiTreeOpt, ReachesNMinusOneOnTheWideBiGraphs) {
+  // Eight and sixteen nodes on a switch, four links across (Algorithm 1: 105 and 260).
+  expect_one_link_bound("bigraph:4x8");
+  expect_one_link_bound("bigraph:4x16");
+  const Plan alg1 = build_plan(parse_topology("bigraph:4x8"), "multitree", PlanOptions{});
+  EXPECT_GT(alg1.steps_per_phase, 63u);
+}
+
+TEST(MultiTreeOpt, ReachesNMinusOneOnOtherSwitchNetworks) {
+  for (const char* spec : {"bigraph:1x2", "bigraph:1x4", "bigraph:2x2", "bigraph:4x4",
+                           "bigraph:8x4", "bigraph:2x8", "bigraph:3x6", "bigraph:5x3",
+                           "fattree:2x2", "fattree:3x2", "fattree:4x2", "fattree:8x2"}) {
+    expect_one_link_bound(spec);
+  }
+  expect_one_link_bound("bigraph:4x8", 64);  // 4 chunks of 16 bytes, 60 empty flows
+}
+
+// Every node sends once and receives once in every step, and a non-root sender forwards
+// what it received four steps before (bigraph:4x8's D = 4); the reduce-scatter is the
+// all-gather reversed in time, and no route crosses more than one switch-to-switch link.
+TEST(MultiTreeOpt, BiGraphStepsAreOneSendPerNodeAndForwardFourStepsLater) {
+  const Topology topo = parse_topology("bigraph:4x8");
+  const Plan plan = opt_plan(topo);
+  const uint32_t n = topo.nodes(), T = plan.steps_per_phase;
+  std::vector<std::vector<uint32_t>> sends(2 * T + 1, std::vector<uint32_t>(n, 0)),
+      receives = sends;
+  std::vector<std::vector<uint32_t>> joined(n, std::vector<uint32_t>(n, 0));
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>> gather, reduce;
+  for (size_t i = 0; i < plan.transfers.size(); ++i) {
+    const Transfer& t = plan.transfers[i];
+    ++sends[t.step][t.src];
+    ++receives[t.step][t.dst];
+    if (t.op == Op::kGather) {
+      joined[t.flow][t.dst] = t.step - T;
+      gather.insert({t.flow, t.src, t.dst, t.step - T});
+    } else {
+      reduce.insert({t.flow, t.dst, t.src, T - t.step + 1});
+    }
+    uint32_t across = 0;
+    for (uint32_t l : plan.routes[i]) {
+      across += topo.is_switch(topo.links()[l].src) && topo.is_switch(topo.links()[l].dst);
+    }
+    EXPECT_LE(across, 1u) << "transfer " << i;
+  }
+  EXPECT_EQ(gather, reduce);
+  for (uint32_t s = 1; s <= 2 * T; ++s) {
+    EXPECT_EQ(sends[s], std::vector<uint32_t>(n, 1)) << "step " << s;
+    EXPECT_EQ(receives[s], std::vector<uint32_t>(n, 1)) << "step " << s;
+  }
+  for (const auto& [flow, src, dst, step] : gather) {
+    if (src == flow) continue;  // the root sends its own data
+    EXPECT_EQ(step - joined[flow][src], 4u) << "flow " << flow << " step " << step;
+  }
+}
+
+TEST(MultiTreeOpt, SwitchNetworkTablesVerifyAndImagesRoundTrip) {
+  for (const char* spec : {"bigraph:4x8", "fattree:4x2"}) {
+    SCOPED_TRACE(spec);
+    const Topology topo = parse_topology(spec);
+    const Plan plan = opt_plan(topo, 64 << 10);
+    const TableSet tables = compile_tables(plan, TableOptions{});
+    const VerifyReport r = verify_tables(tables, topo);
+    ASSERT_TRUE(r.ok()) << r.errors.front();
+    EXPECT_EQ(r.steps_per_phase, topo.nodes() - 1);
+    for (uint32_t v = 0; v < topo.nodes(); ++v) {
+      const DecodedImage d = decode_image(encode_image(tables, v), ImageExpect{v, topo.nodes()});
+      EXPECT_EQ(d.table.entries, tables.tables[v].entries) << "node " << v;
     }
   }
 }
