@@ -1,6 +1,6 @@
 // One NI injection port's sends: the send queue, the DMA burst reads of the oldest send, and
-// the port's NI buffer (rtl/endpoint.sv). SystemC twin: NetworkInterface::Channel and
-// NetworkInterface::fetch (systemc/ni/network_interface.cpp).
+// the port's NI buffer (rtl/endpoint.sv). SystemC twin: systemc/ni/send_channel.hpp (with the
+// port's Endpoint and the NI's FlitEncoder).
 //
 // Per cycle: the oldest send queued at the start of the cycle asks for its next burst
 // (BURST_BYTES, less at the end) when the NI buffer has room for the burst's flits, counting

@@ -48,7 +48,6 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
       place_(place),
       noc_(noc),
       ni_(ni),
-      channels_(noc.ni_ports),
       blocks_(ni.block_slots),
       trace_flits_out_(noc.ni_ports, 0),
       trace_flits_in_(noc.ni_ports, 0) {
@@ -60,6 +59,8 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
     ports_.push_back(std::make_unique<Endpoint>(fmt::format("port_{}", i).c_str(), place.node,
                                                 noc, &wake_));
     Endpoint& e = *ports_.back();
+    channels_.push_back(std::make_unique<SendChannel>(fmt::format("send_channel_{}", i).c_str(),
+                                                      ni_, encoder, e));
     e.on_receive = [this, i](const Flit& f, uint64_t cycle) {
       Arrived& a = inbox_.push_slot();
       a.flit = f;
@@ -71,11 +72,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
       wake_at(cycle + 1);
     };
     e.on_send = [this, i](const Flit& f, uint64_t cycle) {
-      Channel& ch = channels_[i];
-      if (--ch.lines.front() == 0) {
-        ch.lines.pop_front();
-        ch.last_line_freed = cycle;
-      }
+      channels_[i]->sent(cycle);
       if (is_head(f.type)) ++heads_;
       ++trace_flits_out_[i];
       ++progress_;
@@ -167,10 +164,8 @@ SendRoute NetworkInterface::route_to(const SendRequest& s) const {
 }
 
 bool NetworkInterface::dma_idle() const {
-  for (const Channel& c : channels_) {
-    if (!c.jobs.empty() || c.inflight_flits != 0) return false;
-  }
-  return true;
+  return std::all_of(channels_.begin(), channels_.end(),
+                     [](const auto& c) { return c->dma_idle(); });
 }
 
 void NetworkInterface::schedule(uint64_t cycle, EventKind kind, uint32_t slot) {
@@ -274,7 +269,7 @@ void NetworkInterface::run_events(uint64_t now) {
         const Burst& b = bursts_[ev.slot];
         Endpoint& port = *ports_[b.port];  // the flits are encoded into its queue
         const uint64_t n = encoder.encode(b.job, b.offset, burst_data(ev.slot), b.bytes, port);
-        channels_[b.port].inflight_flits -= n;
+        channels_[b.port]->read_done(n);
         port.commit(n);
         free_bursts_.push_back(ev.slot);
         break;
@@ -317,16 +312,8 @@ void NetworkInterface::prefetch(const Pending& ev) const {
 
 void NetworkInterface::fetch(uint64_t now) {
   for (uint32_t p = 0; p < channels_.size(); ++p) {
-    Channel& ch = channels_[p];
-    if (ch.jobs.empty()) continue;
-    const SendJob& job = ch.jobs.front();
-    const uint64_t len = std::min<uint64_t>(ni_.dma_burst_bytes, job.request.bytes - ch.fetched);
-    const uint64_t n = encoder.flits(job, ch.fetched, len);
-    if (ch.inflight_flits + ports_[p]->queued_flits_at(now) + n > ni_.buffer_flits ||
-        ch.lines_at(now) >= ni_.buffer_lines) {
-      continue;
-    }
-    ch.lines.push_back(n);
+    const std::optional<BurstRead> r = channels_[p]->next_burst(now);
+    if (!r) continue;
     uint32_t slot;
     if (free_bursts_.empty()) {
       slot = static_cast<uint32_t>(bursts_.size());
@@ -336,27 +323,20 @@ void NetworkInterface::fetch(uint64_t now) {
       slot = free_bursts_.back();
       free_bursts_.pop_back();
     }
-    Burst& b = bursts_[slot];
-    b.port = p;
-    const uint64_t addr = job.request.addr + ch.fetched;
     uint64_t ready = 0;
     uint8_t* data = burst_data(slot);
-    const bool forwarded = ni_.forward && fetch_forwarded(addr, data, len, now, ready);
-    if (!forwarded) ready = dma.read(addr, data, len, now);
+    const bool forwarded = ni_.forward && fetch_forwarded(r->addr, data, r->bytes, now, ready);
+    if (!forwarded) ready = dma.read(r->addr, data, r->bytes, now);
     // The flits count as injected (offered to the network) when the read completes.
-    b.job = job;
-    b.offset = ch.fetched;
-    b.bytes = static_cast<uint32_t>(len);
-    ch.inflight_flits += n;
-    ch.fetched += len;
+    Burst& b = bursts_[slot];
+    b.port = p;
+    b.job = r->job;
+    b.offset = r->offset;
+    b.bytes = static_cast<uint32_t>(r->bytes);
     schedule(ready, EventKind::kBurstRead, slot);
     ++progress_;
-    if (ch.fetched >= job.request.bytes) {  // the whole send is read
-      ch.jobs.pop_front();
-      ch.fetched = 0;
-    }
     // Held bytes no queued send will read again are freed.
-    if (forwarded && !unread_by_any_send(addr, len)) forward_.erase(addr, len);
+    if (forwarded && !unread_by_any_send(r->addr, r->bytes)) forward_.erase(r->addr, r->bytes);
   }
 }
 
@@ -401,16 +381,8 @@ bool NetworkInterface::fetch_forwarded(uint64_t addr, uint8_t* data, uint64_t le
 }
 
 bool NetworkInterface::unread_by_any_send(uint64_t addr, uint64_t len) const {
-  for (const Channel& ch : channels_) {
-    for (size_t i = 0; i < ch.jobs.size(); ++i) {
-      const SendRequest& r = ch.jobs[i].request;
-      const uint64_t done = i == 0 ? ch.fetched : 0;
-      const uint64_t from = r.addr + done, n = r.bytes - done;  // bytes not yet read
-      if (n == 0) continue;
-      if (addr >= from ? addr - from < n : from - addr < len) return true;
-    }
-  }
-  return false;
+  return std::any_of(channels_.begin(), channels_.end(),
+                     [&](const auto& c) { return c->unread(addr, len); });
 }
 
 void NetworkInterface::control(uint64_t now) {
@@ -451,7 +423,7 @@ void NetworkInterface::control(uint64_t now) {
   std::array<uint32_t, kMaxLocalPorts> adding{};
   for (const SendRequest& s : decoded_.sends) ++adding.at(route_to(s).port_index);
   for (uint32_t p = 0; p < channels_.size(); ++p) {
-    if (channels_[p].jobs.size() + adding[p] > ni_.send_queue) return;
+    if (channels_[p]->queued() + adding[p] > ni_.send_queue) return;
   }
   if (e.op == Op::kNop) lockstep.load(now, decoded_.lockstep_cycles);
   dependencies.issue(e);
@@ -460,7 +432,7 @@ void NetworkInterface::control(uint64_t now) {
     job.request = s;
     job.route = route_to(s);
     job.id = (uint64_t{place_.node} << 32) | next_job_id_++;
-    channels_[job.route.port_index].jobs.push_back(job);
+    channels_[job.route.port_index]->push(job);
   }
   if (on_issue) on_issue(place_.node, head_, e, now);
   ++head_;
@@ -542,7 +514,7 @@ std::string NetworkInterface::status() const {
     s = fmt::format("node {}: table done", n);
   }
   size_t jobs = 0;
-  for (const Channel& c : channels_) jobs += c.jobs.size();
+  for (const auto& c : channels_) jobs += c->queued();
   if (jobs) s += fmt::format(", {} send(s) not yet read", jobs);
   if (ejection.open_messages()) {
     s += fmt::format(", {} message(s) partly received", ejection.open_messages());

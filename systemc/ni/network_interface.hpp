@@ -41,6 +41,7 @@
 #include "ni/ni_config.hpp"
 #include "ni/ni_model.hpp"
 #include "ni/reduction_sequencer.hpp"
+#include "ni/send_channel.hpp"
 #include "ni/reduction_unit.hpp"
 #include "ni/schedule_table.hpp"
 #include "ni/timestep_counter.hpp"
@@ -158,16 +159,6 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
     std::vector<uint8_t> acc;  // a Reduce block's local partial sum, as its read returns it
     bool counted = false;      // counted towards its message's arrival (forwarding: early)
   };
-  struct Channel {  // one injection port's sends, oldest first
-    std::deque<SendJob> jobs;
-    uint64_t fetched = 0;        // bytes of jobs.front() read so far
-    bool started = false;        // jobs.front() has had its first burst
-    uint64_t inflight_flits = 0;  // flits of reads not yet completed
-    std::deque<uint64_t> lines;   // flits left of every burst read and not yet injected
-    uint64_t last_line_freed = ~0ull;  // cycle the last line's last flit left
-    // Bursts buffered at the start of cycle `now` (a line freed in a cycle counts in it).
-    size_t lines_at(uint64_t now) const { return lines.size() + (last_line_freed == now); }
-  };
   struct Arrived {
     Flit flit;
     uint32_t port;
@@ -214,7 +205,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   NocConfig noc_;
   NiConfig ni_;
   std::vector<std::unique_ptr<Endpoint>> ports_;
-  std::vector<Channel> channels_;
+  std::vector<std::unique_ptr<SendChannel>> channels_;  // per port
   RingBuffer<Arrived> inbox_;  // by cycle, then port
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> events_;
   uint64_t seq_ = 0;
