@@ -17,41 +17,12 @@
 #include "ni/flit_encoder.hpp"
 #include "systemc/sim_test_util.hpp"
 #include "support/clocked.hpp"
+#include "support/scripted_local_input.hpp"
 
 namespace mt::tb {
 namespace {
 
 constexpr uint32_t kNode = 5, kBurst = 256, kVcDepth = 20, kLines = 20;
-
-// The router's local input, scripted: takes flits, returns credits when told to.
-class RouterPort : public sc_core::sc_module {
- public:
-  RouterPort(sc_core::sc_module_name name, const noc::NocConfig& cfg)
-      : sc_module(name), in("in"), out("out"), cfg_(cfg) {
-    in.register_nb_transport_fw(this, &RouterPort::take);
-  }
-  noc::FlitTargetSocket<RouterPort> in;
-  noc::FlitInitiatorSocket<RouterPort> out;
-  std::deque<uint8_t> held;  // VCs of flits taken and not yet freed, oldest first
-
-  // Frees the oldest held flit's slot now; the credit is usable local_latency later.
-  uint8_t free_one() {
-    noc::Flit c;
-    c.vc = held.front();
-    held.pop_front();
-    tlm::tlm_phase phase = noc::CREDIT;
-    sc_core::sc_time delay(static_cast<double>(cfg_.local_latency * cfg_.clock_ps), sc_core::SC_PS);
-    in->nb_transport_bw(c, phase, delay);
-    return c.vc;
-  }
-
- private:
-  tlm::tlm_sync_enum take(noc::Flit& f, tlm::tlm_phase&, sc_core::sc_time&) {
-    held.push_back(f.vc);
-    return tlm::TLM_ACCEPTED;
-  }
-  noc::NocConfig cfg_;
-};
 
 struct Burst {
   noc::SendJob job;
@@ -70,7 +41,7 @@ class EndpointLockstep : public noc::test::SimTest {
   // every cycle until both sides are idle.
   void run(const std::vector<Burst>& bursts, std::mt19937& rng) {
     noc::Endpoint ep("endpoint", kNode, cfg_);
-    RouterPort port("port", cfg_);
+    ScriptedLocalInput port("port", cfg_);
     ep.out.bind(port.in);
     port.out.bind(ep.in);
     noc::NiConfig ni;
