@@ -114,7 +114,7 @@ Outcome SendChannelLockstep::run(int sends, std::mt19937& rng) {
   ep.out.bind(port.in);
   port.out.bind(ep.in);
   noc::FlitEncoder enc("encoder", kNode, noc_, ni_);
-  noc::SendChannel ch("send_channel", ni_, enc, ep);
+  noc::SendChannel ch(ni_, enc, ep);
   std::map<uint64_t, noc::Flit> sent;  // SystemC: cycle -> flit
   ep.on_send = [&](const noc::Flit& f, uint64_t cycle) {
     sent[cycle] = f;

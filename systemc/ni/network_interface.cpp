@@ -59,8 +59,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
     ports_.push_back(std::make_unique<Endpoint>(fmt::format("port_{}", i).c_str(), place.node,
                                                 noc, &wake_));
     Endpoint& e = *ports_.back();
-    channels_.push_back(std::make_unique<SendChannel>(fmt::format("send_channel_{}", i).c_str(),
-                                                      ni_, encoder, e));
+    channels_.emplace_back(ni_, encoder, e);
     e.on_receive = [this, i](const Flit& f, uint64_t cycle) {
       Arrived& a = inbox_.push_slot();
       a.flit = f;
@@ -72,7 +71,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
       wake_at(cycle + 1);
     };
     e.on_send = [this, i](const Flit& f, uint64_t cycle) {
-      channels_[i]->sent(cycle);
+      channels_[i].sent(cycle);
       if (is_head(f.type)) ++heads_;
       ++trace_flits_out_[i];
       ++progress_;
@@ -165,7 +164,7 @@ SendRoute NetworkInterface::route_to(const SendRequest& s) const {
 
 bool NetworkInterface::dma_idle() const {
   return std::all_of(channels_.begin(), channels_.end(),
-                     [](const auto& c) { return c->dma_idle(); });
+                     [](const SendChannel& c) { return c.dma_idle(); });
 }
 
 void NetworkInterface::schedule(uint64_t cycle, EventKind kind, uint32_t slot) {
@@ -269,7 +268,7 @@ void NetworkInterface::run_events(uint64_t now) {
         const Burst& b = bursts_[ev.slot];
         Endpoint& port = *ports_[b.port];  // the flits are encoded into its queue
         const uint64_t n = encoder.encode(b.job, b.offset, burst_data(ev.slot), b.bytes, port);
-        channels_[b.port]->read_done(n);
+        channels_[b.port].read_done(n);
         port.commit(n);
         free_bursts_.push_back(ev.slot);
         break;
@@ -312,7 +311,8 @@ void NetworkInterface::prefetch(const Pending& ev) const {
 
 void NetworkInterface::fetch(uint64_t now) {
   for (uint32_t p = 0; p < channels_.size(); ++p) {
-    const std::optional<BurstRead> r = channels_[p]->next_burst(now);
+    if (channels_[p].queued() == 0) continue;
+    const std::optional<BurstRead> r = channels_[p].next_burst(now);
     if (!r) continue;
     uint32_t slot;
     if (free_bursts_.empty()) {
@@ -382,7 +382,7 @@ bool NetworkInterface::fetch_forwarded(uint64_t addr, uint8_t* data, uint64_t le
 
 bool NetworkInterface::unread_by_any_send(uint64_t addr, uint64_t len) const {
   return std::any_of(channels_.begin(), channels_.end(),
-                     [&](const auto& c) { return c->unread(addr, len); });
+                     [&](const SendChannel& c) { return c.unread(addr, len); });
 }
 
 void NetworkInterface::control(uint64_t now) {
@@ -423,7 +423,7 @@ void NetworkInterface::control(uint64_t now) {
   std::array<uint32_t, kMaxLocalPorts> adding{};
   for (const SendRequest& s : decoded_.sends) ++adding.at(route_to(s).port_index);
   for (uint32_t p = 0; p < channels_.size(); ++p) {
-    if (channels_[p]->queued() + adding[p] > ni_.send_queue) return;
+    if (channels_[p].queued() + adding[p] > ni_.send_queue) return;
   }
   if (e.op == Op::kNop) lockstep.load(now, decoded_.lockstep_cycles);
   dependencies.issue(e);
@@ -432,7 +432,7 @@ void NetworkInterface::control(uint64_t now) {
     job.request = s;
     job.route = route_to(s);
     job.id = (uint64_t{place_.node} << 32) | next_job_id_++;
-    channels_[job.route.port_index]->push(job);
+    channels_[job.route.port_index].push(job);
   }
   if (on_issue) on_issue(place_.node, head_, e, now);
   ++head_;
@@ -514,7 +514,7 @@ std::string NetworkInterface::status() const {
     s = fmt::format("node {}: table done", n);
   }
   size_t jobs = 0;
-  for (const auto& c : channels_) jobs += c->queued();
+  for (const SendChannel& c : channels_) jobs += c.queued();
   if (jobs) s += fmt::format(", {} send(s) not yet read", jobs);
   if (ejection.open_messages()) {
     s += fmt::format(", {} message(s) partly received", ejection.open_messages());

@@ -205,7 +205,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   NocConfig noc_;
   NiConfig ni_;
   std::vector<std::unique_ptr<Endpoint>> ports_;
-  std::vector<std::unique_ptr<SendChannel>> channels_;  // per port
+  std::vector<SendChannel> channels_;  // per port
   RingBuffer<Arrived> inbox_;  // by cycle, then port
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> events_;
   uint64_t seq_ = 0;

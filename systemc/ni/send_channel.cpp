@@ -4,23 +4,16 @@
 
 namespace mt::noc {
 
-SendChannel::SendChannel(sc_core::sc_module_name name, const NiConfig& ni,
-                         const FlitEncoder& encoder, const Endpoint& port)
-    : sc_core::sc_module(name), ni_(ni), encoder_(encoder), port_(port) {}
-
 std::optional<BurstRead> SendChannel::next_burst(uint64_t now) {
   if (jobs_.empty()) return std::nullopt;
+  if (lines_at(now) >= ni_->buffer_lines) return std::nullopt;
   const SendJob& job = jobs_.front();
-  BurstRead b;
-  b.bytes = std::min<uint64_t>(ni_.dma_burst_bytes, job.request.bytes - fetched_);
-  b.flits = encoder_.flits(job, fetched_, b.bytes);
-  if (inflight_flits_ + port_.queued_flits_at(now) + b.flits > ni_.buffer_flits ||
-      lines_at(now) >= ni_.buffer_lines) {
+  const uint64_t bytes = std::min<uint64_t>(ni_->dma_burst_bytes, job.request.bytes - fetched_);
+  const uint64_t flits = encoder_->flits(job, fetched_, bytes);
+  if (inflight_flits_ + port_->queued_flits_at(now) + flits > ni_->buffer_flits) {
     return std::nullopt;
   }
-  b.job = job;
-  b.offset = fetched_;
-  b.addr = job.request.addr + fetched_;
+  const BurstRead b{job, job.request.addr + fetched_, fetched_, bytes, flits};
   lines_.push_back(b.flits);
   inflight_flits_ += b.flits;
   fetched_ += b.bytes;
@@ -29,13 +22,6 @@ std::optional<BurstRead> SendChannel::next_burst(uint64_t now) {
     fetched_ = 0;
   }
   return b;
-}
-
-void SendChannel::sent(uint64_t cycle) {
-  if (--lines_.front() == 0) {
-    lines_.pop_front();
-    last_line_freed_ = cycle;
-  }
 }
 
 bool SendChannel::unread(uint64_t addr, uint64_t len) const {

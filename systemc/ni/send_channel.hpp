@@ -17,8 +17,6 @@
 #include <deque>
 #include <optional>
 
-#include <systemc>
-
 #include "endpoint/endpoint.hpp"
 #include "ni/flit_encoder.hpp"
 #include "ni/ni_config.hpp"
@@ -32,11 +30,13 @@ struct BurstRead {
   uint64_t addr = 0, offset = 0, bytes = 0, flits = 0;
 };
 
-class SendChannel : public sc_core::sc_module {
+// A plain object, not a module: the NI holds its ports' channels side by side and looks at
+// them every evaluation, so they stay in one array (a host-speed choice; no process of its own).
+class SendChannel {
  public:
   // `port`: the Endpoint whose NI buffer the bursts fill.
-  SendChannel(sc_core::sc_module_name name, const NiConfig& ni, const FlitEncoder& encoder,
-              const Endpoint& port);
+  SendChannel(const NiConfig& ni, const FlitEncoder& encoder, const Endpoint& port)
+      : ni_(&ni), encoder_(&encoder), port_(&port) {}
 
   // Sends queued (an entry issues when its sends fit: queued() + its sends <= send_queue).
   size_t queued() const { return jobs_.size(); }
@@ -47,7 +47,12 @@ class SendChannel : public sc_core::sc_module {
   // A burst's read completes: its `flits` join the NI buffer.
   void read_done(uint64_t flits) { inflight_flits_ -= flits; }
   // A flit of the NI buffer left in cycle `cycle`.
-  void sent(uint64_t cycle);
+  void sent(uint64_t cycle) {
+    if (--lines_.front() == 0) {
+      lines_.pop_front();
+      last_line_freed_ = cycle;
+    }
+  }
   // No send queued and no burst being read.
   bool dma_idle() const { return jobs_.empty() && inflight_flits_ == 0; }
   // Whether bytes of the queued sends not read yet overlap [addr, addr + len).
@@ -57,9 +62,9 @@ class SendChannel : public sc_core::sc_module {
   // Bursts buffered at the start of cycle `now`.
   size_t lines_at(uint64_t now) const { return lines_.size() + (last_line_freed_ == now); }
 
-  const NiConfig& ni_;
-  const FlitEncoder& encoder_;
-  const Endpoint& port_;
+  const NiConfig* ni_;
+  const FlitEncoder* encoder_;
+  const Endpoint* port_;
   std::deque<SendJob> jobs_;           // oldest first
   uint64_t fetched_ = 0;               // bytes of jobs_.front() read so far
   uint64_t inflight_flits_ = 0;        // flits of reads not yet completed
