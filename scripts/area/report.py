@@ -110,7 +110,7 @@ def _parts(rep):
            "| part | logic (um^2) | logic (GE) | storage bits | storage as SRAM (um^2) |",
            "| --- | ---: | ---: | ---: | ---: |"]
     labels = {"conventional": "conventional NI (ejection, packetisation, DMA, block slots, NI buffers)",
-              "reduction": "NI-side reduction (interlock, reduction unit, fp32 adders)",
+              "reduction": "NI-side reduction (interlock, reduction sequencer, reduction unit, fp32 adders)",
               "multitree": "MultiTree-specific (table loader and read, counters, decoder, scoreboard)"}
     for part, label in labels.items():
         p = s["parts"][part]
