@@ -63,6 +63,7 @@ void check_setup(const noc::NiSetup& s) {
   need("table entries (the largest table's)", s.ni.table_entries, param::DEPTH);
   need("open packet-mode messages per ejection port", s.ni.packet_messages, param::PKT_MSGS);
   need("received block slots", s.ni.block_slots, param::BLOCKS);
+  need("open messages", s.ni.open_messages, param::MESSAGES);
   need("Reduce blocks being reduced", s.ni.reducing_blocks, param::REDUCING);
   need("outstanding memory accesses", s.ni.memory_requests, param::REQUESTS);
   need("reduction lanes (elements per cycle)", s.reduction.elements_per_cycle, param::LANES);

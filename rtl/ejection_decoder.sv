@@ -14,6 +14,11 @@
 // their bytes in a table of PKT_MSGS open messages (all packets of a message come through one
 // port: routes are deterministic), since their packets may interleave over the VCs.
 //
+// A message's record (rtl/block_slots.sv: what tells when it is in memory) is taken by its
+// first block: block_first_o says a block is its message's first, and rec_i is the record the
+// block slots give it in that cycle, kept in the VC's context (a message) or the packet-table
+// entry (a packet-mode message) and given again with every later block (block_rec_o).
+//
 // A flit that does not continue what its VC carries (or that names no neighbour, or a message
 // or packet longer than its size, or a full packet table) sets error_o, sticky until start_i:
 // the SystemC decoder throws there (also a head whose address is not a multiple of 16). So
@@ -30,6 +35,8 @@ module ejection_decoder #(
   parameter int unsigned VCS = 4,
   // Packet-mode messages that can be open at once on this port.
   parameter int unsigned PKT_MSGS = 4,
+  // Width of a message's record.
+  parameter int unsigned MSG_W = 5,
   // Payload bytes of the largest block: a line.
   localparam int unsigned BLOCK_BYTES = ni_formats_pkg::FLIT_LINE_BYTES,
   localparam int unsigned VC_W = VCS > 1 ? $clog2(VCS) : 1,
@@ -57,6 +64,11 @@ module ejection_decoder #(
   output logic [LEN_W-1:0]         block_len_o,
   output logic [BLOCK_BYTES*8-1:0] block_data_o,
   output logic                     block_done_o,
+  // The block is its message's first (it takes rec_i as the message's record), else its
+  // message's record.
+  output logic                     block_first_o,
+  output logic [MSG_W-1:0]         block_rec_o,
+  input  logic [MSG_W-1:0]         rec_i,
   // No message is partly received (SystemC: open_messages() == 0).
   output logic                     idle_o,
   output logic                     error_o
@@ -76,11 +88,17 @@ module ejection_decoder #(
   logic [SIZE_W-1:0]         c_left, n_left;     // payload bytes still to come
   logic [SIZE_W-1:0]         c_msg_bytes, n_msg_bytes;
   logic [FLITS_W-1:0]        c_flits, n_flits;   // payload flits of the block so far (full)
+  logic                      c_has_rec, n_has_rec;  // the message has a record: c_rec
+  logic [MSG_W-1:0]          c_rec, n_rec;
+  logic                      rec_to_ctx;         // rec_i becomes the VC's message's record
   logic [BLOCK_BYTES*8-1:0]  buf_vc;       // the block so far on this flit's VC (storage_array)
   // Open packet-mode messages.
   logic [PKT_MSGS-1:0]        pkt_valid_q, pkt_valid_d;
   logic [PKT_MSGS*KEY_W-1:0]  pkt_key_q, pkt_key_d;
   logic [PKT_MSGS*SIZE_W-1:0] pkt_got_q, pkt_got_d;
+  logic [PKT_MSGS-1:0]        pkt_has_rec_q, pkt_has_rec_d;
+  logic [PKT_MSGS*MSG_W-1:0]  pkt_rec_q, pkt_rec_d;
+  logic [PKT_MSGS-1:0]        rec_to_pkt;         // rec_i becomes that entry's record
   logic                       error_q, error_d;
 
   // The head's fields.
@@ -134,9 +152,15 @@ module ejection_decoder #(
     n_left = c_left;
     n_msg_bytes = c_msg_bytes;
     n_flits = c_flits;
+    n_has_rec = c_has_rec;
+    rec_to_ctx = 1'b0;
+    rec_to_pkt = '0;
     pkt_valid_d = pkt_valid_q;
     pkt_key_d = pkt_key_q;
     pkt_got_d = pkt_got_q;
+    pkt_has_rec_d = pkt_has_rec_q;
+    block_first_o = 1'b0;
+    block_rec_o = '0;
     error_d = error_q;
     block_o = 1'b0;
     block_done_o = 1'b0;
@@ -163,6 +187,7 @@ module ejection_decoder #(
       n_msg_bytes = h_msg_bytes;
       n_left = is_sub ? h_msg_bytes : h_pkt_bytes;
       n_flits = '0;
+      n_has_rec = 1'b0;
       if (!is_sub) begin  // a packet's message: counted from its first packet on
         for (int p = 0; p < PKT_MSGS; p++) begin
           hit[p] = pkt_valid_q[p] && pkt_key_q[KEY_W*p +: KEY_W] == b_key;
@@ -177,6 +202,8 @@ module ejection_decoder #(
               pkt_key_d[KEY_W*p +: KEY_W] = b_key;
               pkt_got_d = pkt_got_q;
               pkt_got_d[SIZE_W*p +: SIZE_W] = '0;
+              pkt_has_rec_d = pkt_has_rec_q;
+              pkt_has_rec_d[p] = 1'b0;
             end
           end
         end
@@ -197,10 +224,18 @@ module ejection_decoder #(
         if (message_q[vc_i]) begin
           if (is_tail_flit && c_left != take) error_d = 1'b1;
           block_done_o = is_tail_flit;
+          block_first_o = !c_has_rec;
+          block_rec_o = c_rec;
+          n_has_rec = 1'b1;
+          rec_to_ctx = !c_has_rec;
         end else begin
           if (is_tail_flit && c_left != take) error_d = 1'b1;
           for (int p = 0; p < PKT_MSGS; p++) begin
             if (hit[p]) begin
+              block_first_o = !pkt_has_rec_q[p];
+              block_rec_o = pkt_rec_q[MSG_W*p +: MSG_W];
+              pkt_has_rec_d[p] = 1'b1;
+              rec_to_pkt[p] = !pkt_has_rec_q[p];
               got = pkt_got_q[SIZE_W*p +: SIZE_W] + SIZE_W'(c_len) + take;
               pkt_got_d[SIZE_W*p +: SIZE_W] = got;
               if (got >= c_msg_bytes) begin
@@ -212,6 +247,16 @@ module ejection_decoder #(
           if (hit == '0) error_d = 1'b1;
         end
       end
+    end
+  end
+
+  // A first block's record, from the block slots in the same cycle (apart from the decode
+  // above, which does not depend on it).
+  always_comb begin
+    n_rec = rec_to_ctx ? rec_i : c_rec;
+    pkt_rec_d = pkt_rec_q;
+    for (int p = 0; p < PKT_MSGS; p++) begin
+      if (rec_to_pkt[p]) pkt_rec_d[MSG_W*p +: MSG_W] = rec_i;
     end
   end
 
@@ -257,14 +302,16 @@ module ejection_decoder #(
   always_ff @(posedge clk_i) begin
     pkt_key_q <= pkt_key_d;
     pkt_got_q <= pkt_got_d;
+    pkt_has_rec_q <= pkt_has_rec_d;
+    pkt_rec_q <= pkt_rec_d;
   end
 
   // The VCs' contexts: the flit's VC read, and written with its new context.
-  localparam int unsigned CTX_W = KEY_W + ADDR_W + 2 * SIZE_W + FLITS_W;
+  localparam int unsigned CTX_W = KEY_W + ADDR_W + 2 * SIZE_W + FLITS_W + 1 + MSG_W;
   storage_array #(.WIDTH(CTX_W), .DEPTH(VCS), .WRITES(1), .READS(1)) u_contexts (
     .clk_i, .we_i(flit_i), .waddr_i(vc_i), .wmask_i(1'b1),
-    .wdata_i({n_key, n_addr, n_left, n_msg_bytes, n_flits}), .raddr_i(vc_i),
-    .rdata_o({c_key, c_addr, c_left, c_msg_bytes, c_flits})
+    .wdata_i({n_key, n_addr, n_left, n_msg_bytes, n_flits, n_has_rec, n_rec}), .raddr_i(vc_i),
+    .rdata_o({c_key, c_addr, c_left, c_msg_bytes, c_flits, c_has_rec, c_rec})
   );
 
   // The blocks being reassembled, one per VC, a lane per flit: a payload flit is written into

@@ -39,6 +39,8 @@ module interlock #(
   parameter int unsigned LEN_W = 9,
   // Width of a block slot id.
   parameter int unsigned SLOT_W = 7,
+  // Width of what else travels with a block (the NI's message record), not looked at here.
+  parameter int unsigned META_W = 1,
   // Places of the queue (a power of two of at least two rows of its banks; the block slots).
   parameter int unsigned QUEUE = 128,
   // Blocks being reduced at once (a power of two; NiConfig::reducing_blocks).
@@ -57,11 +59,13 @@ module interlock #(
   // This cycle's Reduce blocks, port order: slot, address, length (not zero, within a line).
   input  logic [K-1:0]        new_i,
   input  logic [K*SLOT_W-1:0] new_slot_i,
+  input  logic [K*META_W-1:0] new_meta_i,
   input  logic [K*ADDR_W-1:0] new_addr_i,
   input  logic [K*LEN_W-1:0]  new_len_i,
   // The block taken from the queue reads now (otherwise it waits, or none was taken).
   output logic                issue_o,
   output logic [SLOT_W-1:0]   issue_slot_o,
+  output logic [META_W-1:0]   issue_meta_o,
   output logic [ADDR_W-1:0]   issue_addr_o,
   output logic [LEN_W-1:0]    issue_len_o,
   // The write-back of the oldest block being reduced issues: its slot.
@@ -70,6 +74,7 @@ module interlock #(
   // The waiting block that reads after it.
   output logic                release_o,
   output logic [SLOT_W-1:0]   release_slot_o,
+  output logic [META_W-1:0]   release_meta_o,
   output logic [ADDR_W-1:0]   release_addr_o,
   output logic [LEN_W-1:0]    release_len_o,
   output logic                reducing_full_o
@@ -85,8 +90,8 @@ module interlock #(
     $error("interlock: QUEUE must not exceed the block slots SLOT_W can name");
   end
 
-  // A queued block, and a successor word: slot, address, length.
-  localparam int unsigned REC_W = SLOT_W + ADDR_W + LEN_W;
+  // A queued block, and a successor word: slot, what travels with it, address, length.
+  localparam int unsigned REC_W = SLOT_W + META_W + ADDR_W + LEN_W;
 
   // ---- the queue: this cycle's blocks join at the tail, the head is taken ------------------
   logic [Q_W-1:0]         q_head_q;
@@ -110,6 +115,7 @@ module interlock #(
         q_we[at[BANK_W-1:0]] = 1'b1;
         q_waddr[ROW_W*at[BANK_W-1:0] +: ROW_W] = ROW_W'(at >> BANK_W);
         q_wdata[REC_W*at[BANK_W-1:0] +: REC_W] = {new_slot_i[SLOT_W*p +: SLOT_W],
+                                                  new_meta_i[META_W*p +: META_W],
                                                   new_addr_i[ADDR_W*p +: ADDR_W],
                                                   new_len_i[LEN_W*p +: LEN_W]};
         q_pushes = q_pushes + (Q_W + 1)'(1);
@@ -162,6 +168,7 @@ module interlock #(
   assign issue_o = take && !hit;
   assign nb_wait = take && hit;
   assign issue_slot_o = nb_slot;
+  assign issue_meta_o = head_rec[ADDR_W + LEN_W +: META_W];
   assign issue_addr_o = nb_addr;
   assign issue_len_o = head_rec[LEN_W-1:0];
 
@@ -184,6 +191,7 @@ module interlock #(
     rel_rec = nb_wait && succ_waddr == wb_slot_i ? head_rec : succ_rdata;
   end
   assign release_slot_o = rel_rec[REC_W-1 -: SLOT_W];
+  assign release_meta_o = rel_rec[ADDR_W + LEN_W +: META_W];
   assign release_addr_o = rel_rec[LEN_W +: ADDR_W];
   assign release_len_o = rel_rec[LEN_W-1:0];
 

@@ -64,6 +64,9 @@ module network_interface #(
   parameter int unsigned REQUESTS = 256,
   // Packet-mode messages open at once per ejection port.
   parameter int unsigned PKT_MSGS = 4,
+  // Messages open at once, from their first block's decode until they are in memory, a power
+  // of two (NiConfig::open_messages).
+  parameter int unsigned MESSAGES = 32,
   // Reduction lanes (elements added per cycle).
   parameter int unsigned LANES = 16,
   // Reduction pipeline depth in cycles.
@@ -169,12 +172,17 @@ module network_interface #(
 
   localparam int unsigned SLOT_W = BLOCKS > 1 ? $clog2(BLOCKS) : 1;
   localparam int unsigned PORT_W = K > 1 ? $clog2(K) : 1;
-  localparam int unsigned TAG_W = SLOT_W > PORT_W ? SLOT_W : PORT_W;
+  localparam int unsigned MSG_W = MESSAGES > 1 ? $clog2(MESSAGES) : 1;
+  localparam int unsigned KEY_W = 2 + 2 * NODE_W;  // op, flow, sender
+  // What travels with a received block to its write's completion: its message's key and record
+  // (block_slots.sv), then its slot.
+  localparam int unsigned META_W = KEY_W + MSG_W;
+  localparam int unsigned REF_W = META_W + SLOT_W;
+  localparam int unsigned TAG_W = REF_W > PORT_W ? REF_W : PORT_W;
   localparam int unsigned DATA_W = BLOCK_BYTES * 8;
   localparam int unsigned BEATS = (BLOCK_BYTES / 4 + LANES - 1) / LANES;
   localparam int unsigned BEAT_W = BEATS > 1 ? $clog2(BEATS) + 1 : 1;
   localparam int unsigned PAD_W = BEATS * LANES * 32;  // a block in whole beats
-  localparam int unsigned KEY_W = 2 + 2 * NODE_W;  // op, flow, sender
   localparam int unsigned JOB_W = 1 + 3 + 3 + 2 * NODE_W + 2 + ADDR_W + SIZE_W;
   localparam int unsigned BURST_LEN_W = $clog2(BURST_BYTES + 1);
   localparam int unsigned COUNT_W = 32;
@@ -214,7 +222,8 @@ module network_interface #(
     rx_data_q <= rx_data_i;
   end
 
-  logic [K-1:0]          blk, blk_last, ej_idle, ej_error;
+  logic [K-1:0]          blk, blk_last, blk_first, ej_idle, ej_error;
+  logic [K*MSG_W-1:0]    blk_rec;
   logic [K*2-1:0]        blk_op;
   logic [K*NODE_W-1:0]   blk_flow, blk_sender;
   logic [K*ADDR_W-1:0]   blk_addr;
@@ -224,7 +233,7 @@ module network_interface #(
   for (genvar p = 0; p < K; p++) begin : g_eject
     ejection_decoder #(
       .NODE_W(NODE_W), .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .VCS(VCS),
-      .PKT_MSGS(PKT_MSGS)
+      .PKT_MSGS(PKT_MSGS), .MSG_W(MSG_W)
     ) u_decoder (
       .clk_i, .rst_ni, .start_i, .neighbour_i(neighbour_q),
       .flit_i(rx_q[p]), .type_i(rx_type_q[FLIT_TYPE_BITS*p +: FLIT_TYPE_BITS]),
@@ -233,7 +242,9 @@ module network_interface #(
       .block_o(blk[p]), .block_op_o(blk_op[2*p +: 2]), .block_flow_o(blk_flow[NODE_W*p +: NODE_W]),
       .block_sender_o(blk_sender[NODE_W*p +: NODE_W]), .block_addr_o(blk_addr[ADDR_W*p +: ADDR_W]),
       .block_len_o(blk_len[LEN_W*p +: LEN_W]), .block_data_o(blk_data[DATA_W*p +: DATA_W]),
-      .block_done_o(blk_last[p]), .idle_o(ej_idle[p]), .error_o(ej_error[p])
+      .block_done_o(blk_last[p]), .block_first_o(blk_first[p]),
+      .block_rec_o(blk_rec[MSG_W*p +: MSG_W]), .rec_i(nb_rec[MSG_W*p +: MSG_W]),
+      .idle_o(ej_idle[p]), .error_o(ej_error[p])
     );
   end
 
@@ -250,9 +261,9 @@ module network_interface #(
   // interlock's queue).
   logic [K-1:0]        nb_valid, nb, nb_reduce;
   logic [K*SLOT_W-1:0] nb_slot;
-  logic [K*KEY_W-1:0]  nb_keys;
-  logic                no_slot, empty_block, arrive, slots_empty;
-  logic [KEY_W-1:0]    arrive_key;
+  logic [K*MSG_W-1:0]  nb_rec;
+  logic [K*META_W-1:0] nb_meta;   // key and record of each
+  logic                no_slot, no_record, empty_block, arrive, slots_empty;
 
   always_comb begin
     empty_block = 1'b0;
@@ -261,8 +272,9 @@ module network_interface #(
       nb_valid[p] = blk[p] && started_q && blk_len[LEN_W*p +: LEN_W] != '0 &&
                     blk_len[LEN_W*p +: 2] == 2'b00;
       if (blk[p] && started_q && !nb_valid[p]) empty_block = 1'b1;
-      nb_keys[KEY_W*p +: KEY_W] =
-          {blk_sender[NODE_W*p +: NODE_W], blk_flow[NODE_W*p +: NODE_W], blk_op[2*p +: 2]};
+      nb_meta[META_W*p +: META_W] =
+          {blk_sender[NODE_W*p +: NODE_W], blk_flow[NODE_W*p +: NODE_W], blk_op[2*p +: 2],
+           nb_rec[MSG_W*p +: MSG_W]};
       nb_reduce[p] = nb[p] && 32'(blk_op[2*p +: 2]) == OP_REDUCE;
     end
   end
@@ -276,16 +288,21 @@ module network_interface #(
   logic [ADDR_W-1:0] done_addr;
   logic [LEN_W-1:0]  done_len;
   logic [SLOT_W-1:0] done_slot;
+  logic [META_W-1:0] done_meta;
+  logic [KEY_W-1:0]  done_key;  // the completing block's message: op, flow, sender
   logic              write_done, read_done;
 
   assign done_slot = done_tag[SLOT_W-1:0];
+  assign done_meta = done_tag[SLOT_W +: META_W];
+  assign done_key = done_meta[MSG_W +: KEY_W];
   assign write_done = done_valid && (done_kind == KindGatherWrite || done_kind == KindWriteBack);
   assign read_done = done_valid && done_kind == KindReduceRead;
 
-  block_slots #(.K(K), .BLOCKS(BLOCKS), .KEY_W(KEY_W)) u_slots (
-    .clk_i, .rst_ni, .new_i(nb_valid), .new_key_i(nb_keys), .new_last_i(blk_last),
-    .take_o(nb), .slot_o(nb_slot), .full_o(no_slot), .done_i(write_done), .done_slot_i(done_slot),
-    .arrive_o(arrive), .arrive_key_o(arrive_key), .empty_o(slots_empty)
+  block_slots #(.K(K), .BLOCKS(BLOCKS), .MESSAGES(MESSAGES)) u_slots (
+    .clk_i, .rst_ni, .new_i(nb_valid), .new_first_i(blk_first), .new_rec_i(blk_rec),
+    .new_last_i(blk_last), .take_o(nb), .slot_o(nb_slot), .rec_o(nb_rec), .full_o(no_slot),
+    .no_record_o(no_record), .done_i(write_done), .done_slot_i(done_slot),
+    .done_rec_i(done_meta[MSG_W-1:0]), .arrive_o(arrive), .empty_o(slots_empty)
   );
 
   // ---- reduction (reduction_sequencer.sv): Reduce blocks whose read is in, one at a time ----
@@ -297,16 +314,17 @@ module network_interface #(
   logic [PAD_W-1:0]    beat_acc_block, beat_src_block;
   logic [ADDR_W-1:0]   wb_addr;
   logic [LEN_W-1:0]    wb_len;
+  logic [META_W-1:0]   wb_meta;
 
   reduction_sequencer #(
-    .SLOT_W(SLOT_W), .ADDR_W(ADDR_W), .LEN_W(LEN_W), .REDUCING(REDUCING), .LANES(LANES),
-    .LATENCY(LATENCY)
+    .SLOT_W(SLOT_W), .ADDR_W(ADDR_W), .LEN_W(LEN_W), .META_W(META_W), .REDUCING(REDUCING),
+    .LANES(LANES), .LATENCY(LATENCY)
   ) u_sequencer (
     .clk_i, .rst_ni, .read_i(read_done), .read_slot_i(done_slot), .read_addr_i(done_addr),
-    .read_len_i(done_len), .beat_o(beat_valid), .beat_slot_o(beat_slot), .beat_idx_o(beat_idx),
+    .read_len_i(done_len), .read_meta_i(done_meta), .beat_o(beat_valid), .beat_slot_o(beat_slot), .beat_idx_o(beat_idx),
     .beat_mask_o(beat_mask), .beat_bypass_o(bypass), .unit_out_i(red_out),
     .sum_slot_o(sum_slot), .sum_idx_o(sum_idx), .wb_o(wb_q), .wb_slot_o(wb_slot),
-    .wb_addr_o(wb_addr), .wb_len_o(wb_len)
+    .wb_addr_o(wb_addr), .wb_len_o(wb_len), .wb_meta_o(wb_meta)
   );
 
   // The beat's operands, from the block slot's storage (or the read completing now).
@@ -329,18 +347,20 @@ module network_interface #(
   // =====================================================================================
   logic              issued, released, reducing_full;
   logic [SLOT_W-1:0] issue_slot, release_slot;
+  logic [META_W-1:0] issue_meta, release_meta;
   logic [ADDR_W-1:0] issue_addr, release_addr;
   logic [LEN_W-1:0]  issue_len, release_len;
 
   interlock #(
-    .K(K), .ADDR_W(ADDR_W), .LEN_W(LEN_W), .SLOT_W(SLOT_W), .QUEUE(BLOCKS),
+    .K(K), .ADDR_W(ADDR_W), .LEN_W(LEN_W), .SLOT_W(SLOT_W), .META_W(META_W), .QUEUE(BLOCKS),
     .REDUCING(REDUCING)
   ) u_interlock (
-    .clk_i, .rst_ni, .new_i(nb_reduce), .new_slot_i(nb_slot), .new_addr_i(blk_addr),
-    .new_len_i(blk_len), .issue_o(issued), .issue_slot_o(issue_slot),
-    .issue_addr_o(issue_addr), .issue_len_o(issue_len), .wb_i(wb_q), .wb_slot_i(wb_slot),
-    .release_o(released), .release_slot_o(release_slot), .release_addr_o(release_addr),
-    .release_len_o(release_len), .reducing_full_o(reducing_full)
+    .clk_i, .rst_ni, .new_i(nb_reduce), .new_slot_i(nb_slot), .new_meta_i(nb_meta),
+    .new_addr_i(blk_addr), .new_len_i(blk_len), .issue_o(issued), .issue_slot_o(issue_slot),
+    .issue_meta_o(issue_meta), .issue_addr_o(issue_addr), .issue_len_o(issue_len), .wb_i(wb_q),
+    .wb_slot_i(wb_slot), .release_o(released), .release_slot_o(release_slot),
+    .release_meta_o(release_meta), .release_addr_o(release_addr), .release_len_o(release_len),
+    .reducing_full_o(reducing_full)
   );
 
   // =====================================================================================
@@ -407,8 +427,8 @@ module network_interface #(
   );
 
   dependency_tracker #(.NODE_W(NODE_W), .K(K), .FLOWS(FLOWS), .SLOTS(SLOTS)) u_dependencies (
-    .clk_i, .rst_ni, .start_i, .arrive_i(arrive), .arrive_op_i(arrive_key[1:0]),
-    .arrive_flow_i(arrive_key[2 +: NODE_W]), .arrive_sender_i(arrive_key[2 + NODE_W +: NODE_W]),
+    .clk_i, .rst_ni, .start_i, .arrive_i(arrive), .arrive_op_i(done_key[1:0]),
+    .arrive_flow_i(done_key[2 +: NODE_W]), .arrive_sender_i(done_key[2 + NODE_W +: NODE_W]),
     .op_i(e_op), .flow_i(e_flow), .parent_i(e_parent), .children_i(e_children),
     .issue_i(issue), .ready_o(dep_ready), .wait_op_o(dep_wait_op),
     .wait_node_o(dep_wait_node), .overflow_o(dep_overflow)
@@ -544,24 +564,25 @@ module network_interface #(
       push[i] = nb[p] && 32'(blk_op[2*p +: 2]) != OP_REDUCE;
       push_write[i] = 1'b1;
       push_kind[2*i +: 2] = KindGatherWrite;
-      push_tag[TAG_W*i +: TAG_W] = TAG_W'(nb_slot[SLOT_W*p +: SLOT_W]);
+      push_tag[TAG_W*i +: TAG_W] =
+          TAG_W'({nb_meta[META_W*p +: META_W], nb_slot[SLOT_W*p +: SLOT_W]});
       push_addr[ADDR_W*i +: ADDR_W] = blk_addr[ADDR_W*p +: ADDR_W];
       push_len[LEN_W*i +: LEN_W] = blk_len[LEN_W*p +: LEN_W];
     end
     push[LaneIssue] = issued;
     push_kind[2*LaneIssue +: 2] = KindReduceRead;
-    push_tag[TAG_W*LaneIssue +: TAG_W] = TAG_W'(issue_slot);
+    push_tag[TAG_W*LaneIssue +: TAG_W] = TAG_W'({issue_meta, issue_slot});
     push_addr[ADDR_W*LaneIssue +: ADDR_W] = issue_addr;
     push_len[LEN_W*LaneIssue +: LEN_W] = issue_len;
     push[LaneWriteBack] = wb_q;
     push_write[LaneWriteBack] = 1'b1;
     push_kind[2*LaneWriteBack +: 2] = KindWriteBack;
-    push_tag[TAG_W*LaneWriteBack +: TAG_W] = TAG_W'(wb_slot);
+    push_tag[TAG_W*LaneWriteBack +: TAG_W] = TAG_W'({wb_meta, wb_slot});
     push_addr[ADDR_W*LaneWriteBack +: ADDR_W] = wb_addr;
     push_len[LEN_W*LaneWriteBack +: LEN_W] = wb_len;
     push[LaneRelease] = released;
     push_kind[2*LaneRelease +: 2] = KindReduceRead;
-    push_tag[TAG_W*LaneRelease +: TAG_W] = TAG_W'(release_slot);
+    push_tag[TAG_W*LaneRelease +: TAG_W] = TAG_W'({release_meta, release_slot});
     push_addr[ADDR_W*LaneRelease +: ADDR_W] = release_addr;
     push_len[LEN_W*LaneRelease +: LEN_W] = release_len;
     for (int p = 0; p < K; p++) begin
@@ -576,7 +597,9 @@ module network_interface #(
   end
 
   logic              req_write, dma_overflow;
+  /* verilator lint_off UNUSEDSIGNAL */  // the block's slot, for its write data
   logic [TAG_W-1:0]  req_tag;
+  /* verilator lint_on UNUSEDSIGNAL */
 
   dma_requester #(
     .DEPTH(REQUESTS), .PUSHES(PUSHES), .TAG_W(TAG_W), .KIND_W(2), .ADDR_W(ADDR_W), .LEN_W(LEN_W)
@@ -608,6 +631,7 @@ module network_interface #(
   always_comb begin
     cause_d = cause_q;
     if (no_slot) cause_d[RUN_ERROR_BLOCKS] = 1'b1;
+    if (no_record) cause_d[RUN_ERROR_MESSAGES] = 1'b1;
     if (reducing_full) cause_d[RUN_ERROR_REDUCING] = 1'b1;
     if (dma_overflow) cause_d[RUN_ERROR_REQUESTS] = 1'b1;
     if (|ch_overflow || (due && bad_dest)) cause_d[RUN_ERROR_SEND] = 1'b1;

@@ -22,6 +22,9 @@ module reduction_sequencer #(
   parameter int unsigned ADDR_W = 32,
   // Width of a block's length in bytes (whole 32-bit elements, at most a line).
   parameter int unsigned LEN_W = 9,
+  // Width of what else travels with a block to its write-back (the NI's message record and
+  // key), not looked at here.
+  parameter int unsigned META_W = 1,
   // Blocks between their read and their write-back (NiConfig::reducing_blocks).
   parameter int unsigned REDUCING = 64,
   // Elements the reduction unit adds per cycle.
@@ -38,6 +41,7 @@ module reduction_sequencer #(
   input  logic [SLOT_W-1:0]  read_slot_i,
   input  logic [ADDR_W-1:0]  read_addr_i,
   input  logic [LEN_W-1:0]   read_len_i,
+  input  logic [META_W-1:0]  read_meta_i,
   // The beat entering the reduction unit: its block's slot, its place in the block, the lanes
   // holding elements, and whether its local partial sum is the read completing now.
   output logic               beat_o,
@@ -53,15 +57,16 @@ module reduction_sequencer #(
   output logic               wb_o,
   output logic [SLOT_W-1:0]  wb_slot_o,
   output logic [ADDR_W-1:0]  wb_addr_o,
-  output logic [LEN_W-1:0]   wb_len_o
+  output logic [LEN_W-1:0]   wb_len_o,
+  output logic [META_W-1:0]  wb_meta_o
 );
 
   if ((REDUCING & (REDUCING - 1)) != 0 || LATENCY < 1) begin : g_bad_params
     $error("reduction_sequencer: REDUCING must be a power of two and LATENCY at least 1");
   end
 
-  // A block: slot, address, length.
-  localparam int unsigned REC_W = SLOT_W + ADDR_W + LEN_W;
+  // A block: what travels with it, slot, address, length.
+  localparam int unsigned REC_W = META_W + SLOT_W + ADDR_W + LEN_W;
   localparam int unsigned RQ_W = REDUCING > 1 ? $clog2(REDUCING) : 1;
 
   /* verilator lint_off UNUSEDSIGNAL */  // each takes one field of a block
@@ -74,6 +79,9 @@ module reduction_sequencer #(
   function automatic logic [LEN_W-1:0] rec_len(input logic [REC_W-1:0] r);
     rec_len = r[LEN_W-1:0];
   endfunction
+  function automatic logic [META_W-1:0] rec_meta(input logic [REC_W-1:0] r);
+    rec_meta = r[SLOT_W + ADDR_W + LEN_W +: META_W];
+  endfunction
   /* verilator lint_on UNUSEDSIGNAL */
 
   logic [RQ_W-1:0]   rq_head_q;
@@ -85,7 +93,7 @@ module reduction_sequencer #(
   logic              take_queue, beat_last;
   logic [REC_W-1:0]  beat_rec;
 
-  assign read_rec = {read_slot_i, read_addr_i, read_len_i};
+  assign read_rec = {read_meta_i, read_slot_i, read_addr_i, read_len_i};
 
   storage_array #(.WIDTH(REC_W), .DEPTH(REDUCING), .WRITES(1), .READS(1)) u_queue (
     .clk_i, .we_i(read_i && !beat_bypass_o), .waddr_i(rq_head_q + RQ_W'(rq_count_q)),
@@ -119,6 +127,7 @@ module reduction_sequencer #(
   assign wb_slot_o = rec_slot(wb_rec_q);
   assign wb_addr_o = rec_addr(wb_rec_q);
   assign wb_len_o = rec_len(wb_rec_q);
+  assign wb_meta_o = rec_meta(wb_rec_q);
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin

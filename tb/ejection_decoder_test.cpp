@@ -2,13 +2,15 @@
 // on one ejection port: messages and packets from the SystemC flit encoder, as the receiver
 // sees them (Next and Eject swapped by the source router), interleaved flit by flit over the
 // VCs at random; every flit gives the same block (message, address, bytes, completion) and
-// the same idle state. Protocol errors the SystemC decoder throws on set error_o (among them a
+// the same idle state. Every flit also offers a record (rec_i, a different one each time): a
+// message's first block must say it is first and its later blocks give that record back. Protocol errors the SystemC decoder throws on set error_o (among them a
 // packet longer than its size: a non-tail flit with its last byte, and a head address that is
 // not a multiple of 16).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <deque>
+#include <map>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -54,6 +56,7 @@ class Receiver {
     blocks += block;
     messages += block && b.message_done;
     if (block) {
+      check_record(b);
       ASSERT_EQ(dut_->block_op_o, static_cast<uint32_t>(b.op));
       ASSERT_EQ(dut_->block_flow_o, b.flow);
       ASSERT_EQ(dut_->block_sender_o, b.sender);
@@ -75,6 +78,8 @@ class Receiver {
   void drive(const noc::Flit& f) {
     const noc::WireFlit w = noc::pack(f);
     dut_->flit_i = 1;
+    offered_ = (offered_ + 7) % 32;  // MSG_W = 5
+    dut_->rec_i = static_cast<uint8_t>(offered_);
     dut_->type_i = static_cast<uint8_t>(w.type);
     dut_->vc_i = w.vc;
     for (int k = 0; k < 4; ++k) dut_->data_i[k] = w.data[k];
@@ -85,8 +90,24 @@ class Receiver {
   noc::EjectionDecoder& golden() { return golden_; }
 
  private:
+  // A message's first block takes the record offered with it; the others give it back.
+  void check_record(const noc::ReceivedBlock& b) {
+    const uint64_t key = (uint64_t{static_cast<uint8_t>(b.op)} << 40) | (uint64_t{b.flow} << 20) |
+                         b.sender;
+    const auto it = records_.find(key);
+    ASSERT_EQ(dut_->block_first_o, it == records_.end()) << "block_first_o";
+    if (it == records_.end()) {
+      records_[key] = offered_;
+    } else {
+      ASSERT_EQ(dut_->block_rec_o, it->second) << "block_rec_o";
+    }
+    if (b.message_done) records_.erase(key);
+  }
+
   Clocked<Vejection_decoder> dut_;
   noc::EjectionDecoder golden_;
+  uint32_t offered_ = 0;
+  std::map<uint64_t, uint32_t> records_;  // the record of each message being received
 };
 
 // A send to kNode, as its flits arrive: one unit per message, one per packet.

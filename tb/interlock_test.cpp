@@ -24,7 +24,7 @@ namespace mt::tb {
 namespace {
 
 // tb/CMakeLists.txt builds the model with these.
-constexpr uint32_t kK = 4, kSlots = 128, kReducing = 8;
+constexpr uint32_t kK = 4, kSlots = 128, kReducing = 8, kMetaW = 5;
 
 struct NewBlock {
   uint32_t slot;
@@ -74,12 +74,14 @@ class Bench {
     EXPECT_EQ(dut_->issue_o, issued.has_value()) << "cycle " << c << ": issue_o";
     if (issued && dut_->issue_o) {
       EXPECT_EQ(dut_->issue_slot_o, *issued) << "cycle " << c << ": issue_slot_o";
+      EXPECT_EQ(dut_->issue_meta_o, meta_of(*issued)) << "cycle " << c << ": issue_meta_o";
       EXPECT_EQ(dut_->issue_addr_o, addr_of_[*issued]) << "cycle " << c << ": issue_addr_o";
       EXPECT_EQ(dut_->issue_len_o, len_of_[*issued]) << "cycle " << c << ": issue_len_o";
     }
     EXPECT_EQ(dut_->release_o, rel.has_value()) << "cycle " << c << ": release_o";
     if (rel && dut_->release_o) {
       EXPECT_EQ(dut_->release_slot_o, *rel) << "cycle " << c << ": release_slot_o";
+      EXPECT_EQ(dut_->release_meta_o, meta_of(*rel)) << "cycle " << c << ": release_meta_o";
       EXPECT_EQ(dut_->release_addr_o, addr_of_[*rel]) << "cycle " << c << ": release_addr_o";
       EXPECT_EQ(dut_->release_len_o, len_of_[*rel]) << "cycle " << c << ": release_len_o";
     }
@@ -100,12 +102,16 @@ class Bench {
   }
 
  private:
+  // What travels with a block (the NI's message record), here a function of its slot.
+  static uint32_t meta_of(uint32_t slot) { return (slot * 7 + 3) & ((1u << kMetaW) - 1); }
+
   void drive(const std::vector<NewBlock>& blocks, bool write_back) {
-    uint32_t valid = 0, slots = 0;
+    uint32_t valid = 0, slots = 0, metas = 0;
     uint64_t lens = 0;
     for (size_t p = 0; p < blocks.size(); ++p) {
       valid |= 1u << p;
       slots |= blocks[p].slot << (7 * p);
+      metas |= meta_of(blocks[p].slot) << (kMetaW * p);
       lens |= uint64_t{blocks[p].len} << (9 * p);
       dut_->new_addr_i[p] = blocks[p].addr;
       addr_of_[blocks[p].slot] = blocks[p].addr;
@@ -113,6 +119,7 @@ class Bench {
     }
     dut_->new_i = static_cast<uint8_t>(valid);
     dut_->new_slot_i = slots;
+    dut_->new_meta_i = metas;
     dut_->new_len_i = lens;
     dut_->wb_i = write_back;
     dut_->wb_slot_i = static_cast<uint8_t>(write_back ? reading_.front() : 0);

@@ -19,6 +19,7 @@
 // Verilated headers before SystemC's, as in every bench (verilated_funcs.h).
 #include "Vnetwork_interface.h"
 #include "Vnetwork_interface_bounds.h"
+#include "Vnetwork_interface_messages.h"
 #include "Vnetwork_interface_small.h"
 
 #include <algorithm>
@@ -32,6 +33,7 @@
 #include <random>
 #include <regex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -742,6 +744,35 @@ TEST_F(NiLockstep, BoundsStopBothModelsAlike) {
   for (const char* b : {"block_slots", "reducing_blocks", "memory_requests", "packet_messages"}) {
     EXPECT_GT(stopped[b], 0) << "no run reached NiConfig::" << b;
   }
+}
+
+// NiConfig::open_messages on a build of its own (tb/CMakeLists.txt:
+// Vnetwork_interface_messages, 8 records; every other bound at its default). Plans of many
+// small messages on 64 nodes hold more than 8 open at some nodes (the most on any node: 9),
+// and there both models stop in the same cycle, naming it; elsewhere they run to the end.
+TEST_F(NiLockstep, OpenMessagesBoundStopsBothModelsAlike) {
+  auto small = [](noc::NiConfig& ni) { ni.open_messages = 8; };
+  const std::vector<std::tuple<std::string, uint64_t, noc::FlowControl>> plans = {
+      {"torus:8x8", 16 << 10, noc::FlowControl::kPacket},
+      {"mesh:8x8", 8 << 10, noc::FlowControl::kMessage}};
+  int runs = 0, stopped = 0;
+  for (const auto& [topo, bytes, fc] : plans) {
+    Scenario s;
+    s.images = plan_images(topo, "multitree", bytes, DType::kFp32);
+    s.ni.flow_control = fc;
+    for (const uint32_t node : {0u, 9u, 18u, 27u, 36u, 45u, 54u, 63u}) {
+      s.node = node;
+      SCOPED_TRACE(fmt::format("{} {} bytes, node {}", topo, bytes, node));
+      const Compared c = run<Vnetwork_interface_messages>(s, small);
+      if (HasFailure()) return;
+      EXPECT_TRUE(c.stopped.empty() || c.stopped == "open_messages") << c.stopped;
+      ++runs;
+      stopped += c.stopped == "open_messages";
+    }
+    fs::remove_all(s.images);
+  }
+  std::printf("%d runs, %d stopped at open_messages\n", runs, stopped);
+  EXPECT_GT(stopped, 0) << "no run reached NiConfig::open_messages";
 }
 
 // Random scenarios on an NI with small buffers (tb/CMakeLists.txt: Vnetwork_interface_small),

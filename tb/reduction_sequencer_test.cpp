@@ -6,7 +6,7 @@
 // From the SystemC contract (start = max(ready, free), ceil(e / LANES) beats, the write-back at
 // the cycle admit() returns) the bench knows every beat entering the unit, its block, place,
 // lanes and whether its partial sum is the read completing now, every beat's sums leaving it,
-// and every write-back; the RTL must show each in its cycle. Two parameter sets, each its own
+// and every write-back with what travels with its block; the RTL must show each in its cycle. Two parameter sets, each its own
 // Verilated model (tb/CMakeLists.txt): the NI's LANES = 16 / LATENCY = 4 / REDUCING = 64, and
 // LANES = 3 / LATENCY = 1 / REDUCING = 4 (partial last beats, the shortest pipeline, a full
 // queue). The first difference is named by cycle and signal, with both values.
@@ -29,7 +29,7 @@ namespace mt::tb {
 namespace {
 
 struct Block {
-  uint32_t slot, addr, len;
+  uint32_t slot, addr, len, meta;
 };
 
 // A beat entering the unit as the contract places it.
@@ -105,6 +105,7 @@ class Bench {
     dut_->read_slot_i = static_cast<uint8_t>(b ? b->slot : 0);
     dut_->read_addr_i = b ? b->addr : 0;
     dut_->read_len_i = static_cast<uint16_t>(b ? b->len : 0);
+    dut_->read_meta_i = static_cast<uint16_t>(b ? b->meta : 0);
     // The reduction unit: a beat leaves LATENCY cycles after it entered.
     dut_->unit_out_i = c >= kLatency && beats_.count(c - kLatency) != 0;
   }
@@ -133,6 +134,7 @@ class Bench {
       EXPECT_EQ(dut_->wb_slot_o, wb->second.slot) << "cycle " << c << ": wb_slot_o";
       EXPECT_EQ(dut_->wb_addr_o, wb->second.addr) << "cycle " << c << ": wb_addr_o";
       EXPECT_EQ(dut_->wb_len_o, wb->second.len) << "cycle " << c << ": wb_len_o";
+      EXPECT_EQ(dut_->wb_meta_o, wb->second.meta) << "cycle " << c << ": wb_meta_o";
     }
     if (wb != write_backs_.end()) {
       write_backs_.erase(wb);
@@ -159,7 +161,7 @@ Outcome run(int id, uint32_t seed, uint64_t cycles, double read_p) {
   Outcome out;
   for (uint64_t c = 0; c < cycles; ++c) {
     Block b{static_cast<uint32_t>(rng() % 128), static_cast<uint32_t>(rng() % 4096) * 256,
-            4 * (1 + static_cast<uint32_t>(rng() % 64))};
+            4 * (1 + static_cast<uint32_t>(rng() % 64)), static_cast<uint32_t>(rng() % 1024)};
     const bool now = bench.reducing() < kReducing && read(rng);
     if (!bench.cycle(now ? &b : nullptr, out)) break;
   }

@@ -29,8 +29,8 @@ ROLES = {
                                "decoded, not yet taken", "reduction"),
     ("interlock", "u_successor"): ("ni_buffers", "interlock: the next waiting Reduce block "
                                    "of each block's line, per block slot", "reduction"),
-    ("block_slots", "u_free"): ("ni_buffers", "block slots: one bank of the free-slot FIFO",
-                                "conventional"),
+    ("free_list", "u_bank"): ("ni_buffers", "block slots: one bank of a free list (the free "
+                              "slots, the free message records)", "conventional"),
     ("endpoint", "u_lines"): ("ni_buffers", "send NI buffer: burst lines", "conventional"),
     ("send_channel", "u_bursts"): ("ni_buffers", "send channel: the bursts being read",
                                    "conventional"),

@@ -227,6 +227,7 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
   run.ni.packet_messages = opt.ni.packet_messages * scale;
   run.ni.reducing_blocks = opt.ni.reducing_blocks * scale;
   run.ni.block_slots = opt.ni.block_slots * scale;
+  run.ni.open_messages = opt.ni.open_messages * scale;
   run.ni.memory_requests = opt.ni.memory_requests * scale;
   opt.reduction.validate();
   MemoryConfig mem_cfg = opt.memory;

@@ -134,7 +134,8 @@ struct AllReduceResult {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(StepSpan, step, first_cycle, last_cycle)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LinkUse, from, to, port, flits, utilisation)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(NiPeaks, block_slots, reducing_blocks, waiting_blocks,
-                                   memory_requests, flows, table_entries, packet_messages)
+                                   memory_requests, flows, table_entries, packet_messages,
+                                   open_messages)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AllReduceResult, topology, algorithm, flow_control, dtype,
                                    nodes, steps_per_phase, children_slots, bytes, cycles,
                                    bandwidth_gbps, bound_cycles, cut_bound_cycles, bound_ratio,

@@ -9,9 +9,10 @@
 // an error naming NiConfig::block_slots, as the RTL raises error_o.
 //
 // Message completion: a message (op, flow, sender: its key) is in memory when its last block
-// has been decoded and every block of it has completed. The RTL finds the other live blocks
-// of the completing block's message by their keys and passes the last flag to them; the model
-// counts each message's live blocks, which says the same.
+// has been decoded and every block of it has completed. It has a record from its first block's
+// decode until then, which counts its live blocks; `open_messages` records in use stop the run
+// with an error naming NiConfig::open_messages, as the RTL raises error_o. (The RTL takes a
+// record from a free list and carries it with the message's blocks; the model finds it by key.)
 //
 // Within a cycle the NI takes the cycle's slots (take) before any write completes (complete),
 // as the RTL's decoders see the free count of the cycle's start.
@@ -27,8 +28,8 @@ namespace mt::noc {
 
 class BlockSlots : public sc_core::sc_module {
  public:
-  // NiConfig::block_slots.
-  BlockSlots(sc_core::sc_module_name name, uint32_t slots);
+  // NiConfig::block_slots and NiConfig::open_messages.
+  BlockSlots(sc_core::sc_module_name name, uint32_t slots, uint32_t open_messages);
 
   // A block of message `key` decoded in cycle `now` (a cycle's blocks in port order); `last`:
   // the message's last block. Returns its slot.
@@ -55,6 +56,7 @@ class BlockSlots : public sc_core::sc_module {
   }
   size_t live() const { return live_; }
   size_t peak_live() const { return peak_live_; }
+  size_t peak_open() const { return peak_open_; }  // the most messages open at once
 
  private:
   struct Message {
@@ -66,7 +68,9 @@ class BlockSlots : public sc_core::sc_module {
   size_t head_ = 0;               // place of the next slot taken
   size_t free_ = 0;               // free slots, from head_ on
   std::vector<uint64_t> key_;     // per slot: the message of its block
-  std::unordered_map<uint64_t, Message> messages_;  // messages with a block decoded
+  std::unordered_map<uint64_t, Message> messages_;  // open messages (a record each)
+  uint32_t open_bound_;
+  size_t peak_open_ = 0;
   size_t live_ = 0, peak_live_ = 0;
   uint64_t take_cycle_ = ~uint64_t{0};  // the cycle of the last take
   size_t taken_now_ = 0;                // slots taken in take_cycle_

@@ -37,7 +37,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
       lockstep("lockstep"),
       decoder("decoder", ni),
       dependencies("dependencies", ni.arrival_slots, ni.flows),
-      slots("block_slots", ni.block_slots),
+      slots("block_slots", ni.block_slots, ni.open_messages),
       interlock("interlock", ni.reducing_blocks),
       dma("dma", noc.clock_ps, ni.memory_requests),
       sequencer("reduction_sequencer", reduction_cfg),

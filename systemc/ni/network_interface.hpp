@@ -112,7 +112,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
     return NiPeaks{slots.peak_live(),   interlock.peak_reducing(),
                    interlock.peak_waiting(), dma.peak_outstanding(),
                    dependencies.peak_flows(), table.entries().size(),
-                   ejection.peak_packet_messages()};
+                   ejection.peak_packet_messages(), slots.peak_open()};
   }
   uint64_t flits_ejected() const override;
   uint64_t head_flits_injected() const override { return heads_; }

@@ -41,6 +41,7 @@ void NiConfig::validate() const {
   if (buffer_lines == 0) bad("buffer_lines", buffer_lines, "must be at least 1");
   if (send_queue < 4) bad("send_queue", send_queue, "must hold an entry's 4 sends");
   if (block_slots == 0) bad("block_slots", block_slots, "must be at least 1");
+  if (open_messages == 0) bad("open_messages", open_messages, "must be at least 1");
   if (reducing_blocks == 0) bad("reducing_blocks", reducing_blocks, "must be at least 1");
   if (memory_requests == 0) bad("memory_requests", memory_requests, "must be at least 1");
   if (forward_prefix_bytes != 0 && !forward) {
@@ -67,7 +68,8 @@ void NiPeaks::include(const NiPeaks& o) {
                               std::pair{&memory_requests, o.memory_requests},
                               std::pair{&flows, o.flows},
                               std::pair{&table_entries, o.table_entries},
-                              std::pair{&packet_messages, o.packet_messages}}) {
+                              std::pair{&packet_messages, o.packet_messages},
+                              std::pair{&open_messages, o.open_messages}}) {
     *mine = std::max(*mine, theirs);
   }
 }

@@ -57,6 +57,10 @@ struct NiConfig {
   // Received blocks the RTL holds at once (decoded, not yet written to memory); the model
   // checks it and stops with an error where the RTL would have to stall ejection.
   uint32_t block_slots = 128;
+  // Messages open at once, from their first block's decode until they are in memory
+  // (rtl/block_slots.sv's MESSAGES: a record each counts its live blocks). The model checks it
+  // and stops with an error where the RTL would have to stall ejection.
+  uint32_t open_messages = 32;
   // The read-after-write interlock (rtl/interlock.sv): Reduce blocks between their read and
   // their write-back (REDUCING; the blocks waiting behind them need no place of their own:
   // they wait in their block slots); memory accesses asked for and not yet complete
@@ -91,6 +95,8 @@ struct NiPeaks {
   // The largest flow id + 1 and the table entries the NI held; the most packet-mode messages
   // open on one ejection port.
   uint64_t flows = 0, table_entries = 0, packet_messages = 0;
+  // The most messages open at once (NiConfig::open_messages).
+  uint64_t open_messages = 0;
 
   // Each field the larger of this and `o`'s.
   void include(const NiPeaks& o);
