@@ -12,7 +12,10 @@ saves (mtsim --ni-forward, the forwarding spec). The gnuplot scripts, their data
 table as Markdown (tables.md) go to PLOTS, the SVGs to FIGURES (default PLOTS). With --doc,
 each block between '<!-- BEGIN GENERATED name -->' and '<!-- END GENERATED name -->' in that
 file is replaced by the table of that name (the prose around the blocks is written by hand).
-A point that did not run shows as '-'.
+A point that did not run shows as '-'. Beside the paper's algorithms the figures and tables
+show the optimal-step planner (multitree-opt: MultiTreeOpt, MultiTreeOptMsg message-based),
+which plans tori only. A figure's point is a run without extra mtsim options or with
+--data sampled only (the same cycles; the tables say which points sampled their data).
 
 --check writes nothing outside PLOTS: it draws the figures into PLOTS and compares each,
 byte for byte, with its copy in FIGURES, and compares the document's generated blocks with
@@ -32,13 +35,21 @@ import docgen  # noqa: E402  (scripts/docgen.py)
 
 CONFIGS = ("default", "paper")
 TOPOS = ("torus:4x4", "torus:8x8", "mesh:4x4", "mesh:8x8")
+# MultiTreeOpt is the optimal-step planner (mtsim -a multitree-opt), MultiTreeOptMsg the same
+# with message-based flow control; it plans tori and rings only, so its mesh cells are '-'.
 VARIANTS = (("ring", "packet", "Ring"), ("ring-bi", "packet", "Ring-bi"),
             ("ring2d", "packet", "2D-Ring"), ("dbtree", "packet", "DBTree"),
-            ("multitree", "packet", "MultiTree"), ("multitree", "message", "MultiTreeMsg"))
+            ("multitree", "packet", "MultiTree"), ("multitree", "message", "MultiTreeMsg"),
+            ("multitree-opt", "message", "MultiTreeOptMsg"))
 FIG10 = (("ring", "packet", "Ring"), ("ring2d", "packet", "2D-Ring"),
-         ("multitree", "message", "MultiTreeMsg"))
+         ("multitree", "message", "MultiTreeMsg"),
+         ("multitree-opt", "message", "MultiTreeOptMsg"))
 MVP_ALGS = (("ring", "Ring"), ("ring-bi", "Ring-bi"), ("ring2d", "2D-Ring"),
-            ("dbtree", "DBTree"), ("multitree", "MultiTree"))
+            ("dbtree", "DBTree"), ("multitree", "MultiTree"), ("multitree-opt", "MultiTreeOpt"))
+# The options a figure's point may run with: none, or sampled node data (mtsim --data
+# sampled: the same cycles, for the points too big for memory with every node's data).
+POINT_OPTIONS = ("", "--data sampled")
+SAMPLED = "--data sampled"
 FIG10_TOPOS = ("torus:4x4", "torus:8x8", "torus:12x12", "torus:16x16")
 
 
@@ -46,9 +57,10 @@ class InputError(Exception):
     pass
 
 
-def load(path, options=""):
-    """The rows run with exactly these mtsim options (none: the figures' points), by
-    (topology, algorithm, flow control, config, bytes)."""
+def load(path, options=POINT_OPTIONS):
+    """The rows run with exactly one of these mtsim option strings (default: the figures'
+    points), by (topology, algorithm, flow control, config, bytes). A point that ran both with
+    full and with sampled data is the full-data row."""
     try:
         with open(path) as f:
             rows = list(csv.DictReader(f))
@@ -56,11 +68,17 @@ def load(path, options=""):
         raise InputError(f"{path}: cannot read: {e.strerror}")
     index = {}
     for r in rows:
-        if r.get("options", "") != options:
+        if r.get("options", "") not in options:
             continue
         key = (r["topology"], r["algorithm"], r["flow_control"], r["config"], int(r["bytes"]))
-        index[key] = r
+        if key not in index or r.get("options", "") == "":
+            index[key] = r
     return index
+
+
+def data_mode(rows):
+    """'sampled' when any of these rows ran with sampled node data, else 'full'."""
+    return "sampled" if any(r and r.get("options", "") == SAMPLED for r in rows) else "full"
 
 
 def size_label(n):
@@ -93,18 +111,25 @@ def md_table(header, rows):
 # ---- tables ---------------------------------------------------------------------------------
 
 def fig9_table(index, config, sizes):
+    """Bandwidth per variant, then MultiTreeMsg's and MultiTreeOptMsg's share of the bound and
+    their ratios to the baselines."""
     header = ["topology", "size"] + [v[2] for v in VARIANTS] + [
-        "MultiTreeMsg of bound", "MTMsg / Ring", "MTMsg / 2D-Ring"]
+        "MultiTreeMsg of bound", "MTMsg / Ring", "MTMsg / 2D-Ring", "MultiTreeOptMsg of bound",
+        "MTOptMsg / MTMsg", "MTOptMsg / 2D-Ring"]
     rows = []
     for topo in TOPOS:
         for size in sizes:
-            bw = [get(index, topo, a, f, config, size) for a, f, _ in VARIANTS]
-            if all(b is None for b in bw):
+            bw = {lab: get(index, topo, a, f, config, size) for a, f, lab in VARIANTS}
+            if all(b is None for b in bw.values()):
                 continue
-            bound = get(index, topo, "multitree", "message", config, size, "bound_ratio")
-            rows.append([topo, size_label(size)] + [fmt(b) for b in bw] + [
-                fmt(bound and 100 * bound, "{:.1f}%"), fmt(ratio(bw[5], bw[0]), "{:.2f}x"),
-                fmt(ratio(bw[5], bw[2]), "{:.2f}x")])
+            bound = {a: get(index, topo, a, "message", config, size, "bound_ratio")
+                     for a in ("multitree", "multitree-opt")}
+            mt, opt = bw["MultiTreeMsg"], bw["MultiTreeOptMsg"]
+            rows.append([topo, size_label(size)] + [fmt(b) for b in bw.values()] + [
+                fmt(bound["multitree"] and 100 * bound["multitree"], "{:.1f}%"),
+                fmt(ratio(mt, bw["Ring"]), "{:.2f}x"), fmt(ratio(mt, bw["2D-Ring"]), "{:.2f}x"),
+                fmt(bound["multitree-opt"] and 100 * bound["multitree-opt"], "{:.1f}%"),
+                fmt(ratio(opt, mt), "{:.2f}x"), fmt(ratio(opt, bw["2D-Ring"]), "{:.2f}x")])
     return md_table(header, rows)
 
 
@@ -141,14 +166,16 @@ def fig10_base(index, config, per_node):
 
 
 def fig10_table(index, config, per_node_sizes):
-    header = ["bytes/node", "nodes", "all-reduce size"] + [
+    """Per point: bandwidth normalised to Ring on 16 nodes, and each run's wall time."""
+    header = ["bytes/node", "nodes", "all-reduce size", "node data"] + [
         f"{lab} (norm.)" for _, _, lab in FIG10] + [f"{lab} wall s" for _, _, lab in FIG10]
     rows = []
     for b, nodes, topo, cells in fig10_points(index, config, per_node_sizes):
         base = fig10_base(index, config, b)
         norm = [ratio(r and float(r["bandwidth_gbps"]), base) for _, r in cells]
         wall = [r and float(r["wall_s"]) for _, r in cells]
-        rows.append([size_label(b), str(nodes), size_label(b * nodes)] +
+        rows.append([size_label(b), str(nodes), size_label(b * nodes),
+                     data_mode([r for _, r in cells])] +
                     [fmt(x) for x in norm] + [fmt(w, "{:.1f}") for w in wall])
     return md_table(header, rows)
 
@@ -203,8 +230,8 @@ def spec_options(spec_path):
 
 def link_step_bound(alg, row):
     """Share of a torus's link-steps a lockstep plan of N(N-1) equal transfers per phase
-    (MultiTree, Ring) can fill: N(N-1) / (steps * 4N); None for other algorithms."""
-    if alg not in ("multitree", "ring"):
+    (MultiTree, MultiTreeOpt, Ring) can fill: N(N-1) / (steps * 4N); None for other algorithms."""
+    if alg not in ("multitree", "multitree-opt", "ring"):
         return None
     n, steps = int(row["nodes"]), int(row["steps_per_phase"])
     return 100 * n * (n - 1) / (steps * 4 * n)
@@ -228,16 +255,18 @@ def causes_table(index, sizes):
 
 
 def walltime_table(index):
-    header = ["topology", "size", "points", "mean wall s", "max wall s", "max peak MiB"]
+    """Per topology, size and node data (full or sampled): the points' wall time and memory."""
+    header = ["topology", "size", "node data", "points", "mean wall s", "max wall s",
+              "max peak MiB"]
     groups = {}
     for (topo, _, _, _, size), r in index.items():
-        groups.setdefault((nodes_of(topo), topo, size), []).append(r)
+        groups.setdefault((nodes_of(topo), topo, size, data_mode([r])), []).append(r)
     rows = []
-    for (_, topo, size), rs in sorted(groups.items()):
+    for (_, topo, size, data), rs in sorted(groups.items()):
         wall = [float(r["wall_s"]) for r in rs]
         rss = max(float(r["max_rss_mib"]) for r in rs)
-        rows.append([topo, size_label(size), str(len(rs)), f"{sum(wall) / len(wall):.1f}",
-                     f"{max(wall):.1f}", f"{rss:.0f}"])
+        rows.append([topo, size_label(size), data, str(len(rs)),
+                     f"{sum(wall) / len(wall):.1f}", f"{max(wall):.1f}", f"{rss:.0f}"])
     return md_table(header, rows)
 
 
@@ -248,34 +277,47 @@ def largest_common(index, topo, config, variants, sizes):
     return max(done) if done else None
 
 
-def speedups(index, topo, config, size):
-    """MultiTreeMsg over Ring and over 2D-Ring (packet-based) at one point."""
-    mt = get(index, topo, "multitree", "message", config, size)
+def speedups(index, topo, config, size, alg="multitree"):
+    """A message-based MultiTree plan (alg: multitree or multitree-opt) over Ring and over
+    2D-Ring (packet-based) at one point."""
+    mt = get(index, topo, alg, "message", config, size)
     return (ratio(mt, get(index, topo, "ring", "packet", config, size)),
             ratio(mt, get(index, topo, "ring2d", "packet", config, size)))
 
 
-def claim_8x8(index, config, sizes):
-    need = [("multitree", "message"), ("ring", "packet"), ("ring2d", "packet")]
-    size = largest_common(index, "torus:8x8", config, need, sizes)
+def claim_torus(index, topo, config, sizes, alg):
+    """alg over Ring and over 2D-Ring on one torus at the largest size all three ran."""
+    need = [(alg, "message"), ("ring", "packet"), ("ring2d", "packet")]
+    size = largest_common(index, topo, config, need, sizes)
     if size is None:
         return "-", "-"
-    r, r2 = speedups(index, "torus:8x8", config, size)
+    r, r2 = speedups(index, topo, config, size, alg)
     return (f"{r:.2f}x at {size_label(size)}", f"{r2:.2f}x at {size_label(size)}")
 
 
-def claim_256(index, config, per_node_sizes):
-    """MultiTreeMsg over Ring and 2D-Ring on the largest torus of Fig. 10 that ran (the paper:
-    256 nodes), for every bytes-per-node size."""
+def claim_256(index, config, per_node_sizes, alg):
+    """alg over Ring and 2D-Ring on the largest torus of Fig. 10 that ran (the paper: 256
+    nodes), for every bytes-per-node size."""
     out_r, out_r2 = [], []
     for b in per_node_sizes:
         for topo in reversed(FIG10_TOPOS):
-            r, r2 = speedups(index, topo, config, b * nodes_of(topo))
+            r, r2 = speedups(index, topo, config, b * nodes_of(topo), alg)
             if r and r2:
                 out_r.append(f"{r:.2f}x ({size_label(b)}/node, {nodes_of(topo)} nodes)")
                 out_r2.append(f"{r2:.2f}x ({size_label(b)}/node, {nodes_of(topo)} nodes)")
                 break
     return "; ".join(out_r) or "-", "; ".join(out_r2) or "-"
+
+
+def claim_bound(index, config, sizes, alg):
+    """alg's (message-based) share of the physical bound on both tori at its largest size."""
+    parts = []
+    for topo in ("torus:4x4", "torus:8x8"):
+        size = largest_common(index, topo, config, [(alg, "message")], sizes)
+        if size:
+            b = get(index, topo, alg, "message", config, size, "bound_ratio")
+            parts.append(f"{100 * b:.1f}% ({topo[6:]}, {size_label(size)})")
+    return "; ".join(parts) or "-"
 
 
 def claim_message(index, config, sizes):
@@ -291,26 +333,51 @@ def claim_message(index, config, sizes):
 
 
 def claim_dbtree(index, config, sizes):
+    """Torus points where DBTree is the slowest of the paper's algorithms."""
     worst = total = 0
     for topo in ("torus:4x4", "torus:8x8"):
         for size in sizes:
-            bw = {lab: get(index, topo, a, f, config, size) for a, f, lab in VARIANTS}
+            bw = {lab: get(index, topo, a, f, config, size) for a, f, lab in VARIANTS
+                  if a != "multitree-opt"}
             if all(v is not None for v in bw.values()):
                 total += 1
                 worst += min(bw, key=bw.get) == "DBTree"
     return f"worst at {worst} of {total} torus points" if total else "-"
 
 
+# The plans the MultiTree claims are stated for: Algorithm 1 (the paper's) and the
+# optimal-step planner (beyond the paper; its paper cell is the paper's MultiTree number).
+PLANS = (("multitree", "MultiTreeMsg"), ("multitree-opt", "MultiTreeOptMsg"))
+
+
+def plan_claims(index, alg, sizes9, per_node):
+    """One plan's claims: [(claim, the paper's number, {config: ours})]."""
+    t8, t4, n, b = ({c: f(c) for c in CONFIGS} for f in (
+        lambda c: claim_torus(index, "torus:8x8", c, sizes9, alg),
+        lambda c: claim_torus(index, "torus:4x4", c, sizes9, alg),
+        lambda c: claim_256(index, c, per_node, alg),
+        lambda c: claim_bound(index, c, sizes9, alg)))
+    pick = (lambda d, i: {c: d[c][i] for c in CONFIGS})
+    return [("over Ring, 8x8 torus", "2.3x", pick(t8, 0)),
+            ("over 2D-Ring, 8x8 torus", "1.56x", pick(t8, 1)),
+            ("over 2D-Ring, 4x4 torus", "-", pick(t4, 1)),
+            ("over Ring, 256 nodes (ours: largest N run)", "3x", pick(n, 0)),
+            ("over 2D-Ring, 256 nodes (ours: largest N run)", "1.4x", pick(n, 1)),
+            ("of the physical bound, both tori", "-", b)]
+
+
 def claims_table(index, sizes9, per_node):
-    cols = {c: (claim_8x8(index, c, sizes9), claim_256(index, c, per_node),
-                claim_message(index, c, sizes9), claim_dbtree(index, c, sizes9))
-            for c in CONFIGS}
-    rows = [["MultiTreeMsg over Ring, 8x8 torus", "2.3x"] + [cols[c][0][0] for c in CONFIGS],
-            ["MultiTreeMsg over 2D-Ring, 8x8 torus", "1.56x"] + [cols[c][0][1] for c in CONFIGS],
-            ["MultiTreeMsg over Ring, 256 nodes (ours: largest N run)", "3x"] + [cols[c][1][0] for c in CONFIGS],
-            ["MultiTreeMsg over 2D-Ring, 256 nodes (ours: largest N run)", "1.4x"] + [cols[c][1][1] for c in CONFIGS],
-            ["message-based flow control (MultiTree)", "+6%"] + [cols[c][2] for c in CONFIGS],
-            ["DBTree worst on the 2D torus", "yes"] + [cols[c][3] for c in CONFIGS]]
+    """The paper's claims beside ours; each MultiTree claim once per plan (PLANS)."""
+    per_plan = [(lab, plan_claims(index, alg, sizes9, per_node)) for alg, lab in PLANS]
+    rows = []
+    for i in range(len(per_plan[0][1])):
+        for lab, claims in per_plan:
+            claim, paper, ours = claims[i]
+            rows.append([f"{lab} {claim}", paper] + [ours[c] for c in CONFIGS])
+    other = {c: (claim_message(index, c, sizes9), claim_dbtree(index, c, sizes9))
+             for c in CONFIGS}
+    rows += [["message-based flow control (MultiTree)", "+6%"] + [other[c][0] for c in CONFIGS],
+             ["DBTree worst on the 2D torus", "yes"] + [other[c][1] for c in CONFIGS]]
     return md_table(["claim", "paper", "ours, default", "ours, --config paper"], rows)
 
 
@@ -339,8 +406,13 @@ def fig9_plot(index, config, sizes, out, figs):
         write_rows(dat, ["bytes"] + [v[2] for v in VARIANTS],
                    [[s] + [get(index, topo, a, f, config, s) for a, f, _ in VARIANTS]
                     for s in sizes])
-        plots = ", ".join(f'"{dat}" using 1:{c + 2} with linespoints lw 2 pt {c + 4} '
-                          f'title "{v[2]}"' for c, v in enumerate(VARIANTS))
+        # the variants that ran on this topology (MultiTreeOptMsg: tori only), each in its
+        # own line type and point in every panel
+        ran = [c for c, (a, f, _) in enumerate(VARIANTS)
+               if any(get(index, topo, a, f, config, s) is not None for s in sizes)]
+        plots = ", ".join(f'"{dat}" using 1:{c + 2} with linespoints lt {c + 1} lw 2 '
+                          f'pt {c + 4} title "{VARIANTS[c][2]}"'
+                          for c in ran or range(len(VARIANTS)))
         key = "set key top left" if i == 0 else "unset key"
         panels.append(f'set title "{topo.replace(":", " ")}"\n{key}\nplot {plots}\n')
     xtics = ", ".join(f'"{size_label(s)}" {s}' for s in sizes)
@@ -421,7 +493,7 @@ def tables(index, csv_path, specs):
     out = {"claims": claims_table(index, sizes9, per_node), "walltime": walltime_table(index),
            "causes": causes_table(index, sizes9),
            "forwarding": forwarding_table(
-               index, [(o, load(csv_path, o))
+               index, [(o, load(csv_path, (o,)))
                        for o in spec_options(os.path.join(specs, "forwarding.json"))],
                sizes_fwd)}
     for c in CONFIGS:
