@@ -11,11 +11,12 @@
 // Message completion: a message is in memory when its last block has been decoded and every
 // block of it has completed. A message has a record from its first block's decode until then,
 // taken from a second free list of MESSAGES records: the count of its live blocks and whether
-// its last block has been decoded. The ejection decoder keeps a message's record with the
-// message (its VC's context, or its packet-table entry) and gives it with each later block
-// (new_first_i low, new_rec_i); the record travels with the block to its write's completion
-// (done_rec_i), which counts it down, and the message's key travels with it too. So per cycle
-// each record is counted up by at most one new block and down by the completion: no search.
+// its last block has been decoded, and the message's key (op, flow, sender), written when the
+// record is taken. The ejection decoder keeps a message's record with the message (its VC's
+// context, or its packet-table entry) and gives it with each later block (new_first_i low,
+// new_rec_i); the record travels with the block to its write's completion (done_rec_i), which
+// counts it down and, when the message is in memory, reads its key. So per cycle each record
+// is counted up by at most one new block and down by the completion: no search.
 // A first block that finds no free record sets no_record_o (the SystemC NI stops there with an
 // error naming open_messages).
 module block_slots #(
@@ -26,6 +27,8 @@ module block_slots #(
   // Records of open messages (a power of two, at least two rows of the free list's banks;
   // NiConfig::open_messages).
   parameter int unsigned MESSAGES = 32,
+  // Width of a message's key (op, flow, sender).
+  parameter int unsigned KEY_W = 18,
   localparam int unsigned SLOT_W = BLOCKS > 1 ? $clog2(BLOCKS) : 1,
   localparam int unsigned MSG_W = MESSAGES > 1 ? $clog2(MESSAGES) : 1
 ) (
@@ -36,6 +39,7 @@ module block_slots #(
   input  logic [K-1:0]          new_i,
   input  logic [K-1:0]          new_first_i,
   input  logic [K*MSG_W-1:0]    new_rec_i,
+  input  logic [K*KEY_W-1:0]    new_key_i,
   input  logic [K-1:0]          new_last_i,
   // The slot each took (take_o) and its message's record, and whether one found no free slot
   // (full_o) or a first block no free record (no_record_o).
@@ -48,8 +52,9 @@ module block_slots #(
   input  logic                  done_i,
   input  logic [SLOT_W-1:0]     done_slot_i,
   input  logic [MSG_W-1:0]      done_rec_i,
-  // Its message is in memory with it.
+  // Its message is in memory with it; the message.
   output logic                  arrive_o,
+  output logic [KEY_W-1:0]      arrive_key_o,
   // No slot is live after this cycle's completion, leaving aside this cycle's new blocks.
   output logic                  empty_o
 );
@@ -72,6 +77,7 @@ module block_slots #(
   logic                rec_short;
   logic [COUNT_W-1:0]  count_q [MESSAGES];
   logic [MESSAGES-1:0] last_q;
+  logic [KEY_W-1:0]    key_q [MESSAGES];
   logic                done_joined;
   /* verilator lint_off UNUSEDSIGNAL */  // the records need no count of their own
   logic [MSG_W:0]      records_free;
@@ -99,25 +105,30 @@ module block_slots #(
   // block has been decoded, and no block of it joins in this cycle.
   assign arrive_o = done_i && count_q[done_rec_i] == COUNT_W'(1) && last_q[done_rec_i] &&
                     !done_joined;
+  assign arrive_key_o = key_q[done_rec_i];
 
-  // Counts and last flags (no reset: a record is written when a first block takes it).
+  // Counts, last flags and keys (no reset: a record is written when a first block takes it).
   always_ff @(posedge clk_i) begin
     for (int r = 0; r < MESSAGES; r++) begin
       logic up, down, last, fresh_r;
+      logic [KEY_W-1:0] key;
       up = 1'b0;
       last = 1'b0;
       fresh_r = 1'b0;
+      key = '0;
       for (int p = 0; p < K; p++) begin
         if (take_o[p] && rec_o[MSG_W*p +: MSG_W] == MSG_W'(r)) begin
           up = 1'b1;
           last = new_last_i[p];
           fresh_r = first[p];
+          key = new_key_i[KEY_W*p +: KEY_W];
         end
       end
       down = done_i && done_rec_i == MSG_W'(r);
       if (fresh_r) begin
         count_q[r] <= COUNT_W'(1);
         last_q[r] <= last;
+        key_q[r] <= key;
       end else if (up || down) begin
         count_q[r] <= count_q[r] + COUNT_W'(up) - COUNT_W'(down);
         if (last) last_q[r] <= 1'b1;

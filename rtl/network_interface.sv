@@ -174,9 +174,9 @@ module network_interface #(
   localparam int unsigned PORT_W = K > 1 ? $clog2(K) : 1;
   localparam int unsigned MSG_W = MESSAGES > 1 ? $clog2(MESSAGES) : 1;
   localparam int unsigned KEY_W = 2 + 2 * NODE_W;  // op, flow, sender
-  // What travels with a received block to its write's completion: its message's key and record
+  // What travels with a received block to its write's completion: its message's record
   // (block_slots.sv), then its slot.
-  localparam int unsigned META_W = KEY_W + MSG_W;
+  localparam int unsigned META_W = MSG_W;
   localparam int unsigned REF_W = META_W + SLOT_W;
   localparam int unsigned TAG_W = REF_W > PORT_W ? REF_W : PORT_W;
   localparam int unsigned DATA_W = BLOCK_BYTES * 8;
@@ -262,8 +262,10 @@ module network_interface #(
   logic [K-1:0]        nb_valid, nb, nb_reduce;
   logic [K*SLOT_W-1:0] nb_slot;
   logic [K*MSG_W-1:0]  nb_rec;
-  logic [K*META_W-1:0] nb_meta;   // key and record of each
+  logic [K*META_W-1:0] nb_meta;   // the record of each
+  logic [K*KEY_W-1:0]  nb_keys;
   logic                no_slot, no_record, empty_block, arrive, slots_empty;
+  logic [KEY_W-1:0]    arrive_key;
 
   always_comb begin
     empty_block = 1'b0;
@@ -272,9 +274,9 @@ module network_interface #(
       nb_valid[p] = blk[p] && started_q && blk_len[LEN_W*p +: LEN_W] != '0 &&
                     blk_len[LEN_W*p +: 2] == 2'b00;
       if (blk[p] && started_q && !nb_valid[p]) empty_block = 1'b1;
-      nb_meta[META_W*p +: META_W] =
-          {blk_sender[NODE_W*p +: NODE_W], blk_flow[NODE_W*p +: NODE_W], blk_op[2*p +: 2],
-           nb_rec[MSG_W*p +: MSG_W]};
+      nb_keys[KEY_W*p +: KEY_W] =
+          {blk_sender[NODE_W*p +: NODE_W], blk_flow[NODE_W*p +: NODE_W], blk_op[2*p +: 2]};
+      nb_meta[META_W*p +: META_W] = nb_rec[MSG_W*p +: MSG_W];
       nb_reduce[p] = nb[p] && 32'(blk_op[2*p +: 2]) == OP_REDUCE;
     end
   end
@@ -289,20 +291,19 @@ module network_interface #(
   logic [LEN_W-1:0]  done_len;
   logic [SLOT_W-1:0] done_slot;
   logic [META_W-1:0] done_meta;
-  logic [KEY_W-1:0]  done_key;  // the completing block's message: op, flow, sender
   logic              write_done, read_done;
 
   assign done_slot = done_tag[SLOT_W-1:0];
   assign done_meta = done_tag[SLOT_W +: META_W];
-  assign done_key = done_meta[MSG_W +: KEY_W];
   assign write_done = done_valid && (done_kind == KindGatherWrite || done_kind == KindWriteBack);
   assign read_done = done_valid && done_kind == KindReduceRead;
 
-  block_slots #(.K(K), .BLOCKS(BLOCKS), .MESSAGES(MESSAGES)) u_slots (
+  block_slots #(.K(K), .BLOCKS(BLOCKS), .MESSAGES(MESSAGES), .KEY_W(KEY_W)) u_slots (
     .clk_i, .rst_ni, .new_i(nb_valid), .new_first_i(blk_first), .new_rec_i(blk_rec),
-    .new_last_i(blk_last), .take_o(nb), .slot_o(nb_slot), .rec_o(nb_rec), .full_o(no_slot),
+    .new_key_i(nb_keys), .new_last_i(blk_last), .take_o(nb), .slot_o(nb_slot), .rec_o(nb_rec), .full_o(no_slot),
     .no_record_o(no_record), .done_i(write_done), .done_slot_i(done_slot),
-    .done_rec_i(done_meta[MSG_W-1:0]), .arrive_o(arrive), .empty_o(slots_empty)
+    .done_rec_i(done_meta), .arrive_o(arrive), .arrive_key_o(arrive_key),
+    .empty_o(slots_empty)
   );
 
   // ---- reduction (reduction_sequencer.sv): Reduce blocks whose read is in, one at a time ----
@@ -427,8 +428,8 @@ module network_interface #(
   );
 
   dependency_tracker #(.NODE_W(NODE_W), .K(K), .FLOWS(FLOWS), .SLOTS(SLOTS)) u_dependencies (
-    .clk_i, .rst_ni, .start_i, .arrive_i(arrive), .arrive_op_i(done_key[1:0]),
-    .arrive_flow_i(done_key[2 +: NODE_W]), .arrive_sender_i(done_key[2 + NODE_W +: NODE_W]),
+    .clk_i, .rst_ni, .start_i, .arrive_i(arrive), .arrive_op_i(arrive_key[1:0]),
+    .arrive_flow_i(arrive_key[2 +: NODE_W]), .arrive_sender_i(arrive_key[2 + NODE_W +: NODE_W]),
     .op_i(e_op), .flow_i(e_flow), .parent_i(e_parent), .children_i(e_children),
     .issue_i(issue), .ready_o(dep_ready), .wait_op_o(dep_wait_op),
     .wait_node_o(dep_wait_node), .overflow_o(dep_overflow)

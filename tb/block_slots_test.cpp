@@ -4,7 +4,7 @@
 // any order); the bench plays the ejection decoders, keeping each message's record from the
 // cycle its first block took it (rec_o) and giving it with the message's later blocks and
 // their completions, as the NI does. The same slot for every new block, the same message in
-// memory, the same empty flag, and the same overflow in the cycle the SystemC model throws for
+// memory with the same key, the same empty flag, and the same overflow in the cycle the SystemC model throws for
 // NiConfig::block_slots or NiConfig::open_messages. The first difference is named by cycle and
 // signal, with both values.
 #include <gtest/gtest.h>
@@ -82,14 +82,19 @@ class Bench {
       EXPECT_EQ(rec, record_[blocks[i].key]) << "cycle " << c << ": rec_o[" << p << "]";
     }
     bool arrive = false;
+    uint64_t key = 0;
     if (done >= 0) {
       const uint32_t slot = live_[static_cast<size_t>(done)];
+      key = golden_.key(slot);
       if (last_[slot] && others_live(slot)) ++out.passed;
       arrive = golden_.complete(slot);
-      if (arrive) record_.erase(golden_.key(slot));
+      if (arrive) record_.erase(key);
       live_.erase(live_.begin() + done);
     }
     EXPECT_EQ(dut_->arrive_o, arrive) << "cycle " << c << ": arrive_o";
+    if (arrive && dut_->arrive_o) {
+      EXPECT_EQ(dut_->arrive_key_o, key) << "cycle " << c << ": arrive_key_o";
+    }
     EXPECT_EQ(dut_->empty_o, golden_.empty(c)) << "cycle " << c << ": empty_o";
     for (size_t i = 0; i < slots.size(); ++i) {
       live_.push_back(slots[i]);
@@ -108,10 +113,15 @@ class Bench {
   void drive(const std::vector<uint32_t>& ports, const std::vector<NewBlock>& blocks,
              int done) {
     uint32_t valid = 0, last = 0, first = 0, recs = 0;
+    uint32_t words[3] = {};
     for (size_t i = 0; i < ports.size(); ++i) {
       const uint32_t p = ports[i];
       valid |= 1u << p;
       last |= uint32_t{blocks[i].last} << p;
+      for (uint32_t b = 0; b < kKeyW; ++b) {
+        const uint32_t at = kKeyW * p + b;
+        words[at / 32] |= ((blocks[i].key >> b) & 1u) << (at % 32);
+      }
       const auto r = record_.find(blocks[i].key);
       first |= uint32_t{r == record_.end()} << p;
       recs |= (r == record_.end() ? 0 : r->second) << (kMsgW * p);
@@ -120,6 +130,7 @@ class Bench {
     dut_->new_last_i = static_cast<uint8_t>(last);
     dut_->new_first_i = static_cast<uint8_t>(first);
     dut_->new_rec_i = static_cast<uint16_t>(recs);
+    for (int w = 0; w < 3; ++w) dut_->new_key_i[w] = words[w];
     const uint32_t slot = done >= 0 ? live_[static_cast<size_t>(done)] : 0;
     dut_->done_i = done >= 0;
     dut_->done_slot_i = static_cast<uint8_t>(slot);
