@@ -311,7 +311,7 @@ void NetworkInterface::prefetch(const Pending& ev) const {
 
 void NetworkInterface::fetch(uint64_t now) {
   for (uint32_t p = 0; p < channels_.size(); ++p) {
-    if (channels_[p].queued() == 0) continue;
+    if (channels_[p].queued() == 0) continue;  // an idle port: no call (every evaluation)
     const std::optional<BurstRead> r = channels_[p].next_burst(now);
     if (!r) continue;
     uint32_t slot;

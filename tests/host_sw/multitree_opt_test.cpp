@@ -166,20 +166,26 @@ TEST(MultiTreeOpt, SmallChunksGetMoreSlack) {
   EXPECT_NE(tight_steps(large), tight_steps(plan));
 }
 
+// The plan's tables at 64 KiB verify with `steps` per phase, and every node's image decodes back
+// to its table.
+void tables_verify_and_round_trip(const Topology& topo, const Plan& plan, uint32_t steps) {
+  const TableSet tables = compile_tables(plan, TableOptions{});
+  const VerifyReport r = verify_tables(tables, topo);
+  ASSERT_TRUE(r.ok()) << r.errors.front();
+  EXPECT_EQ(r.steps_per_phase, steps);
+  for (uint32_t v = 0; v < topo.nodes(); ++v) {
+    const DecodedImage d = decode_image(encode_image(tables, v), ImageExpect{v, topo.nodes()});
+    EXPECT_EQ(d.table.node, v);
+    EXPECT_EQ(d.table.entries, tables.tables[v].entries) << "node " << v;
+  }
+}
+
 TEST(MultiTreeOpt, TablesVerifyAndImagesRoundTrip) {
   for (const char* spec : {"torus:4x4", "torus:8x8", "torus:3x5"}) {
     SCOPED_TRACE(spec);
     const Topology topo = parse_topology(spec);
     const Plan plan = opt_plan(topo, 64 << 10);
-    const TableSet tables = compile_tables(plan, TableOptions{});
-    const VerifyReport r = verify_tables(tables, topo);
-    ASSERT_TRUE(r.ok()) << r.errors.front();
-    EXPECT_EQ(r.steps_per_phase, plan.steps_per_phase);
-    for (uint32_t v = 0; v < topo.nodes(); ++v) {
-      const DecodedImage d = decode_image(encode_image(tables, v), ImageExpect{v, topo.nodes()});
-      EXPECT_EQ(d.table.node, v);
-      EXPECT_EQ(d.table.entries, tables.tables[v].entries) << "node " << v;
-    }
+    tables_verify_and_round_trip(topo, plan, plan.steps_per_phase);
   }
 }
 
@@ -295,15 +301,7 @@ TEST(MultiTreeOpt, SwitchNetworkTablesVerifyAndImagesRoundTrip) {
   for (const char* spec : {"bigraph:4x8", "fattree:4x2"}) {
     SCOPED_TRACE(spec);
     const Topology topo = parse_topology(spec);
-    const Plan plan = opt_plan(topo, 64 << 10);
-    const TableSet tables = compile_tables(plan, TableOptions{});
-    const VerifyReport r = verify_tables(tables, topo);
-    ASSERT_TRUE(r.ok()) << r.errors.front();
-    EXPECT_EQ(r.steps_per_phase, topo.nodes() - 1);
-    for (uint32_t v = 0; v < topo.nodes(); ++v) {
-      const DecodedImage d = decode_image(encode_image(tables, v), ImageExpect{v, topo.nodes()});
-      EXPECT_EQ(d.table.entries, tables.tables[v].entries) << "node " << v;
-    }
+    tables_verify_and_round_trip(topo, opt_plan(topo, 64 << 10), topo.nodes() - 1);
   }
 }
 
