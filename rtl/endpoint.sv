@@ -71,11 +71,19 @@ module endpoint #(
 
   `include "ni_formats.svh"
 
-  localparam int unsigned MetaW = 1 + 3 + 3 + 2 * NODE_W + 2 + ADDR_W + 3 * SIZE_W;
+  localparam int unsigned BURST_FLITS = BURST_BYTES / 16;
+  localparam int unsigned FLIT_W = BURST_FLITS > 1 ? $clog2(BURST_FLITS) : 1;
+  localparam int unsigned PB_W = $clog2(PACKET_BYTES + 1);
+  localparam int unsigned PF_W = $clog2(PACKET_BYTES / 16 + 2);
+  localparam int unsigned SP_W = SUBPACKET_FLITS > 1 ? $clog2(SUBPACKET_FLITS) : 1;
   localparam int unsigned PTR_W = LINES > 1 ? $clog2(LINES) : 1;
-  localparam int unsigned COUNT_W = $clog2(BURST_BYTES / 16 + 2);
+  localparam int unsigned COUNT_W = $clog2(BURST_FLITS + 2);
+  // A line: the send's head fields and the burst's descriptor (burst_descriptor.sv).
+  localparam int unsigned SendW = 1 + 3 + 3 + 2 * NODE_W + 2 + SIZE_W;
+  localparam int unsigned DescW = 1 + ADDR_W + PB_W + PF_W + FLIT_W + 1 + 5 + SP_W;
+  localparam int unsigned MetaW = SendW + DescW;
 
-  // The queue of bursts: each line holds a burst's send fields and payload (storage_array).
+  // The queue of bursts: each line holds a burst's fields and payload (storage_array).
   localparam int unsigned LineW = MetaW + BURST_BYTES * 8;
   logic [MetaW-1:0]         h_meta;
   logic [BURST_BYTES*8-1:0] h_data;
@@ -89,40 +97,66 @@ module endpoint #(
   logic                     reserve_q;     // the next flit starts a sub-packet
   logic                     overflow_q;
 
+  // The arriving burst's descriptor, made once as it is written.
+  logic              d_has_head, d_ends;
+  logic [ADDR_W-1:0] d_head_addr;
+  logic [PB_W-1:0]   d_packet_bytes;
+  logic [PF_W-1:0]   d_packet_flits;
+  logic [FLIT_W-1:0] d_last;
+  logic [4:0]        d_last_bytes;
+  logic [SP_W-1:0]   d_phase;
+
+  burst_descriptor #(
+    .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .BURST_BYTES(BURST_BYTES), .PACKET_BYTES(PACKET_BYTES),
+    .SUBPACKET_FLITS(SUBPACKET_FLITS)
+  ) u_descriptor (
+    .message_i, .addr_i, .bytes_i, .offset_i, .len_i, .has_head_o(d_has_head),
+    .head_addr_o(d_head_addr), .packet_bytes_o(d_packet_bytes), .packet_flits_o(d_packet_flits),
+    .last_o(d_last), .ends_o(d_ends), .last_bytes_o(d_last_bytes), .phase_o(d_phase)
+  );
+
   // The head burst's flit at the cursor.
   logic                     h_message;
   logic [2:0]               h_next, h_eject;
   logic [NODE_W-1:0]        h_dest, h_tree;
   logic [1:0]               h_op;
-  logic [ADDR_W-1:0]        h_addr;
-  logic [SIZE_W-1:0]        h_bytes, h_offset, h_len;
+  logic [SIZE_W-1:0]        h_bytes;
+  logic                     h_has_head, h_ends;
+  logic [ADDR_W-1:0]        h_head_addr;
+  logic [PB_W-1:0]          h_packet_bytes;
+  logic [PF_W-1:0]          h_packet_flits;
+  logic [FLIT_W-1:0]        h_last;
+  logic [4:0]               h_last_bytes;
+  logic [SP_W-1:0]          h_phase;
   logic [COUNT_W-1:0]       flits_in_line;
   logic [2:0]               f_type;
   logic [127:0]             f_data;
 
   storage_array #(.WIDTH(LineW), .DEPTH(LINES), .WRITES(1), .READS(1)) u_lines (
     .clk_i, .we_i(line_i), .waddr_i(tail_q), .wmask_i(1'b1),
-    .wdata_i({message_i, next_i, eject_i, dest_i, tree_i, op_i, addr_i, bytes_i, offset_i, len_i,
+    .wdata_i({message_i, next_i, eject_i, dest_i, tree_i, op_i, bytes_i, d_has_head,
+              d_head_addr, d_packet_bytes, d_packet_flits, d_last, d_ends, d_last_bytes, d_phase,
               data_i}),
     .raddr_i(head_q), .rdata_o({h_meta, h_data})
   );
 
-  assign {h_message, h_next, h_eject, h_dest, h_tree, h_op, h_addr, h_bytes, h_offset, h_len} =
-      h_meta;
+  assign {h_message, h_next, h_eject, h_dest, h_tree, h_op, h_bytes, h_has_head, h_head_addr,
+          h_packet_bytes, h_packet_flits, h_last, h_ends, h_last_bytes, h_phase} = h_meta;
 
   flit_encoder #(
     .NODE_W(NODE_W), .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .BURST_BYTES(BURST_BYTES),
     .PACKET_BYTES(PACKET_BYTES), .SUBPACKET_FLITS(SUBPACKET_FLITS)
   ) u_encoder (
     .message_i(h_message), .next_i(h_next), .eject_i(h_eject), .dest_i(h_dest),
-    .src_i(node_id_i), .tree_i(h_tree), .op_i(h_op), .addr_i(h_addr), .bytes_i(h_bytes),
-    .offset_i(h_offset), .len_i(h_len), .data_i(h_data), .index_i(cursor_q),
-    .count_o(flits_in_line), .type_o(f_type), .data_o(f_data)
+    .src_i(node_id_i), .tree_i(h_tree), .op_i(h_op), .bytes_i(h_bytes),
+    .has_head_i(h_has_head), .head_addr_i(h_head_addr), .packet_bytes_i(h_packet_bytes),
+    .last_i(h_last), .ends_i(h_ends), .last_bytes_i(h_last_bytes), .phase_i(h_phase),
+    .data_i(h_data), .index_i(cursor_q), .count_o(flits_in_line), .type_o(f_type),
+    .data_o(f_data)
   );
 
   // Credits a flit needs on its VC.
   logic            f_sub, f_tail;
-  logic [SIZE_W:0] f_packet_flits;
   logic [CREDIT_W:0] need;
   logic [VCS*CREDIT_W-1:0] credits_now;
   logic            send;
@@ -134,11 +168,6 @@ module endpoint #(
     f_sub = f_type[2];
     f_tail = 32'(f_type) == FLIT_TYPE_TAIL || 32'(f_type) == FLIT_TYPE_HEAD_TAIL ||
              32'(f_type) == FLIT_TYPE_SUB_MESSAGE_TAIL;
-    // A packet's flits: its head and at least one payload flit.
-    f_packet_flits = ((SIZE_W + 1)'(f_data[HEAD_PACKET_BYTES_LSB +: HEAD_PACKET_BYTES_BITS]) +
-                      (SIZE_W + 1)'(15)) >> 4;
-    if (f_packet_flits == '0) f_packet_flits = (SIZE_W + 1)'(1);
-    f_packet_flits = f_packet_flits + (SIZE_W + 1)'(1);
     credits_now = credits_q;
     if (credit_i) begin
       credits_now[CREDIT_W*credit_vc_i +: CREDIT_W] =
@@ -149,8 +178,8 @@ module endpoint #(
       if (f_sub) begin
         need = (CREDIT_W + 1)'(SUBPACKET_FLITS);
       end else begin
-        need = f_packet_flits > (SIZE_W + 1)'(VC_DEPTH) ? (CREDIT_W + 1)'(VC_DEPTH)
-                                                        : (CREDIT_W + 1)'(f_packet_flits);
+        need = 32'(h_packet_flits) > VC_DEPTH ? (CREDIT_W + 1)'(VC_DEPTH)
+                                              : (CREDIT_W + 1)'(h_packet_flits);
       end
     end else if (!WORMHOLE && reserve_q) begin
       need = (CREDIT_W + 1)'(SUBPACKET_FLITS);

@@ -1,6 +1,8 @@
 // The NI's flit encoder (paper §IV-B, Table II, Fig. 7-8): the flits that carry one DMA burst
 // of a send. Combinational: the port asks for flit index_i of the burst and gets its type and
-// its 128 data bits (format/ni_formats.json's head fields, or payload). SystemC twin:
+// its 128 data bits (format/ni_formats.json's head fields, or payload). It works from the
+// burst's descriptor (burst_descriptor.sv, computed once as the burst entered the NI buffer):
+// no arithmetic on the send's size or offset per flit. SystemC twin:
 // systemc/ni/flit_encoder.hpp (FlitEncoder::flits and FlitEncoder::encode, in the same order).
 //
 // Message-based (message_i: a neighbour, source routed): the send is one message with one
@@ -9,10 +11,6 @@
 // a sub-packet ends with a SubTail, the last with the message Tail. Packet-based: every
 // PACKET_BYTES of payload get a Head (op, tree, dest, src, addr, message_bytes,
 // packet_bytes) and end with a Tail. A zero-byte send is a head and one empty payload flit.
-//
-// The burst is payload bytes [offset_i, offset_i + len_i) of the send: offset_i a multiple of
-// BURST_BYTES, len_i at most BURST_BYTES and short only at the end of the send. PACKET_BYTES
-// is a multiple of BURST_BYTES, so a burst holds at most one packet start, at its first flit.
 module flit_encoder #(
   // Width of node ids and of the Tree ID.
   parameter int unsigned NODE_W = 8,
@@ -27,10 +25,13 @@ module flit_encoder #(
   // Flits of a sub-packet, the message head counting in the first.
   parameter int unsigned SUBPACKET_FLITS = 16,
   localparam int unsigned BURST_FLITS = BURST_BYTES / 16,
+  localparam int unsigned FLIT_W = BURST_FLITS > 1 ? $clog2(BURST_FLITS) : 1,
+  localparam int unsigned PB_W = $clog2(PACKET_BYTES + 1),
+  localparam int unsigned SP_W = SUBPACKET_FLITS > 1 ? $clog2(SUBPACKET_FLITS) : 1,
   // Flits of a burst at most: its payload and one head.
   localparam int unsigned COUNT_W = $clog2(BURST_FLITS + 2)
 ) (
-  // The send.
+  // The send's head fields.
   input  logic                     message_i,
   input  logic [2:0]               next_i,
   input  logic [2:0]               eject_i,
@@ -38,11 +39,16 @@ module flit_encoder #(
   input  logic [NODE_W-1:0]        src_i,
   input  logic [NODE_W-1:0]        tree_i,
   input  logic [1:0]               op_i,
-  input  logic [ADDR_W-1:0]        addr_i,
   input  logic [SIZE_W-1:0]        bytes_i,
-  // The burst and its payload (byte b of the burst at bits [8b +: 8]).
-  input  logic [SIZE_W-1:0]        offset_i,
-  input  logic [SIZE_W-1:0]        len_i,
+  // The burst's descriptor (burst_descriptor.sv).
+  input  logic                     has_head_i,
+  input  logic [ADDR_W-1:0]        head_addr_i,
+  input  logic [PB_W-1:0]          packet_bytes_i,
+  input  logic [FLIT_W-1:0]        last_i,
+  input  logic                     ends_i,
+  input  logic [4:0]               last_bytes_i,
+  input  logic [SP_W-1:0]          phase_i,
+  // The burst's payload (byte b of the burst at bits [8b +: 8]).
   input  logic [BURST_BYTES*8-1:0] data_i,
   // Which of the burst's flits.
   input  logic [COUNT_W-1:0]       index_i,
@@ -53,88 +59,54 @@ module flit_encoder #(
 
   `include "ni_formats.svh"
 
-  localparam int unsigned PerPacket = PACKET_BYTES / 16;  // payload flits of a full packet
-
-  // Elaboration checks (Verilator and Yosys both stop on them).
-  if (BURST_BYTES % 16 != 0 || BURST_BYTES == 0) begin : g_bad_burst
-    $error("flit_encoder: BURST_BYTES must be a positive multiple of 16");
-  end
-  if (PACKET_BYTES % BURST_BYTES != 0) begin : g_bad_packet
-    $error("flit_encoder: PACKET_BYTES must be a multiple of BURST_BYTES");
-  end
-
-  localparam int unsigned FLIT_W = BURST_FLITS > 1 ? $clog2(BURST_FLITS) : 1;
-
-  logic [SIZE_W:0]  total, first;    // payload flits of the send; the burst's first
-  logic             has_head;        // the burst starts a message or packet
-  logic [SIZE_W:0]  j;               // payload flit of the send at index_i
-                                     // (for a head: the one it precedes)
-  logic [FLIT_W-1:0] in_burst;       // payload flit of the burst at index_i
-  logic [SIZE_W:0]  packet;          // packet of flit j (packet mode)
-
-  flit_count #(
-    .SIZE_W(SIZE_W), .BURST_BYTES(BURST_BYTES), .PACKET_BYTES(PACKET_BYTES)
-  ) u_count (
-    .message_i, .bytes_i, .offset_i, .len_i,
-    .total_o(total), .first_o(first), .has_head_o(has_head), .count_o
-  );
+  logic              head;   // index_i is the burst's head
+  logic [FLIT_W-1:0] k;      // the payload flit of the burst at index_i
+  logic              last;   // k is the burst's last payload flit
+  logic              sub_tail;
 
   always_comb begin
+    logic [FLIT_W-1:0] from_phase;
+    count_o = COUNT_W'(last_i) + COUNT_W'(1) + COUNT_W'(has_head_i);
+    head = has_head_i && index_i == '0;
     // The head (index 0 of a burst that has one) belongs to the burst's first payload flit.
-    in_burst = FLIT_W'(index_i);
-    if (has_head && index_i != '0) in_burst = in_burst - FLIT_W'(1);
-    j = first + (SIZE_W + 1)'(in_burst);
-    packet = j / (SIZE_W + 1)'(PerPacket);
+    k = FLIT_W'(index_i);
+    if (has_head_i && index_i != '0) k = k - FLIT_W'(1);
+    last = k == last_i;
+    from_phase = k - FLIT_W'(phase_i);
+    sub_tail = 32'(k) >= 32'(phase_i) && 32'(from_phase) % SUBPACKET_FLITS == 0;
   end
 
   // The flit at index_i.
   always_comb begin
-    logic [SIZE_W:0] in_packet, at, left;
     logic [127:0] payload;
-    type_o = 3'(FLIT_TYPE_SUB_BODY);
-    data_o = '0;
-    in_packet = '0;
-    at = j << 4;  // the payload flit's first byte in the send
-    left = {1'b0, bytes_i} > at ? {1'b0, bytes_i} - at : '0;
-    payload = data_i[128 * in_burst +: 128];  // offsets are whole flits
+    payload = data_i[128 * k +: 128];  // offsets are whole flits
     for (int b = 0; b < 16; b++) begin
-      if ((SIZE_W + 1)'(b) >= left) payload[8*b +: 8] = 8'h00;  // beyond the send's end
+      if (last && 5'(b) >= last_bytes_i) payload[8*b +: 8] = 8'h00;  // beyond the burst's end
     end
-    if (has_head && index_i == '0) begin
+    data_o = payload;
+    if (head) begin
+      data_o = '0;
       data_o[HEAD_OP_LSB +: HEAD_OP_BITS] = HEAD_OP_BITS'(op_i);
       data_o[HEAD_TREE_LSB +: HEAD_TREE_BITS] = HEAD_TREE_BITS'(tree_i);
       data_o[HEAD_MESSAGE_BYTES_LSB +: HEAD_MESSAGE_BYTES_BITS] = HEAD_MESSAGE_BYTES_BITS'(bytes_i);
+      data_o[HEAD_ADDR_LSB +: HEAD_ADDR_BITS] = HEAD_ADDR_BITS'(head_addr_i);
       if (message_i) begin
         type_o = 3'(FLIT_TYPE_SUB_HEAD);
         data_o[HEAD_NEXT_LSB +: HEAD_NEXT_BITS] = HEAD_NEXT_BITS'(next_i);
         data_o[HEAD_EJECT_LSB +: HEAD_EJECT_BITS] = HEAD_EJECT_BITS'(eject_i);
-        data_o[HEAD_ADDR_LSB +: HEAD_ADDR_BITS] = HEAD_ADDR_BITS'(addr_i);
       end else begin
         type_o = 3'(FLIT_TYPE_HEAD);
         data_o[HEAD_DEST_LSB +: HEAD_DEST_BITS] = HEAD_DEST_BITS'(dest_i);
         data_o[HEAD_SRC_LSB +: HEAD_SRC_BITS] = HEAD_SRC_BITS'(src_i);
-        data_o[HEAD_ADDR_LSB +: HEAD_ADDR_BITS] =
-            HEAD_ADDR_BITS'((SIZE_W + 1)'(addr_i) + packet * (SIZE_W + 1)'(PACKET_BYTES));
-        in_packet = {1'b0, bytes_i} - packet * (SIZE_W + 1)'(PACKET_BYTES);
-        if (in_packet > (SIZE_W + 1)'(PACKET_BYTES)) in_packet = (SIZE_W + 1)'(PACKET_BYTES);
-        data_o[HEAD_PACKET_BYTES_LSB +: HEAD_PACKET_BYTES_BITS] = HEAD_PACKET_BYTES_BITS'(in_packet);
+        data_o[HEAD_PACKET_BYTES_LSB +: HEAD_PACKET_BYTES_BITS] =
+            HEAD_PACKET_BYTES_BITS'(packet_bytes_i);
       end
     end else if (message_i) begin
-      // Position j + 1 of the 1 + total flits of the message.
-      data_o = payload;
-      if (j + (SIZE_W + 1)'(2) == total + (SIZE_W + 1)'(1)) begin
-        type_o = 3'(FLIT_TYPE_SUB_MESSAGE_TAIL);
-      end else if ((j + (SIZE_W + 1)'(2)) % (SIZE_W + 1)'(SUBPACKET_FLITS) == '0) begin
-        type_o = 3'(FLIT_TYPE_SUB_TAIL);
-      end else begin
-        type_o = 3'(FLIT_TYPE_SUB_BODY);
-      end
+      type_o = last && ends_i ? 3'(FLIT_TYPE_SUB_MESSAGE_TAIL)
+             : sub_tail       ? 3'(FLIT_TYPE_SUB_TAIL)
+                              : 3'(FLIT_TYPE_SUB_BODY);
     end else begin
-      data_o = payload;
-      in_packet = total - packet * (SIZE_W + 1)'(PerPacket);
-      if (in_packet > (SIZE_W + 1)'(PerPacket)) in_packet = (SIZE_W + 1)'(PerPacket);
-      type_o = j % (SIZE_W + 1)'(PerPacket) + (SIZE_W + 1)'(1) == in_packet ?
-               3'(FLIT_TYPE_TAIL) : 3'(FLIT_TYPE_BODY);
+      type_o = last && ends_i ? 3'(FLIT_TYPE_TAIL) : 3'(FLIT_TYPE_BODY);
     end
   end
 

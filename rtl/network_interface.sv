@@ -328,11 +328,14 @@ module network_interface #(
     .wb_addr_o(wb_addr), .wb_len_o(wb_len), .wb_meta_o(wb_meta)
   );
 
-  // The beat's operands, from the block slot's storage (or the read completing now).
+  // The beat's operands, from the block slot's storage (or the read completing now: only a
+  // block's first beat takes its partial sum from the memory's response, so the response's
+  // first beat, and the beat is chosen before that choice, on LANES words).
   always_comb begin
-    beat_acc_block = PAD_W'(bypass ? mem_rsp_rdata_i : acc_rd);
+    beat_acc_block = PAD_W'(acc_rd);
     beat_src_block = PAD_W'(data_src);
-    beat_acc = beat_acc_block[32'(beat_idx) * LANES * 32 +: LANES * 32];
+    beat_acc = bypass ? (LANES * 32)'(PAD_W'(mem_rsp_rdata_i))
+                      : beat_acc_block[32'(beat_idx) * LANES * 32 +: LANES * 32];
     beat_src = beat_src_block[32'(beat_idx) * LANES * 32 +: LANES * 32];
   end
 

@@ -43,7 +43,8 @@ module reduction_sequencer #(
   input  logic [LEN_W-1:0]   read_len_i,
   input  logic [META_W-1:0]  read_meta_i,
   // The beat entering the reduction unit: its block's slot, its place in the block, the lanes
-  // holding elements, and whether its local partial sum is the read completing now.
+  // holding elements, and whether its local partial sum is the read completing now (only
+  // ever a block's first beat, beat_idx_o 0).
   output logic               beat_o,
   output logic [SLOT_W-1:0]  beat_slot_o,
   output logic [BEAT_W-1:0]  beat_idx_o,

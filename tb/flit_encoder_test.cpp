@@ -1,7 +1,9 @@
-// rtl/flit_encoder.sv against the SystemC FlitEncoder (systemc/ni/flit_encoder.hpp): the same
-// send, burst by burst, gives the same flits in the same order, compared on the wire
+// rtl/flit_encoder.sv, from the descriptor rtl/burst_descriptor.sv makes of a burst
+// (tb/flit_encoder_tb.sv), against the SystemC FlitEncoder (systemc/ni/flit_encoder.hpp): the
+// same send, burst by burst, gives the same flits in the same order, compared on the wire
 // (systemc/flit/flit.hpp pack(): type and 128 data bits), in message and packet mode,
-// including zero-byte sends, partial last flits and multi-hop normal packets.
+// including zero-byte sends, partial last flits and multi-hop normal packets; the count
+// rtl/flit_count.sv gives before the read and the flits a packet head reserves agree.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -37,6 +39,10 @@ class FlitEncoderTest : public ::testing::Test {
       m_.index_i = 0;
       m_.eval();
       ASSERT_EQ(m_.count_o, want.size()) << "burst at " << off;
+      ASSERT_EQ(m_.fetch_count_o, want.size()) << "burst at " << off;
+      if (want.front().type == noc::FlitType::kHead) {
+        ASSERT_EQ(m_.packet_flits_o, want.front().length) << "burst at " << off;
+      }
       ASSERT_EQ(golden.flits(job, off, len), want.size());
       for (uint32_t i = 0; i < want.size(); ++i) {
         m_.index_i = static_cast<uint8_t>(i);
