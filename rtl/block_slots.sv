@@ -1,12 +1,13 @@
-// The NI's block slots: a received block holds one from its decode until its memory write
-// completes (the write of a Gather block, or the write-back of a Reduce block's sum), and the
-// records that tell when a message is in memory. SystemC twin: systemc/ni/block_slots.hpp,
+// The NI's block slots: a received block holds one from its first payload flit (the ejection
+// decoder writes each flit into the slot as it arrives) until its memory write completes (the
+// write of a Gather block, or the write-back of a Reduce block's sum), and the records that
+// tell when a message is in memory. SystemC twin: systemc/ni/block_slots.hpp,
 // whose bounds are NiConfig::block_slots and NiConfig::open_messages.
 //
 // Allocation: the free slots are a free list (rtl/free_list.sv), so a cycle's new blocks (port
-// order) take consecutive places at its head and a completed write returns its slot at the
-// tail. A new block that finds no free slot sets full_o (the SystemC NI stops there with an
-// error naming block_slots).
+// order, at their first payload flit) take consecutive places at its head and a completed
+// write returns its slot at the tail. A new block that finds no free slot sets full_o (the
+// SystemC NI stops there with an error naming block_slots).
 //
 // Message completion: a message is in memory when its last block has been decoded and every
 // block of it has completed. A message has a record from its first block's decode until then,
@@ -34,19 +35,22 @@ module block_slots #(
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
-  // Blocks decoded in this cycle, port order: whether each is its message's first (else its
-  // message's record), and whether it is its message's last.
+  // Blocks whose first payload flit arrives in this cycle, port order: the slot each took
+  // (take_o), and whether one found no free slot (full_o).
+  input  logic [K-1:0]          want_i,
+  output logic [K-1:0]          take_o,
+  output logic [K*SLOT_W-1:0]   slot_o,
+  output logic                  full_o,
+  // Blocks decoded (their last flit arrived) in this cycle, port order: whether each is its
+  // message's first (else its message's record), and whether it is its message's last.
   input  logic [K-1:0]          new_i,
   input  logic [K-1:0]          new_first_i,
   input  logic [K*MSG_W-1:0]    new_rec_i,
   input  logic [K*KEY_W-1:0]    new_key_i,
   input  logic [K-1:0]          new_last_i,
-  // The slot each took (take_o) and its message's record, and whether one found no free slot
-  // (full_o) or a first block no free record (no_record_o).
-  output logic [K-1:0]          take_o,
-  output logic [K*SLOT_W-1:0]   slot_o,
+  // Each one's message's record, and whether a first block found no free record
+  // (no_record_o).
   output logic [K*MSG_W-1:0]    rec_o,
-  output logic                  full_o,
   output logic                  no_record_o,
   // A block's memory write completes in this cycle: its slot and its message's record.
   input  logic                  done_i,
@@ -55,7 +59,7 @@ module block_slots #(
   // Its message is in memory with it; the message.
   output logic                  arrive_o,
   output logic [KEY_W-1:0]      arrive_key_o,
-  // No slot is live after this cycle's completion, leaving aside this cycle's new blocks.
+  // No slot is live after this cycle's completion, leaving aside the slots taken in this cycle.
   output logic                  empty_o
 );
 
@@ -63,7 +67,7 @@ module block_slots #(
   logic [SLOT_W:0] slots_free;
 
   free_list #(.K(K), .ENTRIES(BLOCKS)) u_slots (
-    .clk_i, .rst_ni, .want_i(new_i), .take_o, .id_o(slot_o), .short_o(full_o),
+    .clk_i, .rst_ni, .want_i, .take_o, .id_o(slot_o), .short_o(full_o),
     .put_i(done_i), .put_id_i(done_slot_i), .free_o(slots_free)
   );
 
@@ -83,10 +87,9 @@ module block_slots #(
   logic [MSG_W:0]      records_free;
   /* verilator lint_on UNUSEDSIGNAL */
 
-  // A first block takes a record only when it takes a slot (else the run stops at full_o).
   assign first = new_i & new_first_i;
   free_list #(.K(K), .ENTRIES(MESSAGES)) u_records (
-    .clk_i, .rst_ni, .want_i(first & take_o), .take_o(alloc), .id_o(fresh), .short_o(rec_short),
+    .clk_i, .rst_ni, .want_i(first), .take_o(alloc), .id_o(fresh), .short_o(rec_short),
     .put_i(arrive_o), .put_id_i(done_rec_i), .free_o(records_free)
   );
   assign no_record_o = rec_short;
@@ -95,7 +98,7 @@ module block_slots #(
     done_joined = 1'b0;
     for (int p = 0; p < K; p++) begin
       rec_o[MSG_W*p +: MSG_W] = first[p] ? fresh[MSG_W*p +: MSG_W] : new_rec_i[MSG_W*p +: MSG_W];
-      if (take_o[p] && !first[p] && new_rec_i[MSG_W*p +: MSG_W] == done_rec_i) begin
+      if (new_i[p] && !first[p] && new_rec_i[MSG_W*p +: MSG_W] == done_rec_i) begin
         done_joined = 1'b1;
       end
     end
@@ -117,7 +120,7 @@ module block_slots #(
       fresh_r = 1'b0;
       key = '0;
       for (int p = 0; p < K; p++) begin
-        if (take_o[p] && rec_o[MSG_W*p +: MSG_W] == MSG_W'(r)) begin
+        if (new_i[p] && rec_o[MSG_W*p +: MSG_W] == MSG_W'(r)) begin
           up = 1'b1;
           last = new_last_i[p];
           fresh_r = first[p];
@@ -139,8 +142,8 @@ module block_slots #(
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
     for (int p = 0; p < K; p++) begin
-      if (rst_ni && first[p] && take_o[p] && !alloc[p] && !rec_short) begin
-        $error("block_slots: a first block took a slot but no record");
+      if (rst_ni && first[p] && !alloc[p] && !rec_short) begin
+        $error("block_slots: a first block took no record");
       end
     end
   end

@@ -1,6 +1,6 @@
-// The NI's ejection side for one ejection port (instantiate one per port): reassembles the
-// flits of each VC into blocks of gradient data and says which message each belongs to and
-// when a message is complete. SystemC twin:
+// The NI's ejection side for one ejection port (instantiate one per port): cuts the flits of
+// each VC into blocks of gradient data, writes each block into its block slot and says which
+// message each belongs to and when a message is complete. SystemC twin:
 // systemc/ni/ejection_decoder.hpp (which keeps the contexts of every port in one object).
 //
 // One context per VC. A head opens its VC's context: a SubHead's sender is the neighbour
@@ -8,11 +8,16 @@
 // §IV-B), a normal Head's sender is its Src. Body and tail flits add their payload (16 bytes,
 // fewer at the end of a message or packet). A block ends at the message's or packet's tail and
 // at every line's end (ni_formats_pkg::FLIT_LINE_BYTES, 256), so it lies within one line, the
-// interlock's key: block_o is valid in the flit's own cycle with the block's data, its
-// address and whether it completes the message. A head's address is a multiple of 16, so
-// flits never cross a line. Packet-mode messages count
-// their bytes in a table of PKT_MSGS open messages (all packets of a message come through one
-// port: routes are deterministic), since their packets may interleave over the VCs.
+// interlock's key: block_o is valid in the flit's own cycle with the block's address, length
+// and slot and whether it completes the message. A head's address is a multiple of 16, so
+// flits never cross a line. Packet-mode messages count their bytes in a table of PKT_MSGS open
+// messages (all packets of a message come through one port: routes are deterministic), since
+// their packets may interleave over the VCs.
+//
+// A block's data go straight into its block slot (rtl/block_slots.sv), a flit at a time: the
+// block's first payload flit asks for a slot (slot_want_o) and gets it in the same cycle
+// (slot_i), the VC's context keeps it, and every payload flit is written into its 16-byte lane
+// of the slot (wr_o, wr_slot_o, wr_lane_o; the data are data_i). Nothing is reassembled here.
 //
 // A message's record (rtl/block_slots.sv: what tells when it is in memory) is taken by its
 // first block: block_first_o says a block is its message's first, and rec_i is the record the
@@ -22,8 +27,8 @@
 // A flit that does not continue what its VC carries (or that names no neighbour, or a message
 // or packet longer than its size, or a full packet table) sets error_o, sticky until start_i:
 // the SystemC decoder throws there (also a head whose address is not a multiple of 16). So
-// every flit of a block but its last carries 16 bytes, and the reassembly buffer takes flits
-// whole, a lane each (no byte shifting).
+// every flit of a block but its last carries 16 bytes, and a block slot takes flits whole, a
+// lane each (no byte shifting).
 module ejection_decoder #(
   // Width of node ids and of the Tree ID; nil (no neighbour) is all ones.
   parameter int unsigned NODE_W = 8,
@@ -37,13 +42,16 @@ module ejection_decoder #(
   parameter int unsigned PKT_MSGS = 4,
   // Width of a message's record.
   parameter int unsigned MSG_W = 5,
+  // Width of a block slot.
+  parameter int unsigned SLOT_W = 7,
   // Payload bytes of the largest block: a line.
   localparam int unsigned BLOCK_BYTES = ni_formats_pkg::FLIT_LINE_BYTES,
   localparam int unsigned VC_W = VCS > 1 ? $clog2(VCS) : 1,
   localparam int unsigned LEN_W = $clog2(BLOCK_BYTES + 1),
   // Payload flits of the largest block.
   localparam int unsigned BLOCK_FLITS = BLOCK_BYTES / 16,
-  localparam int unsigned FLITS_W = $clog2(BLOCK_FLITS + 1)
+  localparam int unsigned FLITS_W = $clog2(BLOCK_FLITS + 1),
+  localparam int unsigned LANE_W = BLOCK_FLITS > 1 ? $clog2(BLOCK_FLITS) : 1
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
@@ -62,13 +70,22 @@ module ejection_decoder #(
   output logic [NODE_W-1:0]        block_sender_o,
   output logic [ADDR_W-1:0]        block_addr_o,
   output logic [LEN_W-1:0]         block_len_o,
-  output logic [BLOCK_BYTES*8-1:0] block_data_o,
+  output logic [SLOT_W-1:0]        block_slot_o,
   output logic                     block_done_o,
   // The block is its message's first (it takes rec_i as the message's record), else its
   // message's record.
   output logic                     block_first_o,
   output logic [MSG_W-1:0]         block_rec_o,
   input  logic [MSG_W-1:0]         rec_i,
+  // The flit is its block's first payload flit: it asks for a slot (when allowed, slot_ok_i:
+  // the run has started) and gets slot_i in this cycle.
+  output logic                     slot_want_o,
+  input  logic                     slot_ok_i,
+  input  logic [SLOT_W-1:0]        slot_i,
+  // The payload flit written in this cycle into lane wr_lane_o of block slot wr_slot_o.
+  output logic                     wr_o,
+  output logic [SLOT_W-1:0]        wr_slot_o,
+  output logic [LANE_W-1:0]        wr_lane_o,
   // No message is partly received (SystemC: open_messages() == 0).
   output logic                     idle_o,
   output logic                     error_o
@@ -91,7 +108,8 @@ module ejection_decoder #(
   logic                      c_has_rec, n_has_rec;  // the message has a record: c_rec
   logic [MSG_W-1:0]          c_rec, n_rec;
   logic                      rec_to_ctx;         // rec_i becomes the VC's message's record
-  logic [BLOCK_BYTES*8-1:0]  buf_vc;       // the block so far on this flit's VC (storage_array)
+  logic                      c_has_slot, n_has_slot;  // the block so far has a slot: c_slot
+  logic [SLOT_W-1:0]         c_slot, n_slot;
   // Open packet-mode messages.
   logic [PKT_MSGS-1:0]        pkt_valid_q, pkt_valid_d;
   logic [PKT_MSGS*KEY_W-1:0]  pkt_key_q, pkt_key_d;
@@ -140,7 +158,6 @@ module ejection_decoder #(
   logic [KEY_W-1:0]         b_key;    // the flit's message (the head's, for a head)
   logic [SIZE_W-1:0]        take;
   logic [LEN_W-1:0]         c_len;
-  logic [BLOCK_FLITS-1:0]   lane;     // the flit's place in the block (none past its end)
   logic [PKT_MSGS-1:0]      hit;
   logic [SIZE_W-1:0]        got;
 
@@ -153,6 +170,11 @@ module ejection_decoder #(
     n_msg_bytes = c_msg_bytes;
     n_flits = c_flits;
     n_has_rec = c_has_rec;
+    n_has_slot = c_has_slot;
+    n_slot = c_slot;
+    slot_want_o = 1'b0;
+    wr_o = 1'b0;
+    wr_slot_o = c_slot;
     rec_to_ctx = 1'b0;
     rec_to_pkt = '0;
     pkt_valid_d = pkt_valid_q;
@@ -169,7 +191,6 @@ module ejection_decoder #(
     b_key = c_key;
     c_len = LEN_W'(c_flits) << 4;  // every flit before the last of a block is full
     take = c_left < SIZE_W'(16) ? c_left : SIZE_W'(16);
-    for (int f = 0; f < BLOCK_FLITS; f++) lane[f] = FLITS_W'(f) == c_flits;
     for (int p = 0; p < PKT_MSGS; p++) begin
       hit[p] = pkt_valid_q[p] && pkt_key_q[KEY_W*p +: KEY_W] == b_key;
     end
@@ -188,6 +209,7 @@ module ejection_decoder #(
       n_left = is_sub ? h_msg_bytes : h_pkt_bytes;
       n_flits = '0;
       n_has_rec = 1'b0;
+      n_has_slot = 1'b0;
       if (!is_sub) begin  // a packet's message: counted from its first packet on
         for (int p = 0; p < PKT_MSGS; p++) begin
           hit[p] = pkt_valid_q[p] && pkt_key_q[KEY_W*p +: KEY_W] == b_key;
@@ -216,9 +238,18 @@ module ejection_decoder #(
       end
       n_left = c_left - take;
       n_flits = c_flits + FLITS_W'(1);
+      // The block's first payload flit takes its slot; every payload flit goes into it.
+      if (open_q[vc_i] && is_sub == message_q[vc_i] && !c_has_slot) begin
+        slot_want_o = 1'b1;
+        n_has_slot = slot_ok_i;
+        n_slot = slot_i;
+        wr_slot_o = slot_i;
+      end
+      wr_o = n_has_slot;
       if (ends_block) begin
         block_o = 1'b1;
         n_flits = '0;
+        n_has_slot = 1'b0;
         n_addr = c_addr + ADDR_W'(c_len) + ADDR_W'(take);
         if (is_tail_flit) open_d[vc_i] = 1'b0;
         if (message_q[vc_i]) begin
@@ -265,12 +296,11 @@ module ejection_decoder #(
   assign block_sender_o = b_key[2 + NODE_W +: NODE_W];
   assign block_addr_o = c_addr;
   assign block_len_o = c_len + LEN_W'(take);
-  // The block so far with this flit in its place (bytes past `take` are never used).
-  always_comb begin
-    for (int f = 0; f < BLOCK_FLITS; f++) begin
-      block_data_o[128*f +: 128] = lane[f] ? data_i : buf_vc[128*f +: 128];
-    end
-  end
+  assign block_slot_o = wr_slot_o;
+  // A payload flit's data go to the block slots beside this decoder; only heads are read here.
+  logic unused_payload;
+  assign unused_payload = ^data_i;
+  assign wr_lane_o = LANE_W'(c_flits);  // bytes past `take` are never used
 
   always_comb begin
     logic open_message;
@@ -307,20 +337,14 @@ module ejection_decoder #(
   end
 
   // The VCs' contexts: the flit's VC read, and written with its new context.
-  localparam int unsigned CTX_W = KEY_W + ADDR_W + 2 * SIZE_W + FLITS_W + 1 + MSG_W;
+  localparam int unsigned CTX_W = KEY_W + ADDR_W + 2 * SIZE_W + FLITS_W + 2 + MSG_W + SLOT_W;
   storage_array #(.WIDTH(CTX_W), .DEPTH(VCS), .WRITES(1), .READS(1)) u_contexts (
     .clk_i, .we_i(flit_i), .waddr_i(vc_i), .wmask_i(1'b1),
-    .wdata_i({n_key, n_addr, n_left, n_msg_bytes, n_flits, n_has_rec, n_rec}), .raddr_i(vc_i),
-    .rdata_o({c_key, c_addr, c_left, c_msg_bytes, c_flits, c_has_rec, c_rec})
-  );
-
-  // The blocks being reassembled, one per VC, a lane per flit: a payload flit is written into
-  // its lane, and the block is read when its last flit arrives.
-  storage_array #(
-    .WIDTH(BLOCK_BYTES * 8), .DEPTH(VCS), .WRITES(1), .READS(1), .LANE_W(128)
-  ) u_blocks (
-    .clk_i, .we_i(flit_i && !is_head), .waddr_i(vc_i), .wmask_i(lane),
-    .wdata_i({BLOCK_FLITS{data_i}}), .raddr_i(vc_i), .rdata_o(buf_vc)
+    .wdata_i({n_key, n_addr, n_left, n_msg_bytes, n_flits, n_has_rec, n_rec, n_has_slot,
+              n_slot}),
+    .raddr_i(vc_i),
+    .rdata_o({c_key, c_addr, c_left, c_msg_bytes, c_flits, c_has_rec, c_rec, c_has_slot,
+              c_slot})
   );
 
   assign error_o = error_q;

@@ -180,6 +180,7 @@ module network_interface #(
   localparam int unsigned REF_W = META_W + SLOT_W;
   localparam int unsigned TAG_W = REF_W > PORT_W ? REF_W : PORT_W;
   localparam int unsigned DATA_W = BLOCK_BYTES * 8;
+  localparam int unsigned FLIT_LANE_W = $clog2(BLOCK_BYTES / 16);  // a flit's lane in a block
   localparam int unsigned BEATS = (BLOCK_BYTES / 4 + LANES - 1) / LANES;
   localparam int unsigned BEAT_W = BEATS > 1 ? $clog2(BEATS) + 1 : 1;
   localparam int unsigned PAD_W = BEATS * LANES * 32;  // a block in whole beats
@@ -228,12 +229,16 @@ module network_interface #(
   logic [K*NODE_W-1:0]   blk_flow, blk_sender;
   logic [K*ADDR_W-1:0]   blk_addr;
   logic [K*LEN_W-1:0]    blk_len;
-  logic [K*DATA_W-1:0]   blk_data;
+  logic [K*SLOT_W-1:0]   blk_slot;
+  // Block slots taken by blocks' first payload flits, and the payload flits written into them.
+  logic [K-1:0]          sl_want, sl_take, wr;
+  logic [K*SLOT_W-1:0]   sl_slot, wr_slot;
+  logic [K*FLIT_LANE_W-1:0] wr_lane;
 
   for (genvar p = 0; p < K; p++) begin : g_eject
     ejection_decoder #(
       .NODE_W(NODE_W), .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .VCS(VCS),
-      .PKT_MSGS(PKT_MSGS), .MSG_W(MSG_W)
+      .PKT_MSGS(PKT_MSGS), .MSG_W(MSG_W), .SLOT_W(SLOT_W)
     ) u_decoder (
       .clk_i, .rst_ni, .start_i, .neighbour_i(neighbour_q),
       .flit_i(rx_q[p]), .type_i(rx_type_q[FLIT_TYPE_BITS*p +: FLIT_TYPE_BITS]),
@@ -241,9 +246,12 @@ module network_interface #(
       .data_i(rx_data_q[FLIT_DATA_BITS*p +: FLIT_DATA_BITS]),
       .block_o(blk[p]), .block_op_o(blk_op[2*p +: 2]), .block_flow_o(blk_flow[NODE_W*p +: NODE_W]),
       .block_sender_o(blk_sender[NODE_W*p +: NODE_W]), .block_addr_o(blk_addr[ADDR_W*p +: ADDR_W]),
-      .block_len_o(blk_len[LEN_W*p +: LEN_W]), .block_data_o(blk_data[DATA_W*p +: DATA_W]),
+      .block_len_o(blk_len[LEN_W*p +: LEN_W]), .block_slot_o(blk_slot[SLOT_W*p +: SLOT_W]),
       .block_done_o(blk_last[p]), .block_first_o(blk_first[p]),
       .block_rec_o(blk_rec[MSG_W*p +: MSG_W]), .rec_i(nb_rec[MSG_W*p +: MSG_W]),
+      .slot_want_o(sl_want[p]), .slot_ok_i(sl_take[p]), .slot_i(sl_slot[SLOT_W*p +: SLOT_W]),
+      .wr_o(wr[p]), .wr_slot_o(wr_slot[SLOT_W*p +: SLOT_W]),
+      .wr_lane_o(wr_lane[FLIT_LANE_W*p +: FLIT_LANE_W]),
       .idle_o(ej_idle[p]), .error_o(ej_error[p])
     );
   end
@@ -259,8 +267,7 @@ module network_interface #(
 
   // This cycle's new blocks, port order: slot, and whether they are Reduce blocks (for the
   // interlock's queue).
-  logic [K-1:0]        nb_valid, nb, nb_reduce;
-  logic [K*SLOT_W-1:0] nb_slot;
+  logic [K-1:0]        nb, nb_reduce;
   logic [K*MSG_W-1:0]  nb_rec;
   logic [K*META_W-1:0] nb_meta;   // the record of each
   logic [K*KEY_W-1:0]  nb_keys;
@@ -271,9 +278,9 @@ module network_interface #(
     empty_block = 1'b0;
     for (int p = 0; p < K; p++) begin
       // No sender makes an empty block, or one of a length not in whole elements.
-      nb_valid[p] = blk[p] && started_q && blk_len[LEN_W*p +: LEN_W] != '0 &&
-                    blk_len[LEN_W*p +: 2] == 2'b00;
-      if (blk[p] && started_q && !nb_valid[p]) empty_block = 1'b1;
+      nb[p] = blk[p] && started_q && blk_len[LEN_W*p +: LEN_W] != '0 &&
+              blk_len[LEN_W*p +: 2] == 2'b00;
+      if (blk[p] && started_q && !nb[p]) empty_block = 1'b1;
       nb_keys[KEY_W*p +: KEY_W] =
           {blk_sender[NODE_W*p +: NODE_W], blk_flow[NODE_W*p +: NODE_W], blk_op[2*p +: 2]};
       nb_meta[META_W*p +: META_W] = nb_rec[MSG_W*p +: MSG_W];
@@ -299,9 +306,9 @@ module network_interface #(
   assign read_done = done_valid && done_kind == KindReduceRead;
 
   block_slots #(.K(K), .BLOCKS(BLOCKS), .MESSAGES(MESSAGES), .KEY_W(KEY_W)) u_slots (
-    .clk_i, .rst_ni, .new_i(nb_valid), .new_first_i(blk_first), .new_rec_i(blk_rec),
-    .new_key_i(nb_keys), .new_last_i(blk_last), .take_o(nb), .slot_o(nb_slot), .rec_o(nb_rec), .full_o(no_slot),
-    .no_record_o(no_record), .done_i(write_done), .done_slot_i(done_slot),
+    .clk_i, .rst_ni, .want_i(sl_want & {K{started_q}}), .take_o(sl_take), .slot_o(sl_slot),
+    .full_o(no_slot), .new_i(nb), .new_first_i(blk_first), .new_rec_i(blk_rec),
+    .new_key_i(nb_keys), .new_last_i(blk_last), .rec_o(nb_rec), .no_record_o(no_record), .done_i(write_done), .done_slot_i(done_slot),
     .done_rec_i(done_meta), .arrive_o(arrive), .arrive_key_o(arrive_key),
     .empty_o(slots_empty)
   );
@@ -359,7 +366,7 @@ module network_interface #(
     .K(K), .ADDR_W(ADDR_W), .LEN_W(LEN_W), .SLOT_W(SLOT_W), .META_W(META_W), .QUEUE(BLOCKS),
     .REDUCING(REDUCING)
   ) u_interlock (
-    .clk_i, .rst_ni, .new_i(nb_reduce), .new_slot_i(nb_slot), .new_meta_i(nb_meta),
+    .clk_i, .rst_ni, .new_i(nb_reduce), .new_slot_i(blk_slot), .new_meta_i(nb_meta),
     .new_addr_i(blk_addr), .new_len_i(blk_len), .issue_o(issued), .issue_slot_o(issue_slot),
     .issue_meta_o(issue_meta), .issue_addr_o(issue_addr), .issue_len_o(issue_len), .wb_i(wb_q),
     .wb_slot_i(wb_slot), .release_o(released), .release_slot_o(release_slot),
@@ -569,7 +576,7 @@ module network_interface #(
       push_write[i] = 1'b1;
       push_kind[2*i +: 2] = KindGatherWrite;
       push_tag[TAG_W*i +: TAG_W] =
-          TAG_W'({nb_meta[META_W*p +: META_W], nb_slot[SLOT_W*p +: SLOT_W]});
+          TAG_W'({nb_meta[META_W*p +: META_W], blk_slot[SLOT_W*p +: SLOT_W]});
       push_addr[ADDR_W*i +: ADDR_W] = blk_addr[ADDR_W*p +: ADDR_W];
       push_len[LEN_W*i +: LEN_W] = blk_len[LEN_W*p +: LEN_W];
     end
@@ -630,7 +637,7 @@ module network_interface #(
   // completion and decode, no flit arrived or being decoded, no message open.
   logic done;
   assign done = started_q && 32'(head_d) >= table_entries && &ch_idle && slots_empty &&
-                nb == '0 && rx_q == '0 && rx_valid_i == '0 && &ej_idle;
+                sl_take == '0 && rx_q == '0 && rx_valid_i == '0 && &ej_idle;
 
   always_comb begin
     cause_d = cause_q;
@@ -658,10 +665,10 @@ module network_interface #(
     end
   end
 
-  // Block data: write ports 0..K-1 take this cycle's new blocks, port K a reduction beat's
-  // sums (the beat's LANES words on every beat's place, the mask picking the beat's: wiring,
-  // not a shifter); read ports give the block being written to memory and the block being
-  // reduced.
+  // Block data: write ports 0..K-1 take the ejection ports' payload flits (a flit on every
+  // lane, the mask picking its lane), port K a reduction beat's sums (the beat's LANES words on
+  // every beat's place, the mask picking the beat's: wiring, not a shifter); read ports give
+  // the block being written to memory and the block being reduced.
   localparam int unsigned WORDS = DATA_W / 32;
   logic [K:0]               data_we;
   logic [(K+1)*SLOT_W-1:0]  data_waddr;
@@ -672,10 +679,10 @@ module network_interface #(
 
   always_comb begin
     for (int p = 0; p < K; p++) begin
-      data_we[p] = nb[p];
-      data_waddr[SLOT_W*p +: SLOT_W] = nb_slot[SLOT_W*p +: SLOT_W];
-      data_wmask[WORDS*p +: WORDS] = '1;
-      data_wdata[DATA_W*p +: DATA_W] = blk_data[DATA_W*p +: DATA_W];
+      data_we[p] = wr[p];
+      data_waddr[SLOT_W*p +: SLOT_W] = wr_slot[SLOT_W*p +: SLOT_W];
+      data_wmask[WORDS*p +: WORDS] = WORDS'({4{1'b1}}) << (32'(wr_lane[FLIT_LANE_W*p +: FLIT_LANE_W]) * 4);
+      data_wdata[DATA_W*p +: DATA_W] = {(DATA_W / 128){rx_data_q[FLIT_DATA_BITS*p +: 128]}};
     end
     red_wmask = (PAD_W / 32)'(red_mask) << (32'(sum_idx) * LANES);
     red_wdata = {BEATS{red_sum}};

@@ -1,12 +1,15 @@
 // rtl/block_slots.sv against the SystemC BlockSlots (systemc/ni/block_slots.hpp), every cycle:
-// the same new blocks (up to K a cycle, in port order, of a few messages at once, each
-// message's last block flagged) and the same completed writes (one a cycle, any live block, in
-// any order); the bench plays the ejection decoders, keeping each message's record from the
-// cycle its first block took it (rec_o) and giving it with the message's later blocks and
-// their completions, as the NI does. The same slot for every new block, the same message in
-// memory with the same key, the same empty flag, and the same overflow in the cycle the SystemC model throws for
-// NiConfig::block_slots or NiConfig::open_messages. The first difference is named by cycle and
-// signal, with both values.
+// the same blocks starting (their first payload flit takes a slot) and ending (their decode
+// records them with their message), up to one flit a port a cycle in port order, of a few
+// messages at once on each port, blocks of different messages in flight together as on
+// different VCs, one-flit blocks that start and end in one cycle, each message's last block
+// flagged; and the same completed writes (one a cycle, any decoded block, in any order). The
+// bench plays the ejection decoders, keeping each message's record from the cycle its first
+// block took it (rec_o) and giving it with the message's later blocks and their completions,
+// as the NI does. The same slot for every new block, the same message in memory with the same
+// key, the same empty flag, and the same overflow in the cycle the SystemC model throws for
+// NiConfig::block_slots or NiConfig::open_messages. The first difference is named by cycle
+// and signal, with both values.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,9 +30,14 @@ namespace {
 // tb/CMakeLists.txt builds the model with these (a small BLOCKS, so random runs reach it).
 constexpr uint32_t kK = 4, kBlocks = 16, kSlotW = 4, kKeyW = 18, kMessages = 16, kMsgW = 4;
 
-struct NewBlock {
-  uint32_t key;
-  bool last;
+// One port's flit in a cycle: it starts a block (takes a slot), ends one (the block whose
+// slot is `slot`, or the one it starts), or both.
+struct PortFlit {
+  uint32_t port = 0;
+  bool starts = false, ends = false;
+  uint32_t key = 0;
+  bool last = false;  // the block is its message's last
+  uint32_t slot = 0;  // an ending block's slot, when it started in an earlier cycle
 };
 
 // What a run reached: cycles, blocks, messages in memory, messages whose last block completed
@@ -46,18 +54,19 @@ class Bench {
     dut_.reset();
   }
 
-  // One cycle: `blocks` by port (a port without a block is absent from `ports`), then the
-  // completion of live block `done` (index into the live list; none when negative). Returns
-  // false when the bound stopped both models or they differ.
-  bool cycle(const std::vector<uint32_t>& ports, const std::vector<NewBlock>& blocks, int done,
-             Outcome& out) {
+  // One cycle: the ports' flits (port order; the slots starting blocks take are written into
+  // `flits`), then the completion of decoded block `done` (index into the decoded list; none
+  // when negative). Returns false when the bound stopped both models or they differ.
+  bool cycle(std::vector<PortFlit>& flits, int done, Outcome& out) {
     const uint64_t c = dut_.cycle();
-    drive(ports, blocks, done);
+    drive(flits, done);
     dut_.settle();
-    std::vector<uint32_t> slots;
     std::string bound;
     try {
-      for (const NewBlock& b : blocks) slots.push_back(golden_.take(b.key, b.last, c));
+      for (PortFlit& f : flits) {
+        if (f.starts) f.slot = golden_.take(c);
+        if (f.ends) golden_.record(f.slot, f.key, f.last);
+      }
     } catch (const noc::NiRunError& e) {
       const std::string what = e.what();
       bound = what.find("NiConfig::block_slots") != std::string::npos     ? "block_slots"
@@ -72,94 +81,106 @@ class Bench {
     }
     EXPECT_EQ(dut_->full_o, 0) << "cycle " << c << ": full_o";
     EXPECT_EQ(dut_->no_record_o, 0) << "cycle " << c << ": no_record_o";
-    for (size_t i = 0; i < ports.size(); ++i) {
-      const uint32_t p = ports[i];
-      EXPECT_EQ((dut_->take_o >> p) & 1u, 1u) << "cycle " << c << ": take_o[" << p << "]";
-      const uint32_t rtl = (dut_->slot_o >> (kSlotW * p)) & (kBlocks - 1);
-      EXPECT_EQ(rtl, slots[i]) << "cycle " << c << ": slot_o[" << p << "]";
-      const uint32_t rec = (dut_->rec_o >> (kMsgW * p)) & (kMessages - 1);
-      if (record_.count(blocks[i].key) == 0) record_[blocks[i].key] = rec;
-      EXPECT_EQ(rec, record_[blocks[i].key]) << "cycle " << c << ": rec_o[" << p << "]";
-    }
+    for (const PortFlit& f : flits) check_port(c, f);
     bool arrive = false;
     uint64_t key = 0;
     if (done >= 0) {
-      const uint32_t slot = live_[static_cast<size_t>(done)];
+      const uint32_t slot = decoded_[static_cast<size_t>(done)];
       key = golden_.key(slot);
       if (last_[slot] && others_live(slot)) ++out.passed;
       arrive = golden_.complete(slot);
       if (arrive) record_.erase(key);
-      live_.erase(live_.begin() + done);
+      decoded_.erase(decoded_.begin() + done);
     }
     EXPECT_EQ(dut_->arrive_o, arrive) << "cycle " << c << ": arrive_o";
     if (arrive && dut_->arrive_o) {
       EXPECT_EQ(dut_->arrive_key_o, key) << "cycle " << c << ": arrive_key_o";
     }
     EXPECT_EQ(dut_->empty_o, golden_.empty(c)) << "cycle " << c << ": empty_o";
-    for (size_t i = 0; i < slots.size(); ++i) {
-      live_.push_back(slots[i]);
-      last_[slots[i]] = blocks[i].last;
+    for (const PortFlit& f : flits) {
+      if (!f.ends) continue;
+      decoded_.push_back(f.slot);
+      last_[f.slot] = f.last;
+      ++out.blocks;
     }
-    out.blocks += blocks.size();
     out.arrived += arrive;
     ++out.cycles;
     dut_.tick();
     return !::testing::Test::HasFailure();
   }
 
-  size_t live() const { return live_.size(); }
+  size_t decoded() const { return decoded_.size(); }
 
  private:
-  void drive(const std::vector<uint32_t>& ports, const std::vector<NewBlock>& blocks,
-             int done) {
-    uint32_t valid = 0, last = 0, first = 0, recs = 0;
+  // A port's slot (a starting block) and record (an ending block) against the SystemC model's.
+  void check_port(uint64_t c, const PortFlit& f) {
+    const uint32_t p = f.port;
+    EXPECT_EQ((dut_->take_o >> p) & 1u, uint32_t{f.starts}) << "cycle " << c << ": take_o[" << p << "]";
+    if (f.starts) {
+      const uint32_t rtl = (dut_->slot_o >> (kSlotW * p)) & (kBlocks - 1);
+      EXPECT_EQ(rtl, f.slot) << "cycle " << c << ": slot_o[" << p << "]";
+    }
+    if (f.ends) {
+      const uint32_t rec = (dut_->rec_o >> (kMsgW * p)) & (kMessages - 1);
+      if (record_.count(f.key) == 0) record_[f.key] = rec;
+      EXPECT_EQ(rec, record_[f.key]) << "cycle " << c << ": rec_o[" << p << "]";
+    }
+  }
+
+  void drive(const std::vector<PortFlit>& flits, int done) {
+    uint32_t want = 0, valid = 0, last = 0, first = 0, recs = 0;
     uint32_t words[3] = {};
-    for (size_t i = 0; i < ports.size(); ++i) {
-      const uint32_t p = ports[i];
+    for (const PortFlit& f : flits) {
+      const uint32_t p = f.port;
+      want |= uint32_t{f.starts} << p;
+      if (!f.ends) continue;
       valid |= 1u << p;
-      last |= uint32_t{blocks[i].last} << p;
+      last |= uint32_t{f.last} << p;
       for (uint32_t b = 0; b < kKeyW; ++b) {
         const uint32_t at = kKeyW * p + b;
-        words[at / 32] |= ((blocks[i].key >> b) & 1u) << (at % 32);
+        words[at / 32] |= ((f.key >> b) & 1u) << (at % 32);
       }
-      const auto r = record_.find(blocks[i].key);
+      const auto r = record_.find(f.key);
       first |= uint32_t{r == record_.end()} << p;
       recs |= (r == record_.end() ? 0 : r->second) << (kMsgW * p);
     }
+    dut_->want_i = static_cast<uint8_t>(want);
     dut_->new_i = static_cast<uint8_t>(valid);
     dut_->new_last_i = static_cast<uint8_t>(last);
     dut_->new_first_i = static_cast<uint8_t>(first);
     dut_->new_rec_i = static_cast<uint16_t>(recs);
     for (int w = 0; w < 3; ++w) dut_->new_key_i[w] = words[w];
-    const uint32_t slot = done >= 0 ? live_[static_cast<size_t>(done)] : 0;
+    const uint32_t slot = done >= 0 ? decoded_[static_cast<size_t>(done)] : 0;
     dut_->done_i = done >= 0;
     dut_->done_slot_i = static_cast<uint8_t>(slot);
     dut_->done_rec_i = static_cast<uint8_t>(done >= 0 ? record_.at(golden_.key(slot)) : 0);
   }
 
   bool others_live(uint32_t slot) const {
-    return std::any_of(live_.begin(), live_.end(), [&](uint32_t s) {
+    return std::any_of(decoded_.begin(), decoded_.end(), [&](uint32_t s) {
       return s != slot && golden_.key(s) == golden_.key(slot);
     });
   }
 
   Clocked<Vblock_slots> dut_;
   noc::BlockSlots golden_;
-  std::vector<uint32_t> live_;  // slots taken in earlier cycles and not yet completed
-  bool last_[kBlocks] = {};     // per slot: its block was its message's last
+  std::vector<uint32_t> decoded_;  // slots of blocks decoded in earlier cycles, not completed
+  bool last_[kBlocks] = {};        // per slot: its block was its message's last
   std::map<uint64_t, uint32_t> record_;  // the record of each open message, by key
 };
 
 // Messages of 1 to 12 blocks, up to `open` being received at once on each port (a message
 // comes through one port, as routes are deterministic), each block of a random one of its
-// port's; every message has a fresh key (a permutation of a counter, so keys look unrelated).
+// port's, one block of a message at a time (a message's blocks come on one VC, in order);
+// every message has a fresh key (a permutation of a counter, so keys look unrelated). A port
+// with a flit in a cycle ends one of its blocks in flight, or starts a block, half of them
+// one flit long.
 class Traffic {
  public:
   Traffic(uint32_t open, double block_p) : open_(open), block_(block_p) {}
 
-  void next(std::mt19937& rng, std::vector<uint32_t>& ports, std::vector<NewBlock>& blocks) {
-    ports.clear();
-    blocks.clear();
+  void next(std::mt19937& rng, std::vector<PortFlit>& flits) {
+    flits.clear();
     for (uint32_t p = 0; p < kK; ++p) {
       if (!block_(rng)) continue;
       std::vector<Open>& port = messages_[p];
@@ -167,16 +188,38 @@ class Traffic {
         const uint32_t key = (next_key_++ * 0x9e37u + 0x1234u) & ((1u << kKeyW) - 1);
         port.push_back({key, 1 + static_cast<uint32_t>(rng() % 12)});
       }
-      const size_t m = rng() % port.size();
-      ports.push_back(p);
-      blocks.push_back({port[m].key, --port[m].left == 0});
-      if (port[m].left == 0) port.erase(port.begin() + static_cast<long>(m));
+      Open& m = port[rng() % port.size()];
+      PortFlit f;
+      f.port = p;
+      f.key = m.key;
+      if (m.in_flight) {
+        f.ends = true;
+        f.slot = m.slot;
+      } else {
+        f.starts = true;
+        f.ends = rng() % 2 == 0;
+      }
+      f.last = f.ends && m.left == 1;
+      flits.push_back(f);
+    }
+  }
+
+  // After the cycle: the slots the starting blocks took, the blocks that ended.
+  void settle(const std::vector<PortFlit>& flits) {
+    for (const PortFlit& f : flits) {
+      std::vector<Open>& port = messages_[f.port];
+      const auto m = std::find_if(port.begin(), port.end(), [&](const Open& o) { return o.key == f.key; });
+      m->in_flight = !f.ends;
+      m->slot = f.slot;
+      if (f.ends && --m->left == 0) port.erase(m);
     }
   }
 
  private:
   struct Open {
     uint32_t key, left;
+    bool in_flight = false;  // a block of it has its slot and has not ended
+    uint32_t slot = 0;
   };
   uint32_t open_;
   std::bernoulli_distribution block_;
@@ -191,12 +234,13 @@ Outcome run(int id, uint32_t seed, uint64_t cycles, uint32_t open, double block_
   std::mt19937 rng(seed);
   std::bernoulli_distribution done(done_p);
   Outcome out;
-  std::vector<uint32_t> ports;
-  std::vector<NewBlock> blocks;
+  std::vector<PortFlit> flits;
   for (uint64_t c = 0; c < cycles; ++c) {
-    traffic.next(rng, ports, blocks);
-    const int d = bench.live() != 0 && done(rng) ? static_cast<int>(rng() % bench.live()) : -1;
-    if (!bench.cycle(ports, blocks, d, out)) break;
+    traffic.next(rng, flits);
+    const int d =
+        bench.decoded() != 0 && done(rng) ? static_cast<int>(rng() % bench.decoded()) : -1;
+    if (!bench.cycle(flits, d, out)) break;
+    traffic.settle(flits);
   }
   return out;
 }
@@ -204,7 +248,8 @@ Outcome run(int id, uint32_t seed, uint64_t cycles, uint32_t open, double block_
 TEST(BlockSlotsLockstep, RandomBlocksEveryCycleAsTheSystemCModel) {
   Outcome all;
   for (int i = 0; i < 40; ++i) {
-    const Outcome o = run(i, 100 + i, 4000, 1 + i % 2, 0.07, 0.5);
+    // A port's flit ends a block about every other time: a flit on one port in ten cycles.
+    const Outcome o = run(i, 100 + i, 4000, 1 + i % 2, 0.1, 0.5);
     ASSERT_FALSE(::testing::Test::HasFailure()) << "seed " << 100 + i;
     EXPECT_EQ(o.bound, "") << "seed " << 100 + i;
     all.cycles += o.cycles;

@@ -3,9 +3,12 @@
 // sees them (Next and Eject swapped by the source router), interleaved flit by flit over the
 // VCs at random; every flit gives the same block (message, address, bytes, completion) and
 // the same idle state. Every flit also offers a record (rec_i, a different one each time): a
-// message's first block must say it is first and its later blocks give that record back. Protocol errors the SystemC decoder throws on set error_o (among them a
-// packet longer than its size: a non-tail flit with its last byte, and a head address that is
-// not a multiple of 16).
+// message's first block must say it is first and its later blocks give that record back. It
+// offers a block slot too (slot_i): a block's first payload flit takes it as the SystemC
+// decoder takes one, and the payload flits the RTL writes into its slots (wr_o) hold the
+// block's bytes when it ends. Protocol errors the SystemC decoder throws on set error_o
+// (among them a packet longer than its size: a non-tail flit with its last byte, and a head
+// address that is not a multiple of 16).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -51,7 +54,13 @@ class Receiver {
     drive(f);
     dut_.settle();
     noc::ReceivedBlock b;
-    const bool block = golden_.consume(f, 0, b);
+    bool took = false;
+    const bool block = golden_.consume(f, 0, b, [&] {
+      took = true;
+      return offered_slot_;
+    });
+    ASSERT_EQ(dut_->slot_want_o, took) << f.str();
+    if (dut_->wr_o) write_lane();
     ASSERT_EQ(dut_->block_o, block) << f.str();
     blocks += block;
     messages += block && b.message_done;
@@ -63,9 +72,10 @@ class Receiver {
       ASSERT_EQ(dut_->block_addr_o, b.addr);
       ASSERT_EQ(dut_->block_len_o, b.data.size());
       ASSERT_EQ(dut_->block_done_o, b.message_done);
+      ASSERT_EQ(dut_->block_slot_o, b.slot);
+      const std::vector<uint8_t>& got = slots_[b.slot];
       for (size_t i = 0; i < b.data.size(); ++i) {
-        const uint32_t byte = (dut_->block_data_o[i / 4] >> (8 * (i % 4))) & 0xFFu;
-        ASSERT_EQ(byte, b.data[i]) << "block byte " << i;
+        ASSERT_EQ(got[i], b.data[i]) << "block byte " << i << " in slot " << b.slot;
       }
     }
     dut_.tick();
@@ -80,6 +90,9 @@ class Receiver {
     dut_->flit_i = 1;
     offered_ = (offered_ + 7) % 32;  // MSG_W = 5
     dut_->rec_i = static_cast<uint8_t>(offered_);
+    offered_slot_ = (offered_slot_ + 5) % 128;  // SLOT_W = 7
+    dut_->slot_i = static_cast<uint8_t>(offered_slot_);
+    dut_->slot_ok_i = 1;
     dut_->type_i = static_cast<uint8_t>(w.type);
     dut_->vc_i = w.vc;
     for (int k = 0; k < 4; ++k) dut_->data_i[k] = w.data[k];
@@ -104,9 +117,19 @@ class Receiver {
     if (b.message_done) records_.erase(key);
   }
 
+  // The payload flit the RTL writes in this cycle, into its lane of its block slot.
+  void write_lane() {
+    std::vector<uint8_t>& slot = slots_[dut_->wr_slot_o];
+    slot.resize(256);
+    for (uint32_t i = 0; i < 16; ++i) {
+      slot[16 * dut_->wr_lane_o + i] = static_cast<uint8_t>(dut_->data_i[i / 4] >> (8 * (i % 4)));
+    }
+  }
+
   Clocked<Vejection_decoder> dut_;
   noc::EjectionDecoder golden_;
-  uint32_t offered_ = 0;
+  uint32_t offered_ = 0, offered_slot_ = 0;
+  std::map<uint32_t, std::vector<uint8_t>> slots_;  // the block slots' data, as written
   std::map<uint64_t, uint32_t> records_;  // the record of each message being received
 };
 

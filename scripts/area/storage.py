@@ -34,8 +34,6 @@ ROLES = {
     ("endpoint", "u_lines"): ("ni_buffers", "send NI buffer: burst lines", "conventional"),
     ("send_channel", "u_bursts"): ("ni_buffers", "send channel: the bursts being read",
                                    "conventional"),
-    ("ejection_decoder", "u_blocks"): ("ni_buffers", "ejection reassembly, one block per VC",
-                                       "conventional"),
     ("ejection_decoder", "u_contexts"): ("ni_buffers", "ejection: each VC's message and place",
                                          "conventional"),
     ("dma_requester", "u_rows"): ("ni_buffers", "memory queue: one bank of requests",

@@ -1,6 +1,7 @@
-// The NI's block slots (rtl/block_slots.sv): a received block holds one from its decode until
-// its memory write completes (the write of a Gather block, or the write-back of a Reduce
-// block's sum), and the slots tell when a message is in memory.
+// The NI's block slots (rtl/block_slots.sv): a received block holds one from its first payload
+// flit (each flit is written into the slot as it arrives) until its memory write completes
+// (the write of a Gather block, or the write-back of a Reduce block's sum), and the slots tell
+// when a message is in memory.
 //
 // Allocation: the free slots are a FIFO of `slots` places. At reset place n holds slot n; a
 // cycle's new blocks (port order) take the slots at its head, and a completed write returns
@@ -14,8 +15,9 @@
 // with an error naming NiConfig::open_messages, as the RTL raises error_o. (The RTL takes a
 // record from a free list and carries it with the message's blocks; the model finds it by key.)
 //
-// Within a cycle the NI takes the cycle's slots (take) before any write completes (complete),
-// as the RTL's decoders see the free count of the cycle's start.
+// Within a cycle the NI takes the cycle's slots (take) and records its decoded blocks (record)
+// before any write completes (complete), as the RTL's decoders see the free count of the
+// cycle's start.
 #pragma once
 
 #include <cstdint>
@@ -31,9 +33,12 @@ class BlockSlots : public sc_core::sc_module {
   // NiConfig::block_slots and NiConfig::open_messages.
   BlockSlots(sc_core::sc_module_name name, uint32_t slots, uint32_t open_messages);
 
-  // A block of message `key` decoded in cycle `now` (a cycle's blocks in port order); `last`:
-  // the message's last block. Returns its slot.
-  uint32_t take(uint64_t key, bool last, uint64_t now);
+  // A block's first payload flit arrives in cycle `now` (a cycle's flits in port order): the
+  // block takes a slot, into which its flits are written. Returns the slot.
+  uint32_t take(uint64_t now);
+  // The block in `slot`, of message `key`, is decoded (its last flit arrived); `last`: the
+  // message's last block.
+  void record(uint32_t slot, uint64_t key, bool last);
   // The memory write of the block in `slot` completes: the slot is free, and the block no
   // longer keeps its message out of memory. True when the message is now in memory.
   bool complete(uint32_t slot) {

@@ -39,7 +39,8 @@ void EjectionDecoder::fail(const Flit& f, uint32_t port_index, const char* what)
                                        what, f.str()));
 }
 
-bool EjectionDecoder::consume(const Flit& f, uint32_t port_index, ReceivedBlock& block) {
+bool EjectionDecoder::consume(const Flit& f, uint32_t port_index, ReceivedBlock& block,
+                              const TakeSlot& take_slot) {
   if (f.vc >= vcs_ || static_cast<size_t>(port_index) * vcs_ + f.vc >= contexts_.size()) {
     fail(f, port_index, "no such ejection port or VC");
   }
@@ -96,6 +97,10 @@ bool EjectionDecoder::consume(const Flit& f, uint32_t port_index, ReceivedBlock&
   }
   if (!c.open) fail(f, port_index, "a body or tail flit with no open message or packet");
   if (is_subpacket(f.type) != c.message) fail(f, port_index, "a flit of the wrong kind");
+  if (!c.has_slot) {  // the block's first payload flit
+    c.slot = take_slot ? take_slot() : 0;
+    c.has_slot = true;
+  }
   const uint64_t n = std::min<uint64_t>(kFlitPayloadBytes, c.left);
   const auto* bytes = reinterpret_cast<const uint8_t*>(f.data.data());
   c.data.insert(c.data.end(), bytes, bytes + n);
@@ -112,6 +117,8 @@ bool EjectionDecoder::consume(const Flit& f, uint32_t port_index, ReceivedBlock&
   block.flow = c.flow;
   block.sender = c.sender;
   block.addr = c.addr;
+  block.slot = c.slot;
+  c.has_slot = false;
   block.data.swap(c.data);
   c.data.clear();
   c.addr += block.data.size();

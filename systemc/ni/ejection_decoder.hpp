@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <unordered_map>
 #include <vector>
 
@@ -33,7 +34,11 @@ struct ReceivedBlock {
   uint64_t addr = 0;               // where the block's bytes belong
   std::vector<uint8_t> data;       // its bytes
   bool message_done = false;       // the last bytes of the message have now arrived
+  uint32_t slot = 0;               // the block slot its first payload flit took
 };
+
+// Takes a block slot for a block whose first payload flit arrives (BlockSlots::take).
+using TakeSlot = std::function<uint32_t()>;
 
 class EjectionDecoder : public sc_core::sc_module {
  public:
@@ -45,10 +50,13 @@ class EjectionDecoder : public sc_core::sc_module {
                   const std::array<uint32_t, kPorts>& neighbour, const NocConfig& noc,
                   uint32_t packet_messages, bool sender_in_head = false);
 
-  // Takes one flit that arrived on ejection port `port_index`. Returns true when it ends a
-  // block, which is then in `block`. Throws std::runtime_error
-  // for flits that do not continue what their port and VC carry.
-  bool consume(const Flit& flit, uint32_t port_index, ReceivedBlock& block);
+  // Takes one flit that arrived on ejection port `port_index`. A block's first payload flit
+  // takes its block slot from `take_slot` (the RTL writes every payload flit into its block's
+  // slot as it arrives; slot 0 when empty). Returns true when the flit ends a block, which is
+  // then in `block`. Throws std::runtime_error for flits that do not continue what their port
+  // and VC carry.
+  bool consume(const Flit& flit, uint32_t port_index, ReceivedBlock& block,
+               const TakeSlot& take_slot = {});
 
   // Messages started but not yet complete (a run that ends with some left lost data).
   size_t open_messages() const;
@@ -65,6 +73,8 @@ class EjectionDecoder : public sc_core::sc_module {
     uint64_t left = 0;          // payload bytes still to come in this message or packet
     uint64_t message_bytes = 0;
     std::vector<uint8_t> data;  // the block so far
+    bool has_slot = false;      // the block so far has taken its slot
+    uint32_t slot = 0;
   };
   [[noreturn]] void fail(const Flit& f, uint32_t port_index, const char* what) const;
   static uint64_t key(Op op, uint32_t flow, uint32_t sender) {

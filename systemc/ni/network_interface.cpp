@@ -176,9 +176,10 @@ void NetworkInterface::eject(uint64_t now) {
   // the flits of one cycle in port order (the order of the RTL's memory requests). The inbox
   // is in that order already: the ports deliver a cycle's flits when evaluate() runs them,
   // one after the other in port order.
+  const TakeSlot take_slot = [&] { return slots.take(now); };
   while (!inbox_.empty() && inbox_.front().cycle < now) {
     const Arrived& a = inbox_.front();
-    const bool block = ejection.consume(a.flit, a.port, received_);
+    const bool block = ejection.consume(a.flit, a.port, received_, take_slot);
     inbox_.pop_front();  // nothing below pushes to the inbox
     ++progress_;
     if (!block) continue;
@@ -187,8 +188,9 @@ void NetworkInterface::eject(uint64_t now) {
                                            place_.node, op_name(received_.op), received_.flow,
                                            received_.sender));
     }
-    const uint32_t slot = slots.take(key(received_.op, received_.flow, received_.sender),
-                                     received_.message_done, now);
+    const uint32_t slot = received_.slot;
+    slots.record(slot, key(received_.op, received_.flow, received_.sender),
+                 received_.message_done);
     Block& b = blocks_[slot];
     b.op = received_.op;
     b.flow = received_.flow;

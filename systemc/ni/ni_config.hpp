@@ -54,8 +54,9 @@ struct NiConfig {
   // an entry whose sends do not fit waits).
   uint32_t buffer_lines = 20;
   uint32_t send_queue = 4;
-  // Received blocks the RTL holds at once (decoded, not yet written to memory); the model
-  // checks it and stops with an error where the RTL would have to stall ejection.
+  // Received blocks the RTL holds at once (from a block's first payload flit, which takes its
+  // slot, until it is written to memory); the model checks it and stops with an error where
+  // the RTL would have to stall ejection.
   uint32_t block_slots = 128;
   // Messages open at once, from their first block's decode until they are in memory
   // (rtl/block_slots.sv's MESSAGES: a record each counts its live blocks). The model checks it

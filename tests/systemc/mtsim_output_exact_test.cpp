@@ -13,7 +13,9 @@
 // recorded again after checking that every one of the 41 runs' JSON was the recorded one plus
 // "children_slots": 4 and nothing else. It gained `cut_bound_cycles` (the weakest cut's lower
 // bound, host_sw/topology/cut_bound.hpp) the same way: recorded again after checking that every
-// run's JSON less that key hashes to the line recorded before. A deliberate change of the
+// run's JSON less that key hashes to the line recorded before; and again when a block's slot
+// came to be taken at its first payload flit, after checking that every run's JSON less
+// ni_peaks.block_slots hashes as before. A deliberate change of the
 // model's timing records the file anew, in the commit that changes it.
 #include <gtest/gtest.h>
 
