@@ -666,34 +666,42 @@ module network_interface #(
   end
 
   // Block data: write ports 0..K-1 take the ejection ports' payload flits (a flit on every
-  // lane, the mask picking its lane), port K a reduction beat's sums (the beat's LANES words on
-  // every beat's place, the mask picking the beat's: wiring, not a shifter); read ports give
-  // the block being written to memory and the block being reduced.
-  localparam int unsigned WORDS = DATA_W / 32;
+  // flit lane, the mask picking its lane), port K a reduction beat's sums (the beat's LANES
+  // words on every beat's place, the mask picking the beat's: wiring, not a shifter); read
+  // ports give the block being written to memory and the block being reduced. The write mask
+  // is per DLANE_W bits: a flit where a beat is whole flits, else a beat or a word. A beat's
+  // lanes past the block's end take sums of no element (never read: reads stop at its length).
+  localparam int unsigned BEAT_BITS = LANES * 32;
+  localparam int unsigned DLANE_W = BEAT_BITS % 128 == 0 ? 128
+                                  : 128 % BEAT_BITS == 0 ? BEAT_BITS : 32;
+  localparam int unsigned DLANES = DATA_W / DLANE_W;
+  localparam int unsigned PER_FLIT = 128 / DLANE_W;  // data lanes of a flit
+  localparam int unsigned PER_LANE = DLANE_W / 32;   // elements of a data lane
   logic [K:0]               data_we;
   logic [(K+1)*SLOT_W-1:0]  data_waddr;
-  logic [(K+1)*WORDS-1:0]   data_wmask;
+  logic [(K+1)*DLANES-1:0]  data_wmask;
   logic [(K+1)*DATA_W-1:0]  data_wdata;
-  logic [PAD_W/32-1:0]      red_wmask;
+  logic [PAD_W/32-1:0]      red_emask;
   logic [PAD_W-1:0]         red_wdata;
 
   always_comb begin
     for (int p = 0; p < K; p++) begin
       data_we[p] = wr[p];
       data_waddr[SLOT_W*p +: SLOT_W] = wr_slot[SLOT_W*p +: SLOT_W];
-      data_wmask[WORDS*p +: WORDS] = WORDS'({4{1'b1}}) << (32'(wr_lane[FLIT_LANE_W*p +: FLIT_LANE_W]) * 4);
+      data_wmask[DLANES*p +: DLANES] =
+          DLANES'({PER_FLIT{1'b1}}) << (32'(wr_lane[FLIT_LANE_W*p +: FLIT_LANE_W]) * PER_FLIT);
       data_wdata[DATA_W*p +: DATA_W] = {(DATA_W / 128){rx_data_q[FLIT_DATA_BITS*p +: 128]}};
     end
-    red_wmask = (PAD_W / 32)'(red_mask) << (32'(sum_idx) * LANES);
+    red_emask = (PAD_W / 32)'(red_mask) << (32'(sum_idx) * LANES);
     red_wdata = {BEATS{red_sum}};
     data_we[K] = red_out;
     data_waddr[SLOT_W*K +: SLOT_W] = sum_slot;
-    data_wmask[WORDS*K +: WORDS] = red_wmask[WORDS-1:0];
+    for (int d = 0; d < DLANES; d++) data_wmask[DLANES*K + d] = |red_emask[d*PER_LANE +: PER_LANE];
     data_wdata[DATA_W*K +: DATA_W] = red_wdata[DATA_W-1:0];
   end
 
   storage_array #(
-    .WIDTH(DATA_W), .DEPTH(BLOCKS), .WRITES(K + 1), .READS(2), .LANE_W(32)
+    .WIDTH(DATA_W), .DEPTH(BLOCKS), .WRITES(K + 1), .READS(2), .LANE_W(DLANE_W)
   ) u_block_data (
     .clk_i, .we_i(data_we), .waddr_i(data_waddr), .wmask_i(data_wmask), .wdata_i(data_wdata),
     .raddr_i({beat_slot, req_tag[SLOT_W-1:0]}), .rdata_o({data_src, data_wb})
