@@ -252,7 +252,7 @@ TEST(MultiTreeOpt, ReachesNMinusOneOnTheWideBiGraphs) {
 
 TEST(MultiTreeOpt, ReachesNMinusOneOnOtherSwitchNetworks) {
   for (const char* spec : {"bigraph:1x2", "bigraph:1x4", "bigraph:2x2", "bigraph:4x4",
-                           "bigraph:8x4", "bigraph:2x8", "bigraph:3x6", "bigraph:5x3",
+                           "bigraph:8x4", "bigraph:2x4", "bigraph:2x8", "bigraph:3x6", "bigraph:5x3",
                            "fattree:2x2", "fattree:3x2", "fattree:4x2", "fattree:8x2"}) {
     expect_one_link_bound(spec);
   }
@@ -260,11 +260,12 @@ TEST(MultiTreeOpt, ReachesNMinusOneOnOtherSwitchNetworks) {
 }
 
 // Every node sends once and receives once in every step, and a non-root sender forwards
-// what it received four steps before (bigraph:4x8's D = 4); the reduce-scatter is the
-// all-gather reversed in time, and no route crosses more than one switch-to-switch link.
-TEST(MultiTreeOpt, BiGraphStepsAreOneSendPerNodeAndForwardFourStepsLater) {
-  const Topology topo = parse_topology("bigraph:4x8");
-  const Plan plan = opt_plan(topo);
+// what it received `gap` steps before; the reduce-scatter is the all-gather reversed in time,
+// and no route crosses more than one switch-to-switch link.
+void expect_one_send_per_step_and_forward_gap(const std::string& spec, uint32_t gap) {
+  SCOPED_TRACE(spec);
+  const Topology topo = parse_topology(spec);
+  const Plan plan = opt_plan(topo, 64 << 10);
   const uint32_t n = topo.nodes(), T = plan.steps_per_phase;
   std::vector<std::vector<uint32_t>> sends(2 * T + 1, std::vector<uint32_t>(n, 0)),
       receives = sends;
@@ -293,8 +294,16 @@ TEST(MultiTreeOpt, BiGraphStepsAreOneSendPerNodeAndForwardFourStepsLater) {
   }
   for (const auto& [flow, src, dst, step] : gather) {
     if (src == flow) continue;  // the root sends its own data
-    EXPECT_EQ(step - joined[flow][src], 4u) << "flow " << flow << " step " << step;
+    EXPECT_EQ(step - joined[flow][src], gap) << "flow " << flow << " step " << step;
   }
+}
+
+// bigraph:4x16 walks its trees with D = 4 (the links across); bigraph:4x8 (as many nodes on
+// a switch as switches) and bigraph:2x4 take the labelled trees, D = K - 1.
+TEST(MultiTreeOpt, BiGraphStepsAreOneSendPerNodeAndForwardTheGapLater) {
+  expect_one_send_per_step_and_forward_gap("bigraph:4x16", 4);
+  expect_one_send_per_step_and_forward_gap("bigraph:4x8", 7);
+  expect_one_send_per_step_and_forward_gap("bigraph:2x4", 3);
 }
 
 TEST(MultiTreeOpt, SwitchNetworkTablesVerifyAndImagesRoundTrip) {
