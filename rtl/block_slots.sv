@@ -111,21 +111,30 @@ module block_slots #(
   assign arrive_key_o = key_q[done_rec_i];
 
   // Counts, last flags and keys (no reset: a record is written when a first block takes it).
-  // A record is counted up by at most one new block a cycle (a message's blocks come through
-  // one port), and down by the completion unless a block of it joins (the two cancel); a
-  // record a first block takes is not the completion's (a freed record is taken later).
   always_ff @(posedge clk_i) begin
-    if (done_i && !done_joined) count_q[done_rec_i] <= count_q[done_rec_i] - COUNT_W'(1);
-    for (int p = 0; p < K; p++) begin
-      logic [MSG_W-1:0] r;
-      r = rec_o[MSG_W*p +: MSG_W];
-      if (new_i[p] && first[p]) begin
+    for (int r = 0; r < MESSAGES; r++) begin
+      logic up, down, last, fresh_r;
+      logic [KEY_W-1:0] key;
+      up = 1'b0;
+      last = 1'b0;
+      fresh_r = 1'b0;
+      key = '0;
+      for (int p = 0; p < K; p++) begin
+        if (new_i[p] && rec_o[MSG_W*p +: MSG_W] == MSG_W'(r)) begin
+          up = 1'b1;
+          last = new_last_i[p];
+          fresh_r = first[p];
+          key = new_key_i[KEY_W*p +: KEY_W];
+        end
+      end
+      down = done_i && done_rec_i == MSG_W'(r);
+      if (fresh_r) begin
         count_q[r] <= COUNT_W'(1);
-        last_q[r] <= new_last_i[p];
-        key_q[r] <= new_key_i[KEY_W*p +: KEY_W];
-      end else if (new_i[p]) begin
-        if (!(done_i && done_rec_i == r)) count_q[r] <= count_q[r] + COUNT_W'(1);
-        if (new_last_i[p]) last_q[r] <= 1'b1;
+        last_q[r] <= last;
+        key_q[r] <= key;
+      end else if (up || down) begin
+        count_q[r] <= count_q[r] + COUNT_W'(up) - COUNT_W'(down);
+        if (last) last_q[r] <= 1'b1;
       end
     end
   end
