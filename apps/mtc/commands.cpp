@@ -19,6 +19,7 @@
 #include "common/run_files.hpp"
 #include "image/image.hpp"
 #include "image/image_json.hpp"
+#include "interop/msccl.hpp"
 #include "plan/plan.hpp"
 #include "plan/plan_index.hpp"
 #include "topology/cut_bound.hpp"
@@ -44,7 +45,8 @@ struct PlanArgs {
 void add_plan_args(CLI::App* cmd, PlanArgs& a) {
   add_topology_option(*cmd, a.topology)->required();
   cmd->add_option("-a,--algorithm", a.algorithm,
-                  "multitree, multitree-opt (torus, ring, BiGraph, two-level fat-tree), ring, ring-bi, ring2d, dbtree or hdrm")
+                  "multitree, multitree-opt (torus, ring, BiGraph, two-level fat-tree), ring, ring-bi, ring2d, dbtree, hdrm, "
+                  "or msccl:PATH (an MSCCL XML all-reduce, imported and verified: docs/msccl.md)")
       ->required();
   cmd->add_option("-b,--bytes", a.bytes, "all-reduce buffer size, e.g. 65536, 64KiB, 1MiB")
       ->capture_default_str();
@@ -179,7 +181,7 @@ std::vector<std::unique_ptr<TableSink>> plan_sinks(const MtcArgs& a, const Table
   if (!a.out_dir.empty()) {
     sinks.push_back(std::make_unique<ImageSetWriter>(header, a.out_dir, a.image_opt));
   }
-  if (a.quiet) return sinks;
+  if (a.quiet || a.format == "msccl") return sinks;
   if (a.format == "json") {
     sinks.push_back(std::make_unique<TablesJsonWriter>(
         out, header, nlohmann::json{{"verification", report_json(report)}}));
@@ -190,16 +192,21 @@ std::vector<std::unique_ptr<TableSink>> plan_sinks(const MtcArgs& a, const Table
 }
 
 int run_plan(const MtcArgs& a, std::ostream& out) {
-  check_format(a.format);
-  if (a.quiet && a.format == "json") {
-    throw InputError("--quiet prints no tables, and --format json is the tables' document: give "
-                     "one or the other (the verification alone: mtc plan --quiet)");
+  if (a.format != "msccl") check_format(a.format);
+  if (a.quiet && a.format != "text") {
+    throw InputError(fmt::format("--quiet prints no tables, and --format {} is the plan's document: "
+                                 "give one or the other (the verification alone: mtc plan --quiet)",
+                                 a.format));
   }
-  check_run_files({{"-o", a.out_dir, true}}, topology_inputs(a.plan.topology, "-t"));
+  std::vector<RunFile> inputs = topology_inputs(a.plan.topology, "-t");
+  for (RunFile& f : algorithm_inputs(a.plan.algorithm, "-a")) inputs.push_back(f);
+  check_run_files({{"-o", a.out_dir, true}}, inputs);
   const Topology topo = planned_topology(a.plan);
   const Plan plan = build_plan(topo, a.plan.algorithm, plan_options(a.plan));
   PlanIndex index(plan);  // the verifier's and the tables' (a plan on torus:64x64: 0.3 s)
   const VerifyReport report = require_valid(plan, topo, &index);
+  // Whole before anything is written: a plan MSCCL cannot express leaves no output.
+  const std::string msccl_xml = a.format == "msccl" ? export_msccl(plan) : std::string();
   TableOptions topt;
   topt.children_slots = a.children;
   topt.base_addr = parse_unsigned(a.base_addr, "--base-addr");
@@ -208,7 +215,7 @@ int run_plan(const MtcArgs& a, std::ostream& out) {
   // the first is printed, and compiled again for the outputs. An image set is written into a
   // temporary directory that replaces --out only when complete (ImageSetWriter), so with
   // --quiet each table is checked as it is written, in one pass; a failure leaves no images.
-  const bool one_pass = a.quiet;
+  const bool one_pass = a.quiet || a.format == "msccl";  // no tables printed
   const bool writer_encodes = one_pass && !a.out_dir.empty();
   CompiledTableCheck check(tables, plan, a.image_opt, !writer_encodes);
   if (!one_pass) {
@@ -221,7 +228,9 @@ int run_plan(const MtcArgs& a, std::ostream& out) {
     for (const auto& sink : sinks) sink->add(t);
   }
   for (const auto& sink : sinks) sink->finish();
-  if (a.format != "json") {
+  if (a.format == "msccl") {
+    out << msccl_xml;
+  } else if (a.format != "json") {
     out << report_text(report) << bounds_text(topo, plan_options(a.plan).bytes);
     if (!a.out_dir.empty()) {
       out << fmt::format("wrote the image set ({} node images) to {}\n", plan.nodes, a.out_dir);
@@ -289,7 +298,9 @@ void add_plan_command(CLI::App& app, MtcArgs& a) {
   cmd->add_option("--size-bits", a.image_opt.size_bits, "Size field width (1..64)")
       ->capture_default_str();
   cmd->add_option("-o,--out", a.out_dir, "write node_NN.{bin,hex,json} and manifest.json here");
-  cmd->add_option("-f,--format", a.format, "text (the paper's Fig. 5 layout) or json")
+  cmd->add_option("-f,--format", a.format,
+                  "text (the paper's Fig. 5 layout), json, or msccl (the plan as an MSCCL XML "
+                  "algorithm instead of the tables: docs/msccl.md)")
       ->capture_default_str();
   cmd->add_flag("-q,--quiet", a.quiet,
                 "print no tables, only the verification and the bandwidth bounds (and where "

@@ -30,6 +30,7 @@
 #include "common/error.hpp"
 #include "common/output_file.hpp"
 #include "common/run_files.hpp"
+#include "interop/msccl.hpp"
 #include "ni/network_interface.hpp"
 #include "plan/plan.hpp"
 #include "topology/cut_bound.hpp"
@@ -420,6 +421,7 @@ std::vector<AllReduceOptions> prepare_runs(MtsimArgs& a) {
   prepare_trace(a);
   std::vector<RunFile> inputs = topology_inputs(o.topology, "-t");
   inputs.push_back({"--images", o.images, true});
+  for (RunFile& f : algorithm_inputs(o.algorithm, "-a")) inputs.push_back(f);
   check_run_files({{"--trace", a.trace}, {"--json", a.json_path}}, inputs);
   std::vector<AllReduceOptions> runs = {o};
   for (const std::string& c : a.compare.empty() ? std::vector<std::string>{} : split(a.compare)) {
@@ -429,7 +431,13 @@ std::vector<AllReduceOptions> prepare_runs(MtsimArgs& a) {
     other.trace.clear();
     other.rtl_waves.clear();
     other.progress = false;
-    const size_t colon = c.find(':');
+    // NAME[:FLOW]; msccl:PATH[:FLOW] takes FLOW only when it names a flow control.
+    size_t colon = c.find(':');
+    if (is_msccl_algorithm(c)) {
+      colon = c.rfind(':');
+      const std::string tail = c.substr(colon + 1);
+      if (tail != "packet" && tail != "message") colon = std::string::npos;
+    }
     other.algorithm = c.substr(0, colon);
     if (colon != std::string::npos) other.ni.flow_control = parse_flow_control(c.substr(colon + 1));
     runs.push_back(other);

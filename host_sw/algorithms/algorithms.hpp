@@ -33,8 +33,12 @@ Plan build_hdrm(const Topology& topo, const PlanOptions& opt);
 // A plan with the fields every algorithm fills the same way: name, topology, sizes.
 Plan plan_header(const std::string& algorithm, const Topology& topo, const PlanOptions& opt);
 
-// Names accepted by build_plan, in the order --help lists them.
+// Names accepted by build_plan, in the order --help lists them; build_plan also takes
+// "msccl:PATH", an MSCCL XML all-reduce (interop/msccl.hpp).
 const std::vector<std::string>& algorithm_names();
+// A name an image set's manifest may carry: one of algorithm_names() or "msccl" (the name of
+// an imported plan).
+bool image_algorithm(const std::string& name);
 // Throws InputError, with the estimate, when a plan of `algorithm` on a network of `size`
 // would not fit this machine's memory, or would take more than about 10 s to build, verify and
 // compile (its transfers and table entries, estimated from the algorithm's shape). build_plan

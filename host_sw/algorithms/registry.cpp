@@ -7,6 +7,7 @@
 
 #include "algorithms/algorithms.hpp"
 #include "common/error.hpp"
+#include "interop/msccl.hpp"
 
 namespace mt {
 
@@ -18,6 +19,11 @@ Plan plan_header(const std::string& algorithm, const Topology& topo, const PlanO
   plan.bytes = opt.bytes;
   plan.dtype = opt.dtype;
   return plan;
+}
+
+bool image_algorithm(const std::string& name) {
+  const std::vector<std::string>& names = algorithm_names();
+  return name == "msccl" || std::find(names.begin(), names.end(), name) != names.end();
 }
 
 const std::vector<std::string>& algorithm_names() {
@@ -216,6 +222,7 @@ Plan build_plan(const Topology& topo, const std::string& algorithm, const PlanOp
                                  opt.bytes, kElementBytes));
   }
   check_plan_size(topo.spec(), topo.size(), algorithm, opt);
+  if (is_msccl_algorithm(algorithm)) return import_msccl(algorithm, topo, opt);
   if (algorithm == "multitree") return build_multitree(topo, opt);
   if (algorithm == "multitree-opt") return build_multitree_opt(topo, opt);
   if (algorithm == "ring") return build_ring(topo, opt);
@@ -224,7 +231,7 @@ Plan build_plan(const Topology& topo, const std::string& algorithm, const PlanOp
   if (algorithm == "dbtree") return build_dbtree(topo, opt);
   if (algorithm == "hdrm") return build_hdrm(topo, opt);
   throw InputError(fmt::format("algorithm \"{}\": unknown (multitree, multitree-opt, ring, "
-                               "ring-bi, ring2d, dbtree, hdrm)", algorithm));
+                               "ring-bi, ring2d, dbtree, hdrm, msccl:PATH)", algorithm));
 }
 
 }  // namespace mt

@@ -83,9 +83,9 @@ void set_fields_from_json(JsonObject& o, TableSet& set) {
   set.topology = o.str("topology");
   set.algorithm = o.str("algorithm");
   const std::vector<std::string>& names = algorithm_names();
-  if (std::find(names.begin(), names.end(), set.algorithm) == names.end()) {
-    throw InputError(fmt::format("{}: unknown algorithm \"{}\" (one of {})", o.field("algorithm")(),
-                                 set.algorithm, fmt::join(names, ", ")));
+  if (!image_algorithm(set.algorithm)) {
+    throw InputError(fmt::format("{}: unknown algorithm \"{}\" (one of {}, msccl)",
+                                 o.field("algorithm")(), set.algorithm, fmt::join(names, ", ")));
   }
   set.nodes = o.u32("nodes");
   set.flows = o.u32("flows");
