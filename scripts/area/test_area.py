@@ -33,21 +33,30 @@ def expected_bits(p):
     entry = 2 + node_w * (2 + k) + p["STEP_W"] + 32 + 32
     table = 2 * p["DEPTH"] * entry
     block = 256 * 8
-    meta = 1 + 3 + 3 + 2 * node_w + 2 + 32 + 3 * 32
-    bufs = 2 * p["BLOCKS"] * block + k * p["LINES"] * (meta + block) + k * 4 * block
-    # Each send channel's bursts being read: the send and the burst's place (as a line's meta).
-    bufs += k * p["LINES"] * meta
-    # Each ejection port's context per VC (4 VCs): message key, block address, bytes left,
-    # message bytes, flits of the block so far.
-    bufs += k * 4 * ((2 + 2 * node_w) + 32 + 2 * 32 + (block // 128).bit_length())
-    # The memory queue: each access (write, kind, tag, address, length) in its bank, and all
-    # but its write flag again in the FIFO of accesses in flight.
     slot = max(1, (p["BLOCKS"] - 1).bit_length())
-    tag = max(slot, max(1, (k - 1).bit_length()))
+    msg = max(1, (p.get("MESSAGES", 32) - 1).bit_length())  # a message's record
+    # A send: message, next, eject, dest, tree, op, addr, bytes; a burst read: its offset and
+    # length beside it; a burst in the NI buffer: the send but its address, the burst's
+    # descriptor (has_head, head address, packet bytes and flits, last flit, ends, last bytes,
+    # sub-packet phase) and its data.
+    send = 1 + 3 + 3 + 2 * node_w + 2 + 32 + 32
+    descriptor = 1 + 32 + (256).bit_length() + (256 // 16 + 1).bit_length() + 4 + 1 + 5 + 4
+    bufs = 2 * p["BLOCKS"] * block + k * p["LINES"] * (send - 32 + descriptor + block)
+    bufs += k * p["LINES"] * (send + 2 * 32)
+    # Each ejection port's context per VC (4 VCs): message key, block address, bytes left,
+    # message bytes, flits of the block so far, the message's record and the block's slot (each
+    # with its valid bit).
+    bufs += k * 4 * ((2 + 2 * node_w) + 32 + 2 * 32 + (block // 128).bit_length() + 2 + msg + slot)
+    # The memory queue: each access (write, kind, tag, address, length) in its bank, and all
+    # but its write flag again in the FIFO of accesses in flight; a block's tag is its record
+    # and slot.
+    tag = max(msg + slot, max(1, (k - 1).bit_length()))
     bufs += p["REQUESTS"] * ((1 + 2 + tag + 32 + 9) + (2 + tag + 32 + 9))
-    # The free-slot FIFO (a slot number per slot), the reduction queue, and the interlock's queue
-    # and successor array of as many places as slots (slot, address, length).
-    bufs += p["BLOCKS"] * slot + (p["REDUCING"] + 2 * p["BLOCKS"]) * (slot + 32 + 9)
+    # The free lists (a slot number per slot, a record number per record), the reduction queue,
+    # and the interlock's queue and successor array of as many places as slots (record, slot,
+    # address, length).
+    bufs += p["BLOCKS"] * slot + p.get("MESSAGES", 32) * msg
+    bufs += (p["REDUCING"] + 2 * p["BLOCKS"]) * (msg + slot + 32 + 9)
     # The dependency scoreboard: a row per (op, flow) of SLOTS node ids (4 unless the flow sets
     # it, rtl/network_interface.sv), and its fill count (0..SLOTS).
     slots = p.get("SLOTS", 4)

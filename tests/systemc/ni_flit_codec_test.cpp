@@ -213,7 +213,7 @@ TEST_F(NiFlitCodec, EjectionRejectsBrokenStreams) {
 }
 
 // A packet's last byte comes in its tail, so every other payload flit is full: the RTL
-// reassembles blocks a whole flit at a time (rtl/ejection_decoder.sv).
+// writes a block into its slot a whole flit at a time (rtl/ejection_decoder.sv).
 TEST_F(NiFlitCodec, EjectionRejectsAPacketLongerThanItsSize) {
   std::array<uint32_t, kPorts> nb{};
   nb.fill(Router::kNoNeighbour);
