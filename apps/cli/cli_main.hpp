@@ -26,7 +26,7 @@ namespace mt {
 inline CLI::Option* add_topology_option(CLI::App& app, std::string& spec,
                                         const std::string& more = "") {
   return app.add_option("-t,--topology", spec,
-                        "torus:WxH, mesh:WxH, ring:N, fattree:MxL, bigraph:SxK or file:PATH.json" +
+                        "torus:WxH, mesh:WxH, ring:N, fattree:MxL, bigraph:SxK, hier:A+B+... or file:PATH.json" +
                             (more.empty() ? std::string() : " " + more));
 }
 

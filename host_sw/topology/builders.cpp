@@ -1,4 +1,4 @@
-// The regular topologies: torus, mesh, ring, fat-tree, BiGraph.
+// The regular topologies: torus, mesh, ring, fat-tree, BiGraph, hierarchies of machines.
 #include <fmt/format.h>
 
 #include "common/error.hpp"
@@ -152,6 +152,74 @@ Topology make_bigraph(uint32_t half, uint32_t per_switch) {
   // Nodes on two switches of one half are 4 links apart (node, switch, a switch of the other
   // half, switch, node); with one switch per half, the farthest are across: 3.
   t.set_known_diameter(half > 1 ? 4 : 3);
+  return t;
+}
+
+}  // namespace mt
+
+namespace mt {
+
+namespace {
+
+std::string hier_spec(const std::vector<uint32_t>& learners, uint32_t ratio) {
+  std::string s = "hier:";
+  for (size_t m = 0; m < learners.size(); ++m) s += fmt::format("{}{}", m ? "+" : "", learners[m]);
+  return ratio == kHierDefaultRatio ? s : fmt::format("{},ratio={}", s, ratio);
+}
+
+}  // namespace
+
+TopologySize hier_size(const std::vector<uint32_t>& learners, uint32_t ratio) {
+  const std::string spec = hier_spec(learners, ratio);
+  if (learners.empty()) throw InputError("topology hier:: no machines; expected hier:A+B+...");
+  // A node's router has 4 link ports (systemc/network/port_layout.hpp).
+  if (ratio < 1 || ratio > 4) {
+    throw InputError(fmt::format("topology {}: ratio {} is out of range: the intra/inter "
+                                 "bandwidth ratio is 1..4 (a node has at most 4 links)", spec,
+                                 ratio));
+  }
+  uint64_t nodes = 0;
+  for (size_t m = 0; m < learners.size(); ++m) {
+    if (learners[m] == 0) {
+      throw InputError(fmt::format("topology {}: machine {} has no learners; every machine "
+                                   "needs at least 1", spec, m));
+    }
+    nodes += learners[m];
+  }
+  if (nodes > (1u << 24)) throw InputError(fmt::format("topology {}: more than 2^24 nodes", spec));
+  if (nodes < 2) {
+    throw InputError(fmt::format("topology {}: {} learner in all; an all-reduce needs at least "
+                                 "2", spec, nodes));
+  }
+  const uint64_t machines = learners.size();
+  return {nodes, machines + 1, 2 * (nodes * ratio + machines), 0, 0, ratio,
+          TopologyKind::kFile};
+}
+
+Topology make_hier(const std::vector<uint32_t>& learners, uint32_t ratio) {
+  const std::string spec = hier_spec(learners, ratio);
+  const TopologySize size = hier_size(learners, ratio);
+  const uint32_t nodes = static_cast<uint32_t>(size.nodes);
+  const uint32_t machines = static_cast<uint32_t>(learners.size());
+  const uint32_t root = nodes + machines;
+  std::vector<Link> links;
+  // Each vertex's links in neighbour order: a node's to its switch; a machine switch's to its
+  // learners, then its uplink; the root's to the machines in order.
+  uint32_t first = 0;
+  for (uint32_t m = 0; m < machines; ++m) {
+    for (uint32_t n = first; n < first + learners[m]; ++n) {
+      for (uint32_t k = 0; k < ratio; ++k) links.push_back({n, nodes + m});
+    }
+    for (uint32_t n = first; n < first + learners[m]; ++n) {
+      for (uint32_t k = 0; k < ratio; ++k) links.push_back({nodes + m, n});
+    }
+    links.push_back({nodes + m, root});
+    links.push_back({root, nodes + m});
+    first += learners[m];
+  }
+  Topology t(TopologyKind::kFile, spec, nodes, machines + 1, std::move(links));
+  // Node, switch, root, switch, node between machines; node, switch, node within one.
+  t.set_known_diameter(machines > 1 ? 4 : 2);
   return t;
 }
 

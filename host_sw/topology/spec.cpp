@@ -1,4 +1,5 @@
-// Topology spec strings: torus:4x4, mesh:8x8, ring:16, fattree:8x2, bigraph:4x8, file:x.json.
+// Topology spec strings: torus:4x4, mesh:8x8, ring:16, fattree:8x2, bigraph:4x8, hier:3+4,
+// file:x.json.
 #include <algorithm>
 #include <tuple>
 
@@ -39,13 +40,51 @@ struct Spec {
   std::string kind;
   uint32_t a = 0, b = 0;
   std::string path;  // file:
+  std::vector<uint32_t> learners;  // hier: per machine
+  uint32_t ratio = kHierDefaultRatio;
 };
+
+// hier:A+B+...[,ratio=R]: learners per machine, and the intra/inter bandwidth ratio.
+void parse_hier(const std::string& rest, const std::string& spec, Spec& s) {
+  std::string machines = rest;
+  const size_t comma = rest.find(',');
+  if (comma != std::string::npos) {
+    machines = rest.substr(0, comma);
+    const std::string opt = rest.substr(comma + 1);
+    if (opt.rfind("ratio=", 0) != 0) {
+      throw InputError(fmt::format("topology \"{}\": unknown option \"{}\" (ratio=R, the "
+                                   "intra/inter bandwidth ratio)", spec, opt));
+    }
+    s.ratio = parse_count(opt.substr(6), spec);
+  }
+  if (machines.empty()) {
+    throw InputError(fmt::format("topology \"{}\": no machines; expected learners per machine "
+                                 "separated by '+', as in hier:3+4", spec));
+  }
+  size_t start = 0;
+  while (true) {
+    const size_t plus = machines.find('+', start);
+    const std::string part = machines.substr(start, plus == std::string::npos ? plus : plus - start);
+    const size_t m = s.learners.size();
+    if (part.empty()) {
+      throw InputError(fmt::format("topology \"{}\": machine {} has no learner count (an empty "
+                                   "term between '+' signs)", spec, m));
+    }
+    if (part.find_first_not_of('0') == std::string::npos) {
+      throw InputError(fmt::format("topology \"{}\": machine {} has 0 learners; every machine "
+                                   "needs at least 1", spec, m));
+    }
+    s.learners.push_back(parse_count(part, spec));
+    if (plus == std::string::npos) break;
+    start = plus + 1;
+  }
+}
 
 Spec split_spec(const std::string& spec) {
   const size_t colon = spec.find(':');
   if (colon == std::string::npos) {
     throw InputError(fmt::format("topology \"{}\": expected KIND:SIZE, one of torus:WxH, mesh:WxH, "
-                                 "ring:N, fattree:MxL, bigraph:SxK, file:PATH", spec));
+                                 "ring:N, fattree:MxL, bigraph:SxK, hier:A+B+..., file:PATH", spec));
   }
   Spec s;
   s.kind = spec.substr(0, colon);
@@ -54,12 +93,14 @@ Spec split_spec(const std::string& spec) {
     std::tie(s.a, s.b) = parse_pair(rest, spec);
   } else if (s.kind == "ring") {
     s.a = parse_count(rest, spec);
+  } else if (s.kind == "hier") {
+    parse_hier(rest, spec, s);
   } else if (s.kind == "file") {
     if (rest.empty()) throw InputError("topology \"file:\": missing path");
     s.path = rest;
   } else {
     throw InputError(fmt::format("topology \"{}\": unknown kind \"{}\" (torus, mesh, ring, "
-                                 "fattree, bigraph, file)", spec, s.kind));
+                                 "fattree, bigraph, hier, file)", spec, s.kind));
   }
   return s;
 }
@@ -73,6 +114,7 @@ Topology parse_topology(const std::string& spec) {
   if (s.kind == "ring") return make_ring(s.a);
   if (s.kind == "fattree") return make_fattree(s.a, s.b);
   if (s.kind == "bigraph") return make_bigraph(s.a, s.b);
+  if (s.kind == "hier") return make_hier(s.learners, s.ratio);
   return load_topology_file(s.path);
 }
 
@@ -83,6 +125,7 @@ std::optional<TopologySize> topology_size(const std::string& spec) {
   if (s.kind == "ring") return grid_size(TopologyKind::kRing, s.a, 1);
   if (s.kind == "fattree") return fattree_size(s.a, s.b);
   if (s.kind == "bigraph") return bigraph_size(s.a, s.b);
+  if (s.kind == "hier") return hier_size(s.learners, s.ratio);
   return std::nullopt;
 }
 

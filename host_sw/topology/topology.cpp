@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
 #include <utility>
 
 #include <fmt/format.h>
@@ -40,6 +41,15 @@ Topology::Topology(TopologyKind kind, std::string spec, uint32_t nodes, uint32_t
     for (uint32_t i = 0; i < links_.size(); ++i) out_ids_[next[links_[i].src]++] = i;
   }
   check_connected();
+}
+
+void Topology::set_link_latencies(std::vector<uint32_t> latency) {
+  if (latency.size() != links_.size()) {
+    throw std::logic_error(fmt::format("topology {}: {} link latencies for {} links", spec_,
+                                       latency.size(), links_.size()));
+  }
+  const bool any = std::any_of(latency.begin(), latency.end(), [](uint32_t c) { return c != 0; });
+  latency_ = any ? std::move(latency) : std::vector<uint32_t>{};
 }
 
 TopologySize Topology::size() const {

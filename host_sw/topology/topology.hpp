@@ -67,6 +67,12 @@ class Topology {
   TopologySize size() const;
 
   const std::vector<Link>& links() const { return links_; }
+  // Link l's latency in cycles, set by a file's "latency" field (both directions of a link, and
+  // its parallel links, alike); 0 where none is set: the simulator's link latency.
+  uint32_t link_latency(uint32_t l) const { return latency_.empty() ? 0 : latency_[l]; }
+  bool has_link_latencies() const { return !latency_.empty(); }
+  // One latency per link id (0: the simulator's); all zero leaves none set.
+  void set_link_latencies(std::vector<uint32_t> latency);
   // Outgoing link ids of vertex v, in neighbour order (parallel links are adjacent).
   LinkIds out_links(uint32_t v) const {
     return {out_ids_.data() + out_start_[v], out_ids_.data() + out_start_[v + 1]};
@@ -119,6 +125,7 @@ class Topology {
   uint32_t arity_ = 0;
   uint32_t levels_ = 0;
   std::vector<Link> links_;
+  std::vector<uint32_t> latency_;  // per link id; empty: none set
   // Outgoing links by vertex, in one array (a fattree:64x4 has 1.8e7 vertices): vertex v's
   // are out_ids_[out_start_[v] .. out_start_[v + 1]), in link id order.
   std::vector<uint32_t> out_start_;
@@ -139,6 +146,13 @@ Topology make_fattree(uint32_t m, uint32_t levels);
 // EFLOPS BiGraph: two halves of `half` switches each, every upper switch linked to every
 // lower switch, `per_switch` nodes on every switch.
 Topology make_bigraph(uint32_t half, uint32_t per_switch);
+// A hierarchy of machines: machine m's learners[m] nodes on its switch, each by `ratio`
+// parallel links (the intra/inter bandwidth ratio), and one link from each machine's switch
+// to a root switch. Nodes are numbered machine by machine; switch m is machine m's, the last
+// switch the root.
+constexpr uint32_t kHierDefaultRatio = 4;
+TopologySize hier_size(const std::vector<uint32_t>& learners, uint32_t ratio);
+Topology make_hier(const std::vector<uint32_t>& learners, uint32_t ratio = kHierDefaultRatio);
 // JSON topology file (format in host_sw/topology/README.md).
 Topology load_topology_file(const std::string& path);
 Topology parse_topology_json(const std::string& text, const std::string& spec);
@@ -148,7 +162,8 @@ Topology parse_topology_json(const std::string& text, const std::string& spec);
 // InputError when it is not found within `max_visits` visits; Topology::diameter() allows 2e9.
 uint32_t search_diameter(const Topology& t, double max_visits);
 
-// Spec strings: torus:WxH, mesh:WxH, ring:N, fattree:MxL, bigraph:SxK, file:PATH.
+// Spec strings: torus:WxH, mesh:WxH, ring:N, fattree:MxL, bigraph:SxK, hier:A+B+...[,ratio=R],
+// file:PATH.
 Topology parse_topology(const std::string& spec);
 // The size parse_topology(spec) would build, without building it (a fattree:64x4 takes
 // seconds and gigabytes), so a tool can refuse a size up front; the same InputError for a

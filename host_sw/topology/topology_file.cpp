@@ -1,5 +1,6 @@
 // JSON topology files: any network the builders do not cover (format in README.md here).
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -89,6 +90,29 @@ uint32_t endpoint(const json& e, uint32_t nodes, uint32_t switches, size_t link,
                                spec, where, s));
 }
 
+int64_t read_width(const json& l, size_t i, const std::string& spec) {
+  if (!l.contains("width")) return 1;
+  const json& w = l.at("width");
+  if (!w.is_number_integer() || w.get<int64_t>() < 1 || w.get<int64_t>() > 64) {
+    throw InputError(fmt::format("topology {}: link {} width must be an integer 1..64, is {}",
+                                 spec, i, w.dump()));
+  }
+  return w.get<int64_t>();
+}
+
+// A link's latency in cycles, for flits and credits alike; 0 when the link gives none.
+uint32_t read_latency(const json& l, size_t i, const std::string& spec) {
+  if (!l.contains("latency")) return 0;
+  const json& c = l.at("latency");
+  constexpr int64_t kMax = std::numeric_limits<uint32_t>::max();
+  if (!c.is_number_integer() || c.get<int64_t>() < 1 ||
+      (c.is_number_unsigned() ? c.get<uint64_t>() > uint64_t{kMax} : c.get<int64_t>() > kMax)) {
+    throw InputError(fmt::format("topology {}: link {} latency must be an integer number of "
+                                 "cycles 1..{}, is {}", spec, i, kMax, c.dump()));
+  }
+  return static_cast<uint32_t>(c.get<int64_t>());
+}
+
 Topology topology_from_doc(const json& doc, const std::string& spec) {
   if (!doc.is_object()) throw InputError(fmt::format("topology {}: must be a JSON object", spec));
   check_keys(doc, {"name", "nodes", "switches", "links"}, "the top level", spec);
@@ -98,34 +122,29 @@ Topology topology_from_doc(const json& doc, const std::string& spec) {
     throw InputError(fmt::format("topology {}: missing \"links\" array", spec));
   }
   std::vector<Link> links;
+  std::vector<uint32_t> latencies;  // per directed link; 0: the simulator's
   std::set<std::pair<uint32_t, uint32_t>> pairs;
   const json& list = doc.at("links");
   for (size_t i = 0; i < list.size(); ++i) {
     const json& l = list[i];
     if (!l.is_object()) throw InputError(fmt::format("topology {}: link {} must be an object", spec, i));
-    check_keys(l, {"a", "b", "width"}, fmt::format("link {}", i), spec);
+    check_keys(l, {"a", "b", "width", "latency"}, fmt::format("link {}", i), spec);
     if (!l.contains("a") || !l.contains("b")) {
       throw InputError(fmt::format("topology {}: link {} needs \"a\" and \"b\"", spec, i));
     }
     const uint32_t a = endpoint(l.at("a"), nodes, switches, i, spec);
     const uint32_t b = endpoint(l.at("b"), nodes, switches, i, spec);
     if (a == b) throw InputError(fmt::format("topology {}: link {} connects {} to itself", spec, i, l.at("a").dump()));
-    int64_t width = 1;
-    if (l.contains("width")) {
-      if (!l.at("width").is_number_integer() || l.at("width").get<int64_t>() < 1 ||
-          l.at("width").get<int64_t>() > 64) {
-        throw InputError(fmt::format("topology {}: link {} width must be an integer 1..64, is {}",
-                                     spec, i, l.at("width").dump()));
-      }
-      width = l.at("width").get<int64_t>();
-    }
+    const int64_t width = read_width(l, i, spec);
+    const uint32_t latency = read_latency(l, i, spec);
     if (!pairs.insert({std::min(a, b), std::max(a, b)}).second) {
       throw InputError(fmt::format("topology {}: link {} repeats {} - {}; give one link a width "
                                    "instead", spec, i, l.at("a").dump(), l.at("b").dump()));
     }
-    // A link k times wider is k parallel links (paper §VII-B); both directions.
+    // A link k times wider is k parallel links (paper §VII-B); both directions, one latency.
     for (int64_t k = 0; k < width; ++k) links.push_back({a, b});
     for (int64_t k = 0; k < width; ++k) links.push_back({b, a});
+    latencies.insert(latencies.end(), static_cast<size_t>(2 * width), latency);
   }
   std::vector<bool> linked(nodes, false);
   for (const Link& l : links) {
@@ -135,6 +154,7 @@ Topology topology_from_doc(const json& doc, const std::string& spec) {
     if (!linked[n]) throw InputError(fmt::format("topology {}: node {} has no link", spec, n));
   }
   Topology t(TopologyKind::kFile, spec, nodes, switches, std::move(links));
+  t.set_link_latencies(std::move(latencies));
   // Now, so a network whose diameter takes too long to find is refused before any plan.
   t.set_known_diameter(t.diameter());
   return t;

@@ -64,8 +64,11 @@ AllReduceSystem::AllReduceSystem(sc_core::sc_module_name name, const Topology& t
   }
   std::sort(rtl_nodes_.begin(), rtl_nodes_.end());
   rtl_nodes_.erase(std::unique(rtl_nodes_.begin(), rtl_nodes_.end()), rtl_nodes_.end());
-  net_.set_watchdog(std::max<uint64_t>(opt.ni.watchdog_cycles,
-                                       4 * (uint64_t{noc.link_latency} + noc.credit_latency)));
+  // Links of their own latency (a file's "latency") wait as long as their longest.
+  const uint64_t round_trip = topo.has_link_latencies()
+                                  ? 2 * net_.longest_link_latency()
+                                  : uint64_t{noc.link_latency} + noc.credit_latency;
+  net_.set_watchdog(std::max<uint64_t>(opt.ni.watchdog_cycles, 4 * round_trip));
   std::vector<NiModel*> nis;
   for (uint32_t n = 0; n < topo.nodes(); ++n) {
     memories_.push_back(

@@ -63,6 +63,7 @@ Network::Network(sc_core::sc_module_name name, const Topology& topo, const NocCo
       spec.place = grid_place(topo, v);
       spec.step_port = grid_step_ports(spec.place, v, spec.neighbour);
     }
+    spec.port_latency = port_latencies(v);
     const char* what = topo.is_switch(v) ? "switch" : "router";
     routers_.push_back(std::make_unique<Router>(fmt::format("{}_{}", what, v).c_str(), spec,
                                                 cfg, &shared_));
@@ -141,9 +142,41 @@ uint32_t Network::encode_route(const std::vector<PathHop>& path, const std::stri
   return encode_source_route(hops, what);
 }
 
+std::vector<uint32_t> Network::port_latencies(uint32_t v) const {
+  std::vector<uint32_t> latency;
+  if (!topo_.has_link_latencies()) return latency;
+  latency.assign(layout_->neighbours(v).size(), 0);
+  for (uint32_t l : topo_.out_links(v)) latency.at(layout_->out_port(l)) = topo_.link_latency(l);
+  return latency;
+}
+
 uint64_t Network::lookahead() const {
   const uint64_t flit = uint64_t{cfg_.st_delay} + 1 + cfg_.link_latency;
-  return std::max<uint64_t>(1, std::min<uint64_t>(flit, cfg_.credit_latency));
+  uint64_t fewest = std::min<uint64_t>(flit, cfg_.credit_latency);
+  if (topo_.has_link_latencies()) {
+    // A link of its own latency L: flits after st_delay + 1 + L, credits after L.
+    bool any_default = false;
+    fewest = UINT64_MAX;
+    for (uint32_t l = 0; l < topo_.links().size(); ++l) {
+      const uint32_t own = topo_.link_latency(l);
+      any_default = any_default || own == 0;
+      if (own != 0) fewest = std::min<uint64_t>(fewest, own);
+    }
+    if (any_default) fewest = std::min<uint64_t>(fewest, std::min<uint64_t>(flit, cfg_.credit_latency));
+  }
+  return std::max<uint64_t>(1, fewest);
+}
+
+uint64_t Network::longest_link_latency() const {
+  uint64_t longest = std::max(cfg_.link_latency, cfg_.credit_latency);
+  if (!topo_.has_link_latencies()) return longest;
+  longest = 0;
+  for (uint32_t l = 0; l < topo_.links().size(); ++l) {
+    const uint32_t own = topo_.link_latency(l);
+    longest = std::max<uint64_t>(longest, own != 0 ? own
+                                                   : std::max(cfg_.link_latency, cfg_.credit_latency));
+  }
+  return longest;
 }
 
 uint64_t Network::router_cycles() const {

@@ -85,6 +85,9 @@ class Network : public sc_core::sc_module {
   // (CycleScheduler::set_lookahead) when nothing but routers and their NIs' runs on the
   // scheduler act on the network.
   uint64_t lookahead() const;
+  // The longest latency of a link's flits or credits: the link and credit latency of the
+  // configuration, or a topology link's own (Topology::link_latency).
+  uint64_t longest_link_latency() const;
 
   Router& router(uint32_t r) { return *routers_.at(r); }
   const Router& router(uint32_t r) const { return *routers_.at(r); }
@@ -120,6 +123,8 @@ class Network : public sc_core::sc_module {
   uint8_t local_port_code(const char* what, uint32_t node, uint32_t port_index) const;
   void watchdog_check();
   uint64_t flits_moved() const;
+  // Router v's per-port latencies (RouterSpec::port_latency); empty when no link has one.
+  std::vector<uint32_t> port_latencies(uint32_t v) const;
   // The Route field of a path (flit/source_route.hpp), each hop in its router's code.
   uint32_t encode_route(const std::vector<PathHop>& path, const std::string& what) const;
 

@@ -52,9 +52,12 @@ Router::Router(sc_core::sc_module_name name, const RouterSpec& spec, const NocCo
   for (uint8_t p = 0; p < n_ports; ++p) {
     const bool local = is_local(p);
     PortLink& link = port_links_[p];
+    // A link of its own latency takes it both ways (flits out, credits back).
+    const uint32_t own = p < spec.port_latency.size() && !local ? spec.port_latency[p] : 0;
     // In 64 bits: a latency may be as large as its 32-bit setting holds.
-    link.link_cycles = uint64_t{cfg.st_delay} + 1 + (local ? cfg.local_latency : cfg.link_latency);
-    link.credit_cycles = local ? cfg.local_latency : cfg.credit_latency;
+    link.link_cycles = uint64_t{cfg.st_delay} + 1 +
+                       (local ? cfg.local_latency : own != 0 ? own : cfg.link_latency);
+    link.credit_cycles = local ? cfg.local_latency : own != 0 ? own : cfg.credit_latency;
     link.link_delay = clock_.time_of(link.link_cycles);
     link.credit_delay = clock_.time_of(link.credit_cycles);
     if (!has_port(p)) continue;

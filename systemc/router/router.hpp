@@ -99,6 +99,10 @@ struct RouterSpec {
   std::array<uint8_t, 5> step_port{};
   // Switch networks (fat-tree, BiGraph, files with switches): their routing; null on a grid.
   const SwitchRoutes* switch_routes = nullptr;
+  // port_latency[p]: the latency of the link on port code p, for its flits and credits alike
+  // (a file topology's per-link "latency"); 0, or no entry: NocConfig's link_latency and
+  // credit_latency.
+  std::vector<uint32_t> port_latency;
 };
 
 class Router final : public sc_core::sc_module, public FlitPeer {

@@ -147,7 +147,11 @@ RunStats run_traffic(const TrafficConfig& cfg,
   // A deadlocked network would otherwise look saturated; the router's watchdog stops the run
   // when no flit moves for many link round trips while flits are inside.
   const NocConfig& c = cfg.noc;
-  net.set_watchdog(8 * (uint64_t{c.link_latency} + c.credit_latency + c.rc_delay + c.va_delay +
+  // A file link of its own latency (Network::longest_link_latency) may be the longest.
+  const uint64_t round_trip = net.topology().has_link_latencies()
+                                  ? 2 * net.longest_link_latency()
+                                  : uint64_t{c.link_latency} + c.credit_latency;
+  net.set_watchdog(8 * (round_trip + c.rc_delay + c.va_delay +
                        c.sa_delay + c.st_delay + 2ull * c.local_latency + cfg.packet_flits));
   const Clock::time_point t1 = Clock::now();
   sc_core::sc_start();

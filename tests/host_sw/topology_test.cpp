@@ -1,6 +1,7 @@
 // Topologies: shapes, neighbour order, spec strings, JSON files and their errors.
 #include <algorithm>
 #include <fstream>
+#include <optional>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -187,6 +188,82 @@ TEST(Topology, FileSpecLoadsFromDisk) {
   const std::string path = ::testing::TempDir() + "/pair.json";
   std::ofstream(path) << R"({"nodes": [0, 1], "links": [{"a": "n0", "b": "n1"}]})";
   EXPECT_EQ(parse_topology("file:" + path).nodes(), 2u);
+}
+
+// hier:2+3 by hand: nodes 0-1 on switch vertex 5, nodes 2-4 on switch vertex 6, root vertex 7;
+// node links 4 wide (the default ratio), one uplink per machine: 2 * (5 * 4 + 2) = 44 links.
+TEST(Topology, HierarchyHasMachineSwitchesAndOneUplinkEach) {
+  const Topology t = parse_topology("hier:2+3");
+  EXPECT_EQ(t.spec(), "hier:2+3");
+  EXPECT_EQ(t.nodes(), 5u);
+  EXPECT_EQ(t.switches(), 3u);
+  EXPECT_EQ(t.links().size(), 44u);
+  EXPECT_EQ(t.multiplicity(0, 5), 4u);
+  EXPECT_EQ(t.multiplicity(6, 4), 4u);
+  EXPECT_EQ(t.multiplicity(0, 6), 0u);
+  EXPECT_EQ(t.multiplicity(5, 7), 1u);
+  EXPECT_EQ(t.multiplicity(7, 6), 1u);
+  EXPECT_EQ(t.multiplicity(5, 6), 0u);
+  EXPECT_EQ(t.degree(2), 4u);
+  EXPECT_THAT(neighbours(t, 5), ElementsAre(0, 0, 0, 0, 1, 1, 1, 1, 7));
+  EXPECT_THAT(neighbours(t, 7), ElementsAre(5, 6));
+  EXPECT_EQ(t.diameter(), 4u);
+  EXPECT_EQ(search_diameter(t, 1e9), 4u);
+  EXPECT_FALSE(t.has_link_latencies());
+  const Topology r = parse_topology("hier:2+3,ratio=2");
+  EXPECT_EQ(r.spec(), "hier:2+3,ratio=2");
+  EXPECT_EQ(r.multiplicity(0, 5), 2u);
+  EXPECT_EQ(r.links().size(), 2u * (5 * 2 + 2));
+  const std::optional<TopologySize> size = topology_size("hier:3+4+1,ratio=3");
+  ASSERT_TRUE(size.has_value());
+  EXPECT_EQ(size->nodes, 8u);
+  EXPECT_EQ(size->switches, 4u);
+  EXPECT_EQ(size->links, parse_topology("hier:3+4+1,ratio=3").links().size());
+  EXPECT_EQ(parse_topology("hier:1+1").diameter(), 4u);
+  EXPECT_EQ(parse_topology("hier:3").diameter(), 2u);
+}
+
+TEST(Topology, MalformedHierarchiesNameTheProblem) {
+  auto err = [](const std::string& spec) { return error_of([&] { parse_topology(spec); }); };
+  EXPECT_THAT(err("hier:"), HasSubstr("no machines"));
+  EXPECT_THAT(err("hier:3+"), HasSubstr("machine 1 has no learner count"));
+  EXPECT_THAT(err("hier:+3"), HasSubstr("machine 0 has no learner count"));
+  EXPECT_THAT(err("hier:0+2"), HasSubstr("machine 0 has 0 learners"));
+  EXPECT_THAT(err("hier:2+00"), HasSubstr("machine 1 has 0 learners"));
+  EXPECT_THAT(err("hier:1"), HasSubstr("1 learner in all"));
+  EXPECT_THAT(err("hier:2x3"), HasSubstr("not a positive integer"));
+  EXPECT_THAT(err("hier:2+3,ratio=5"), HasSubstr("ratio 5 is out of range"));
+  EXPECT_THAT(err("hier:2+3,ratio=0"), HasSubstr("sizes must be >= 1"));
+  EXPECT_THAT(err("hier:2+3,speed=2"), HasSubstr("unknown option \"speed=2\""));
+  EXPECT_THAT(error_of([] { topology_size("hier:0+2"); }), HasSubstr("0 learners"));
+}
+
+// A link's latency covers both directions and every parallel link of a wide link.
+TEST(Topology, JsonLinkLatencies) {
+  const Topology t = parse_topology_json(
+      R"({"nodes": [0, 1, 2], "switches": [0],
+          "links": [{"a": "n0", "b": "s0", "latency": 7, "width": 2}, {"a": "n1", "b": "s0"},
+                    {"a": "n2", "b": "s0", "latency": 300}]})",
+      "file:lat.json");
+  ASSERT_TRUE(t.has_link_latencies());
+  std::vector<uint32_t> got;
+  for (uint32_t l = 0; l < t.links().size(); ++l) got.push_back(t.link_latency(l));
+  EXPECT_THAT(got, ElementsAre(7, 7, 7, 7, 0, 0, 300, 300));
+  const Topology none = parse_topology_json(
+      R"({"nodes": [0, 1], "links": [{"a": "n0", "b": "n1"}]})", "file:none.json");
+  EXPECT_FALSE(none.has_link_latencies());
+  EXPECT_EQ(none.link_latency(0), 0u);
+  auto parse = [](const std::string& latency) {
+    return error_of([&] {
+      parse_topology_json(R"({"nodes": [0, 1], "links": [{"a": "n0", "b": "n1", "latency": )" +
+                              latency + "}]}",
+                          "file:bad.json");
+    });
+  };
+  for (const char* bad : {"-3", "0", "\"fast\"", "1.5", "4294967296", "null"}) {
+    EXPECT_THAT(parse(bad), HasSubstr("link 0 latency must be an integer number of cycles")) << bad;
+  }
+  EXPECT_EQ(parse("4294967295"), "no error");
 }
 
 TEST(Routing, DimensionOrderTakesTheShorterWayRound) {

@@ -206,4 +206,66 @@ TEST(Mtsim, BadInputIsAClearErrorWithoutJson) {
   EXPECT_THAT(r.out, HasSubstr("does not exist"));
 }
 
+// A link's own latency (a file's "latency") is simulated on that link: the ring's 6 steps on
+// a 4-node star each cross node 3's link, so 5,000 cycles on it add at least 6 x 5,000; the
+// lockstep run (lookahead 1) gives the same cycles as the default (lookahead of the
+// shortest link).
+TEST(Mtsim, PerLinkLatencyShowsInTheCycles) {
+  const std::string dir = temp_dir("latency");
+  const std::string star = R"({"nodes": [0, 1, 2, 3], "switches": [0], "links": [)"
+                           R"({"a": "n0", "b": "s0"}, {"a": "n1", "b": "s0"}, {"a": "n2", "b": "s0"}, )";
+  std::ofstream(dir + "/plain.json") << star << R"({"a": "n3", "b": "s0"}]})";
+  std::ofstream(dir + "/slow.json") << star << R"({"a": "n3", "b": "s0", "latency": 5000}]})";
+  auto cycles = [&](const std::string& file, const std::string& extra) {
+    const std::string out = dir + "/" + file + extra.substr(0, 3) + ".out.json";
+    const auto r = run_command(kMtsim + " -q -a ring -b 64KiB -t file:" + dir + "/" + file +
+                               ".json --json " + out + " " + extra);
+    EXPECT_EQ(r.code, 0) << r.out;
+    std::ifstream f(out);
+    const nlohmann::json j = nlohmann::json::parse(f);
+    EXPECT_EQ(j.at("verified"), true);
+    return j.at("cycles").get<uint64_t>();
+  };
+  const uint64_t plain = cycles("plain", ""), slow = cycles("slow", "");
+  EXPECT_GT(slow, plain + 6 * 5000);
+  EXPECT_EQ(cycles("slow", "--lockstep"), slow);
+  // A link's latency below the default (150) is simulated too: faster than without it.
+  std::ofstream(dir + "/fast.json") << star << R"({"a": "n3", "b": "s0", "latency": 1}]})";
+  EXPECT_LT(cycles("fast", ""), plain);
+}
+
+// ring and MultiTree plan, run and verify on hierarchies of machines.
+TEST(Mtsim, RingAndMultiTreeRunOnHierarchies) {
+  for (const char* topo : {"hier:2+2", "hier:2+3", "hier:3+4"}) {
+    for (const char* algo : {"ring", "multitree"}) {
+      const auto r = run_command(kMtsim + " -a " + algo + " -b 64KiB -t " + topo);
+      EXPECT_EQ(r.code, 0) << topo << " " << algo << "\n" << r.out;
+      EXPECT_THAT(r.out, HasSubstr("verified        yes")) << topo << " " << algo;
+    }
+  }
+}
+
+TEST(Mtsim, BadHierarchiesAndLatenciesExitOne) {
+  const std::string dir = temp_dir("bad_networks");
+  std::ofstream(dir + "/neg.json")
+      << R"({"nodes": [0, 1], "links": [{"a": "n0", "b": "n1", "latency": -3}]})";
+  std::ofstream(dir + "/word.json")
+      << R"({"nodes": [0, 1], "links": [{"a": "n0", "b": "n1", "latency": "slow"}]})";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"hier:", "no machines"},
+      {"hier:3+", "machine 1 has no learner count"},
+      {"hier:0+2", "machine 0 has 0 learners"},
+      {"hier:0", "machine 0 has 0 learners"},
+      {"file:" + dir + "/neg.json", "link 0 latency must be an integer number of cycles"},
+      {"file:" + dir + "/word.json", "link 0 latency must be an integer number of cycles"},
+  };
+  for (const auto& [topo, message] : cases) {
+    for (const std::string& tool : {kMtsim + " -q", kMtc + " plan -q"}) {
+      const auto r = run_command(tool + " -t '" + topo + "' -a ring -b 4KiB");
+      EXPECT_EQ(r.code, 1) << tool << " " << topo << "\n" << r.out;
+      EXPECT_THAT(r.out, HasSubstr(message)) << tool << " " << topo;
+    }
+  }
+}
+
 }  // namespace
