@@ -384,6 +384,10 @@ module network_interface #(
   logic [STEP_W-1:0]    e_step, step;
   logic [ADDR_W-1:0]    e_addr;
   logic [SIZE_W-1:0]    e_size;
+  localparam int unsigned ROUTE_W = FLIT_PORT_BITS + 1;  // a send's route (schedule_table.sv)
+  logic [K*ROUTE_W-1:0] e_routes;
+  logic [NODE_W-1:0]    route_node;
+  logic [ROUTE_W-1:0]   route;
   logic [31:0]          table_entries;
   logic                 table_dtype;
   logic [TABLE_ERROR_BITS-1:0] table_cause;
@@ -407,10 +411,18 @@ module network_interface #(
     .cfg_valid_i, .cfg_ready_o, .cfg_write_i, .cfg_addr_i, .cfg_wdata_i, .cfg_rvalid_o,
     .cfg_error_o, .cfg_rdata_o,
     .status_o(table_status_o), .entries_o(table_entries), .dtype_o(table_dtype),
-    .error_cause_o(table_cause),
+    .error_cause_o(table_cause), .route_node_o(route_node), .route_i(route),
     .rd_idx_i(IDX_W'(head_d)), .rd_op_o(e_op), .rd_flow_o(e_flow),
     .rd_parent_o(e_parent), .rd_children_o(e_children), .rd_step_o(e_step),
-    .rd_addr_o(e_addr), .rd_size_o(e_size)
+    .rd_addr_o(e_addr), .rd_size_o(e_size), .rd_routes_o(e_routes)
+  );
+
+  // The first hop of the node whose route the table's loader stores.
+  first_hop #(.NODE_W(NODE_W)) u_first_hop (
+    .clk_i, .node_id_i(node_id_q), .nodes_i(nodes_q), .neighbour_i(neighbour_q), .grid_x_i(grid_x_q),
+    .grid_y_i(grid_y_q), .grid_width_i(grid_width_q), .grid_height_i(grid_height_q),
+    .grid_wraps_i(grid_wraps_q), .dest_i(route_node), .port_o(route[2:0]),
+    .neighbour_o(route[3])
   );
 
   logic [IDX_W:0] head_d;
@@ -445,63 +457,29 @@ module network_interface #(
     .wait_node_o(dep_wait_node), .overflow_o(dep_overflow)
   );
 
-  // Where a send goes: a neighbour's message leaves by the port of its link, source routed;
-  // anything else is normal packets leaving by the port of their first dimension-order hop
-  // (systemc/ni/network_interface.cpp route_to, systemc/router/dor_route.cpp).
-  function automatic logic step_plus(input logic wraps, input logic [NODE_W-1:0] from,
-                                     input logic [NODE_W-1:0] to, input logic [NODE_W-1:0] size);
-    logic [NODE_W:0] fwd;
-    fwd = to >= from ? (NODE_W + 1)'(to - from) : (NODE_W + 1)'(to) + (NODE_W + 1)'(size) -
-                                                  (NODE_W + 1)'(from);
-    if (!wraps) step_plus = to > from;
-    else if ((fwd << 1) == (NODE_W + 1)'(size) && size > NODE_W'(2)) step_plus = !to[0];
-    else step_plus = fwd <= (NODE_W + 1)'(size) - fwd;
-  endfunction
-
+  // Where a send goes: the route the table stored for its slot (rtl/first_hop.sv). A
+  // neighbour's message leaves by the port of its link, source routed; anything else is normal
+  // packets leaving by the port of their first dimension-order hop
+  // (systemc/ni/network_interface.cpp route_to).
   always_comb begin
-    logic [NODE_W-1:0] dest, tx, ty;
     logic [2:0]        first, next, eject, opposite;
     logic [PORT_W-1:0] idx;
     logic              routed;
-    dest = '0;
-    tx = '0;
-    ty = '0;
-    first = '0;
-    next = '0;
-    eject = '0;
-    opposite = '0;
-    idx = '0;
-    routed = 1'b0;
     bad_dest = 1'b0;
     send_port = '0;
     send_job = '0;
     for (int k = 0; k < K; k++) begin
-      dest = send_dest[NODE_W*k +: NODE_W];
-      first = 3'(PORT_LOCAL);
-      for (int d = 1; d <= 4; d++) begin
-        if (neighbour_q[NODE_W*(d-1) +: NODE_W] == dest) first = 3'(d);
-      end
-      routed = first != 3'(PORT_LOCAL) && !packet_mode_q;
+      first = e_routes[ROUTE_W*k +: 3];
+      routed = e_routes[ROUTE_W*k + 3] && !packet_mode_q;
       next = routed ? first : 3'd0;
-      eject = '0;
-      if (routed) begin
-        // The neighbour ejects it on the NI port serving the link it arrives by.
-        opposite = first[0] ? first + 3'd1 : first - 3'd1;  // y- <-> y+, x- <-> x+
-        idx = PORT_W'((32'(opposite) - 1) % K);
-        eject = idx == '0 ? 3'(PORT_LOCAL) : 3'(32'(idx) + 4);
-      end else if (first == 3'(PORT_LOCAL) && grid_width_q != '0) begin
-        tx = dest % grid_width_q;
-        ty = dest / grid_width_q;
-        if (grid_x_q != tx) first = step_plus(grid_wraps_q, grid_x_q, tx, grid_width_q) ? 3'(PORT_X_PLUS)
-                                                                           : 3'(PORT_X_MINUS);
-        else if (grid_y_q != ty) first = step_plus(grid_wraps_q, grid_y_q, ty, grid_height_q) ? 3'(PORT_Y_PLUS)
-                                                                                 : 3'(PORT_Y_MINUS);
-      end
-      if (send[k] && (dest == node_id_q || dest >= nodes_q || first == 3'(PORT_LOCAL))) begin
-        bad_dest = 1'b1;
-      end
+      // The neighbour ejects it on the NI port serving the link it arrives by.
+      opposite = first[0] ? first + 3'd1 : first - 3'd1;  // y- <-> y+, x- <-> x+
+      idx = PORT_W'((32'(opposite) - 1) % K);
+      eject = !routed ? 3'd0 : idx == '0 ? 3'(PORT_LOCAL) : 3'(32'(idx) + 4);
+      if (send[k] && first == 3'(PORT_LOCAL)) bad_dest = 1'b1;
       send_port[PORT_W*k +: PORT_W] = PORT_W'((32'(first) + 3) % K);  // (first - 1) mod K
-      send_job[JOB_W*k +: JOB_W] = {routed, next, eject, dest, e_flow, e_op, e_addr, e_size};
+      send_job[JOB_W*k +: JOB_W] = {routed, next, eject, send_dest[NODE_W*k +: NODE_W], e_flow,
+                                    e_op, e_addr, e_size};
     end
   end
 

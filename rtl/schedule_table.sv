@@ -18,9 +18,17 @@
 // previous table stays. The checks are the reader's of IMAGE_FORMAT.md ("Validity") plus the
 // capacity of this instance (parameters below).
 //
+// Routes. The cycle after the loader takes a node field that is a send's destination (a
+// Reduce's parent, for send slot 0; a Gather's child k, for slot k) it shows the node on
+// route_node_o, and two cycles later it stores route_i, the NI's first hop to it
+// (rtl/first_hop.sv), in the entry beside the node: before the entry is written, since its
+// step, address, size and pad fields take a cycle each. The straps hold still from before the load, so the stored route is the one
+// the NI would compute at issue; the head entry's sends then need no routing of their own.
+//
 // Reading. rd_idx_i selects an entry of the installed table; its fields appear on rd_*_o in
 // the next cycle (a synchronous read, as an SRAM macro gives it). Node fields hold nil as all
-// ones in NODE_W bits, whatever the image's node_bits.
+// ones in NODE_W bits, whatever the image's node_bits; rd_routes_o holds send slot k's route
+// at [k*ROUTE_W +: ROUTE_W] (0 where the slot sends nothing).
 //
 // Bus: one access per cfg_valid_i && cfg_ready_o; its response (cfg_rvalid_o, cfg_error_o,
 // cfg_rdata_o) comes in the next cycle. cfg_error_o is the SystemC target's address error:
@@ -39,6 +47,8 @@ module schedule_table #(
   parameter int unsigned SIZE_W = 32,
   // Entries per bank.
   parameter int unsigned DEPTH = 256,
+  // Bits of a send's route: its first hop's port code and whether the node is a neighbour.
+  localparam int unsigned ROUTE_W = ni_formats_pkg::FLIT_PORT_BITS + 1,
   localparam int unsigned IDX_W = $clog2(DEPTH)
 ) (
   input  logic                clk_i,
@@ -60,6 +70,9 @@ module schedule_table #(
   output logic [31:0]         entries_o,
   output logic                dtype_o,
   output logic [ni_formats_pkg::TABLE_ERROR_BITS-1:0] error_cause_o,
+  // The node whose route the loader takes in this cycle, and that route.
+  output logic [NODE_W-1:0]   route_node_o,
+  input  logic [ROUTE_W-1:0]  route_i,
   // Head read port.
   input  logic [IDX_W-1:0]    rd_idx_i,
   output logic [1:0]          rd_op_o,
@@ -68,7 +81,8 @@ module schedule_table #(
   output logic [K*NODE_W-1:0] rd_children_o,
   output logic [STEP_W-1:0]   rd_step_o,
   output logic [ADDR_W-1:0]   rd_addr_o,
-  output logic [SIZE_W-1:0]   rd_size_o
+  output logic [SIZE_W-1:0]   rd_size_o,
+  output logic [K*ROUTE_W-1:0] rd_routes_o
 );
 
   `include "ni_formats.svh"
@@ -98,11 +112,13 @@ module schedule_table #(
   // The entry's fields in stream order (field_q).
   localparam logic [2:0] FOp = 3'd0, FFlow = 3'd1, FParent = 3'd2, FChild = 3'd3, FStep = 3'd4,
                          FAddr = 3'd5, FSize = 3'd6, FPad = 3'd7;
-  // An entry as stored: op, flow, parent, children[K], step, start_addr, size (LSB first).
-  localparam int unsigned EntryW = 2 + NODE_W * (2 + K) + STEP_W + ADDR_W + SIZE_W;
+  // An entry as stored: op, flow, parent, children[K], step, start_addr, size, the send
+  // slots' routes (LSB first).
+  localparam int unsigned RouteAt = 2 + NODE_W * (2 + K) + STEP_W + ADDR_W + SIZE_W;
+  localparam int unsigned EntryW = RouteAt + K * ROUTE_W;
   // An entry before its fields are taken: nil children, everything else 0.
-  localparam logic [EntryW-1:0] EntryEmpty = {(SIZE_W + ADDR_W + STEP_W)'(0), {K * NODE_W{1'b1}},
-                                              (2 * NODE_W + 2)'(0)};
+  localparam logic [EntryW-1:0] EntryEmpty = {(K * ROUTE_W + SIZE_W + ADDR_W + STEP_W)'(0),
+                                              {K * NODE_W{1'b1}}, (2 * NODE_W + 2)'(0)};
 
   // ---- bus ------------------------------------------------------------------------------
   logic [31:0] word_q, word_d;         // the window word being digested
@@ -128,6 +144,13 @@ module schedule_table #(
   logic [ChildW-1:0]    child_q, child_d;      // its next child slot (field FChild)
   logic                 seen_nil_q, seen_nil_d;  // a nil child came before it
   logic [EntryW-1:0]    e_q, e_d;              // the entry's fields so far, as stored
+  // Routes being found: [0] the node on route_node_o, [RouteLag] the route on route_i.
+  localparam int unsigned RouteLag = 2;
+  logic [RouteLag:0]    rt_q;                  // a send's node, its route on the way
+  logic                 rt_d;
+  logic [ChildW-1:0]    rt_slot_q [RouteLag+1];  // its send slot
+  logic [ChildW-1:0]    rt_slot_d;
+  logic [NODE_W-1:0]    rt_node_q, rt_node_d;  // the node
   logic [TABLE_ERROR_BITS-1:0] e_err_q, e_err_d;      // the first error in them
   logic [CntW-1:0]      ent_idx_q, ent_idx_d;  // entries decoded
   logic [TABLE_ERROR_BITS-1:0] err_q, err_d;          // first stream or entry error
@@ -383,6 +406,10 @@ module schedule_table #(
     field_d = field_q;
     child_d = child_q;
     seen_nil_d = seen_nil_q;
+    rt_d = 1'b0;
+    rt_slot_d = child_q;
+    rt_node_d = val[NODE_W-1:0];
+    if (rt_q[RouteLag]) e_d[RouteAt + ROUTE_W * 32'(rt_slot_q[RouteLag]) +: ROUTE_W] = route_i;
     if (extract) begin
       if (e_err_q == TABLE_ERROR_NONE) e_err_d = f_err;
       field_d = field_q + 3'd1;
@@ -391,12 +418,15 @@ module schedule_table #(
         FFlow:   e_d[2 +: NODE_W] = val[NODE_W-1:0];
         FParent: begin
           e_d[2 + NODE_W +: NODE_W] = val_nil ? '1 : val[NODE_W-1:0];
+          rt_d = !val_nil && 32'(e_q[1:0]) == OP_REDUCE;
+          rt_slot_d = '0;
           child_d = '0;
           if (h_k_q == '0) field_d = FStep;
         end
         FChild: begin
           if (val_nil) seen_nil_d = 1'b1;
           else e_d[2 + (2 + 32'(child_q)) * NODE_W +: NODE_W] = val[NODE_W-1:0];
+          rt_d = !val_nil && 32'(e_q[1:0]) == OP_GATHER;
           child_d = child_q + ChildW'(1);
           if (32'(child_q) + 32'd1 != 32'(h_k_q)) field_d = FChild;
         end
@@ -569,6 +599,7 @@ module schedule_table #(
       field_q <= FOp;
       child_q <= '0;
       seen_nil_q <= 1'b0;
+      rt_q <= '0;
       e_q <= EntryEmpty;
       e_err_q <= TABLE_ERROR_NONE;
       ent_idx_q <= '0;
@@ -595,6 +626,7 @@ module schedule_table #(
       field_q <= field_d;
       child_q <= child_d;
       seen_nil_q <= seen_nil_d;
+      rt_q <= restart ? '0 : {rt_q[RouteLag-1:0], rt_d};
       e_q <= e_d;
       e_err_q <= e_err_d;
       ent_idx_q <= ent_idx_d;
@@ -627,6 +659,9 @@ module schedule_table #(
         {h_flow_bits_d, h_node_bits_d, h_step_bits_d, h_addr_bits_d, h_size_bits_d};
     {h_dtype_q, h_pad_q, h_entry_bytes_q} <= {h_dtype_d, h_pad_d, h_entry_bytes_d};
     {h_base_q, h_end_q, h_crc_q} <= {h_base_d, h_end_d, h_crc_d};
+    rt_node_q <= rt_node_d;
+    rt_slot_q[0] <= rt_slot_d;
+    for (int i = 1; i <= RouteLag; i++) rt_slot_q[i] <= rt_slot_q[i-1];
   end
 
   // The banks, one storage array of 2 * DEPTH entries (bank, index): the loader writes the
@@ -655,5 +690,7 @@ module schedule_table #(
   assign rd_step_o     = rd_q[2 + (2 + K) * NODE_W +: STEP_W];
   assign rd_addr_o     = rd_q[2 + (2 + K) * NODE_W + STEP_W +: ADDR_W];
   assign rd_size_o     = rd_q[2 + (2 + K) * NODE_W + STEP_W + ADDR_W +: SIZE_W];
+  assign rd_routes_o   = rd_q[RouteAt +: K * ROUTE_W];
+  assign route_node_o  = rt_node_q;
 
 endmodule

@@ -2,8 +2,9 @@
 // (host_sw/image/IMAGE_FORMAT.md, "Hex image"). The entries come in by $readmemh, the header
 // from the file's `// <field> <value>` comments; the loader rebuilds the `.bin` from them (as
 // hex_to_image does) and writes it through rtl/schedule_table.sv's table-write port word by
-// word, then LENGTH and LOAD, as a host would. The file is the plusarg +hex=<path>.
-// tb/table_hex_loader_test.cpp loads every golden .hex with it.
+// word, then LENGTH and LOAD, as a host would. The file is the plusarg +hex=<path>. The
+// routes the table stores come from route_of below, a stand-in for the NI's first hop that
+// differs from node to node. tb/table_hex_loader_test.cpp loads every golden .hex with it.
 module table_hex_loader #(
   // The table's parameters (rtl/schedule_table.sv).
   parameter int unsigned NODE_W = 8,
@@ -14,6 +15,7 @@ module table_hex_loader #(
   parameter int unsigned DEPTH = 256,
   // Bytes of the widest entry a .hex may hold.
   parameter int unsigned MAX_ENTRY_BYTES = 32,
+  localparam int unsigned ROUTE_W = ni_formats_pkg::FLIT_PORT_BITS + 1,
   localparam int unsigned IDX_W = $clog2(DEPTH)
 ) (
   input  logic                clk_i,
@@ -34,7 +36,8 @@ module table_hex_loader #(
   output logic [K*NODE_W-1:0] rd_children_o,
   output logic [STEP_W-1:0]   rd_step_o,
   output logic [ADDR_W-1:0]   rd_addr_o,
-  output logic [SIZE_W-1:0]   rd_size_o
+  output logic [SIZE_W-1:0]   rd_size_o,
+  output logic [K*ROUTE_W-1:0] rd_routes_o
 );
 
   `include "ni_formats.svh"
@@ -107,6 +110,19 @@ module table_hex_loader #(
   logic [31:0] unused_rdata;
   logic        unused_dtype;
   logic [ni_formats_pkg::TABLE_ERROR_BITS-1:0] unused_cause;
+  logic [NODE_W-1:0] route_node;
+
+  logic [ROUTE_W-1:0] route_q [2];
+
+  // The route the table stores for a send to `node` (tb/table_hex_loader_test.cpp's route_of),
+  // two cycles after it asks, as rtl/first_hop.sv answers.
+  function automatic logic [ROUTE_W-1:0] route_of(input logic [NODE_W-1:0] node);
+    route_of = ROUTE_W'(32'(node) * 7 + 1);
+  endfunction
+  always_ff @(posedge clk_i) begin
+    route_q[0] <= route_of(route_node);
+    route_q[1] <= route_q[0];
+  end
   int unsigned at_q;       // next image byte; then the registers
   logic [1:0]  phase_q;    // 0 image, 1 LENGTH, 2 LOAD, 3 done
 
@@ -146,9 +162,9 @@ module table_hex_loader #(
     .cfg_valid_i(cfg_valid), .cfg_ready_o(cfg_ready), .cfg_write_i(1'b1), .cfg_addr_i(cfg_addr),
     .cfg_wdata_i(cfg_wdata), .cfg_rvalid_o(cfg_rvalid), .cfg_error_o(cfg_error),
     .cfg_rdata_o(unused_rdata), .status_o, .entries_o, .dtype_o(unused_dtype),
-    .error_cause_o(unused_cause),
+    .error_cause_o(unused_cause), .route_node_o(route_node), .route_i(route_q[1]),
     .rd_idx_i, .rd_op_o, .rd_flow_o, .rd_parent_o, .rd_children_o, .rd_step_o, .rd_addr_o,
-    .rd_size_o
+    .rd_size_o, .rd_routes_o
   );
 
   assign done_o = phase_q == 2'd3 && !cfg_rvalid;

@@ -1,8 +1,8 @@
 // tb/table_hex_loader.sv, the simulation-only Verilog host that loads a table from the .hex
 // form of an image ($readmemh of the entries, the header from the file's comments): every
 // golden .hex in schedules/ must load into rtl/schedule_table.sv and read back as the C++
-// decoder reads the .bin beside it; a .hex with a wrong header value is refused by the table,
-// a missing file by the loader.
+// decoder reads the .bin beside it, with each send slot's route as the loader stored it; a .hex
+// with a wrong header value is refused by the table, a missing file by the loader.
 #include <gtest/gtest.h>
 
 #include "Vtable_hex_loader.h"
@@ -28,6 +28,24 @@ namespace fs = std::filesystem;
 // The instance's parameters (tb/table_hex_loader.sv defaults).
 constexpr uint32_t kNodeW = 8, kK = 4;
 
+// The route tb/table_hex_loader.sv's stand-in first hop gives a send to `node`.
+// A route is a port code and a neighbour bit (rtl/schedule_table.sv).
+constexpr uint32_t kRouteW = format::flit::kPortBits + 1;
+uint32_t route_of(uint32_t node) { return (node * 7 + 1) & ((1u << kRouteW) - 1); }
+
+// The routes the table must hold for entry `e`'s send slots (0 where a slot sends nothing):
+// slot 0 a Reduce's parent, slot k a Gather's child k.
+uint32_t routes_of(const TableEntry& e) {
+  uint32_t routes = 0;
+  if (e.op == Op::kReduce && e.parent != mt::kNil) routes = route_of(e.parent);
+  if (e.op == Op::kGather) {
+    for (size_t k = 0; k < e.children.size(); ++k) {
+      routes |= route_of(e.children[k]) << (kRouteW * k);
+    }
+  }
+  return routes;
+}
+
 // Loads `hex` as node `node` of `nodes`; returns the table's status once the load is over.
 uint32_t load(Clocked<Vtable_hex_loader>& dut, uint32_t node, uint32_t nodes) {
   dut->node_id_i = static_cast<uint8_t>(node);
@@ -52,6 +70,7 @@ TEST(TableHexLoader, LoadsEveryGoldenHexAsTheCppDecoderReadsTheBin) {
       ASSERT_EQ(dut->entries_o, want.entries.size()) << stem;
       for (uint32_t i = 0; i < want.entries.size(); ++i) {
         ASSERT_EQ((read_entry<kNodeW, kK>(dut, i)), want.entries[i]) << stem << ", entry " << i;
+        ASSERT_EQ(dut->rd_routes_o, routes_of(want.entries[i])) << stem << ", entry " << i;
       }
       ++images;
     }

@@ -8,22 +8,12 @@
 #include "common/prefetch.hpp"
 #include "flit/source_route.hpp"
 #include "memory/accel_memory.hpp"
+#include "ni/first_hop.hpp"
 
 namespace mt::noc {
 namespace {
 
 constexpr uint64_t kNever = ~0ull;
-
-uint8_t port_of(Step s) {
-  switch (s) {
-    case Step::kXPlus: return kPortXPlus;
-    case Step::kXMinus: return kPortXMinus;
-    case Step::kYPlus: return kPortYPlus;
-    case Step::kYMinus: return kPortYMinus;
-    case Step::kLocal: break;
-  }
-  return kPortLocal;
-}
 
 }  // namespace
 
@@ -146,17 +136,13 @@ SendRoute NetworkInterface::route_to(const SendRequest& s) const {
     }
     return r;
   }
-  uint8_t first = kPortLocal;
-  for (uint8_t p = kPortYMinus; p <= kPortXPlus; ++p) {
-    if (place_.neighbour[p] == dest) first = p;
-  }
-  if (first != kPortLocal && ni_.flow_control == FlowControl::kMessage) {
+  const FirstHop hop = first_hop(place_, dest);
+  const uint8_t first = hop.port;
+  if (hop.neighbour && ni_.flow_control == FlowControl::kMessage) {
     r.source_routed = true;
     r.next = first;
     // The neighbour ejects it on the NI port that serves the link it arrives by.
     r.eject = local_port((opposite_port(first) - 1u) % k);
-  } else if (first == kPortLocal) {
-    first = port_of(dimension_order_hop(place_.grid, dest, Dim::kNone, 0).step);
   }
   r.port_index = (first - 1u) % k;
   return r;
