@@ -30,7 +30,8 @@ MULTITREE_BLOCKS = {"schedule_table", "image_crc32", "timestep_counter", "lockst
 def expected_bits(p):
     """Storage bits of the NI from its parameters (rtl/*.sv, written out independently)."""
     node_w, k = p["NODE_W"], p["K"]
-    entry = 2 + node_w * (2 + k) + p["STEP_W"] + 32 + 32
+    # op, flow, parent, children, step, address, size, and a route (port, neighbour) per send
+    entry = 2 + node_w * (2 + k) + p["STEP_W"] + 32 + 32 + k * (3 + 1)
     table = 2 * p["DEPTH"] * entry
     block = 256 * 8
     slot = max(1, (p["BLOCKS"] - 1).bit_length())
