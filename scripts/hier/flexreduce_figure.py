@@ -2,8 +2,10 @@
 """FlexReduce, BlueConnect and the ring on hierarchies of machines: docs/results.md's table and
 figure.
 
-  flexreduce_figure.py --mtsim build/bin/mtsim    run the sweep, write the CSV, figure, table
-  flexreduce_figure.py --check --work DIR         compare the committed ones with the CSV
+  flexreduce_figure.py --mtsim build/bin/mtsim --csv docs/figures/flexreduce.csv \
+      --plots build/figures --figures docs/figures --doc docs/results.md
+  flexreduce_figure.py --csv docs/figures/flexreduce.csv --plots DIR --figures docs/figures \
+      --doc docs/results.md --check
 
 The sweep runs mtsim (--json, default configuration, 1 MiB fp32) for every algorithm on the
 two- and three-machine hierarchies of the FlexReduce paper's evaluation (4 to 12 learners, at
@@ -21,15 +23,12 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "area"))
 from cli import ArgumentParser  # noqa: E402  (scripts/area/cli.py)
 import docgen  # noqa: E402  (scripts/docgen.py)
 
 NAME = "flexreduce"
-FIGURES = os.path.join(ROOT, "docs", "figures")
-DOC = os.path.join(ROOT, "docs", "results.md")
 CONFIGS = ["2+2", "2+3", "3+3", "3+4", "4+4", "3+3+3", "3+3+4", "3+4+4", "4+4+4"]
 ALGORITHMS = ["ring", "blueconnect", "flexreduce"]
 COLUMNS = ["machines", "algorithm", "cycles", "predicted_cycles"]
@@ -132,33 +131,21 @@ plot '{dat}' using 2:xtic(1) title "ring", '' using 3 title "BlueConnect", \\
     return svg
 
 
-def main(argv):
+def main():
     p = ArgumentParser(description=__doc__.split("\n\n")[0])
-    src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--mtsim", help="an mtsim binary: run the sweep and rewrite everything")
-    src.add_argument("--check", action="store_true",
-                     help="compare the committed figure and table with the committed CSV")
-    p.add_argument("--work", help="scratch directory for --check's drawing and gnuplot's input")
-    args = p.parse_args(argv)
-    if args.check and not args.work:
-        p.error("--check needs --work: a scratch directory to draw into")
-    csv_path = os.path.join(FIGURES, f"{NAME}.csv")
-    work = args.work or os.path.join(ROOT, "build", "figures")
+    docgen.publish_arguments(p, "the sweep's CSV (docs/figures/flexreduce.csv)")
+    p.add_argument("--mtsim", help="an mtsim binary: run the sweep first and rewrite --csv")
+    args = docgen.parse_publish_arguments(p)
     try:
-        os.makedirs(work, exist_ok=True)
         if args.mtsim:
-            write_csv(csv_path, run_sweep(args.mtsim))
-        by = read_csv(csv_path)
-        svg = draw(by, work, work if args.check else FIGURES)
-        changed = docgen.update(DOC, {NAME: table(by)}, args.check)
+            write_csv(args.csv, run_sweep(args.mtsim))
+        by = read_csv(args.csv)
+        return docgen.publish("flexreduce_figure.py", args, {NAME: table(by)},
+                              lambda figures: [draw(by, args.plots, figures)])
     except (InputError, docgen.DocError) as e:
         print(f"flexreduce_figure.py: {e}", file=sys.stderr)
         return 1
-    if args.check:
-        return docgen.verdict("flexreduce_figure.py", [svg], FIGURES, DOC, changed, csv_path, 1)
-    print(f"flexreduce_figure.py: {csv_path}, {svg}, {DOC} ({len(changed)} block changed)")
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())
