@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -30,6 +31,7 @@
 #include "common/error.hpp"
 #include "common/output_file.hpp"
 #include "common/run_files.hpp"
+#include "cost_model/cost_model.hpp"
 #include "interop/msccl.hpp"
 #include "ni/network_interface.hpp"
 #include "plan/plan.hpp"
@@ -445,6 +447,31 @@ std::vector<AllReduceOptions> prepare_runs(MtsimArgs& a) {
   return runs;
 }
 
+// The algorithm's cost model on the network of the run (cost_model/), where one applies: the
+// keys predicted_cycles and predicted_model, absent elsewhere.
+void put_prediction_keys(const AllReduceOptions& run, nlohmann::json& j) {
+  if (!run.images.empty()) return;  // the image set's plan, not one planned here
+  PlanOptions po;
+  po.bytes = run.bytes;
+  po.dtype = run.dtype;
+  CostParams p;
+  p.link_latency = run.noc.link_latency;
+  const std::optional<Prediction> model =
+      predict_cycles(parse_topology(run.topology), run.algorithm, po, p);
+  if (!model) return;
+  j["predicted_cycles"] = static_cast<uint64_t>(model->cycles + 0.5);
+  j["predicted_model"] = model->model;
+}
+
+// "predicted" beside the simulated cycles, where the run has a model.
+std::string prediction_text(const nlohmann::json& j, const AllReduceResult& r) {
+  if (!j.contains("predicted_cycles") || r.cycles == 0) return "";
+  const uint64_t predicted = j.at("predicted_cycles").get<uint64_t>();
+  return fmt::format("  predicted       {} cycles ({}); the model is {:.1f}% of the simulated "
+                     "time\n", predicted, j.at("predicted_model").get<std::string>(),
+                     100.0 * static_cast<double>(predicted) / static_cast<double>(r.cycles));
+}
+
 struct Finished {
   std::vector<AllReduceResult> done;
   std::vector<nlohmann::json> docs;
@@ -497,6 +524,7 @@ Finished run_all(const std::vector<AllReduceOptions>& runs, unsigned jobs) {
       nlohmann::json j = result;
       put_data_keys(result, j);
       put_basis_keys(result, j);
+      put_prediction_keys(run, j);
       if (result.ni_peaks) j["ni_peaks"] = *result.ni_peaks;
       if (run.ni.forward) j["forward_peak_bytes"] = forward_peak;
       j["wall_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -538,7 +566,7 @@ int run_mtsim(MtsimArgs& a, std::ostream& out, std::ostream& err) {
   const AllReduceResult& main_run = f.done.front();
   out << fmt::format("{} nodes, {} {}, {}:\n", main_run.nodes, size_text(main_run.bytes),
                      main_run.dtype, main_run.algorithm)
-      << summary(main_run);
+      << summary(main_run) << prediction_text(f.docs.front(), main_run);
   if (o.ni.forward) {
     out << fmt::format("  forwarding      at most {} bytes of reduced data held by one NI\n",
                        f.docs.front().at("forward_peak_bytes").get<uint64_t>());
@@ -546,6 +574,10 @@ int run_mtsim(MtsimArgs& a, std::ostream& out, std::ostream& err) {
   if (a.show_timeline) out << timeline(main_run);
   if (a.show_links) out << link_table(main_run);
   if (f.done.size() > 1) out << comparison(f.done);
+  for (size_t i = 1; i < f.done.size(); ++i) {
+    const std::string text = prediction_text(f.docs[i], f.done[i]);
+    if (!text.empty()) out << fmt::format("  {} ({}):\n{}", f.done[i].algorithm, f.done[i].flow_control, text);
+  }
   bool all_ok = true;
   for (const AllReduceResult& r : f.done) {
     if (r.verified) continue;

@@ -29,6 +29,10 @@ Plan build_dbtree(const Topology& topo, const PlanOptions& opt);
 uint32_t dbtree_chunks(const PlanOptions& opt, uint32_t levels);
 // Halving-doubling with rank mapping (EFLOPS), for BiGraph.
 Plan build_hdrm(const Topology& topo, const PlanOptions& opt);
+// FlexReduce's uneven hierarchical reduce-scatter and all-gather, on hierarchies of machines.
+Plan build_flexreduce(const Topology& topo, const PlanOptions& opt);
+// BlueConnect's level-by-level rings on a symmetric hierarchy of machines; the ring otherwise.
+Plan build_blueconnect(const Topology& topo, const PlanOptions& opt);
 
 // A plan with the fields every algorithm fills the same way: name, topology, sizes.
 Plan plan_header(const std::string& algorithm, const Topology& topo, const PlanOptions& opt);

@@ -28,7 +28,8 @@ bool image_algorithm(const std::string& name) {
 
 const std::vector<std::string>& algorithm_names() {
   static const std::vector<std::string> names{"multitree", "multitree-opt", "ring", "ring-bi",
-                                              "ring2d", "dbtree", "hdrm"};
+                                              "ring2d", "dbtree", "hdrm",
+                                              "flexreduce", "blueconnect"};
   return names;
 }
 
@@ -230,8 +231,11 @@ Plan build_plan(const Topology& topo, const std::string& algorithm, const PlanOp
   if (algorithm == "ring2d") return build_ring2d(topo, opt);
   if (algorithm == "dbtree") return build_dbtree(topo, opt);
   if (algorithm == "hdrm") return build_hdrm(topo, opt);
+  if (algorithm == "flexreduce") return build_flexreduce(topo, opt);
+  if (algorithm == "blueconnect") return build_blueconnect(topo, opt);
   throw InputError(fmt::format("algorithm \"{}\": unknown (multitree, multitree-opt, ring, "
-                               "ring-bi, ring2d, dbtree, hdrm, msccl:PATH)", algorithm));
+                               "ring-bi, ring2d, dbtree, hdrm, flexreduce, blueconnect, "
+                               "msccl:PATH)", algorithm));
 }
 
 }  // namespace mt

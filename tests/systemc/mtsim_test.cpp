@@ -15,6 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using mt::test::kMtc;
 using mt::test::kMtsim;
 using mt::test::run_command;
@@ -265,6 +266,43 @@ TEST(Mtsim, BadHierarchiesAndLatenciesExitOne) {
       EXPECT_EQ(r.code, 1) << tool << " " << topo << "\n" << r.out;
       EXPECT_THAT(r.out, HasSubstr(message)) << tool << " " << topo;
     }
+  }
+}
+
+// FlexReduce and BlueConnect plan, run and verify on hierarchies, with their cost models in
+// the JSON (predicted_cycles) and the text beside the simulated cycles; a run without a model
+// (the ring on a torus) has neither.
+TEST(Mtsim, FlexReduceAndBlueConnectRunWithTheirModels) {
+  const std::string dir = temp_dir("planners");
+  for (const char* topo : {"hier:2+2", "hier:2+3", "hier:2+5", "hier:2+2+3"}) {
+    for (const char* algo : {"flexreduce", "blueconnect"}) {
+      const std::string out = dir + "/" + algo + ".json";
+      const auto r = run_command(kMtsim + " -a " + algo + " -b 64KiB -t " + topo + " --json " + out);
+      ASSERT_EQ(r.code, 0) << topo << " " << algo << "\n" << r.out;
+      EXPECT_THAT(r.out, HasSubstr("verified        yes")) << topo << " " << algo;
+      EXPECT_THAT(r.out, HasSubstr("  predicted       ")) << topo << " " << algo;
+      std::ifstream f(out);
+      const nlohmann::json j = nlohmann::json::parse(f);
+      EXPECT_EQ(j.at("verified"), true);
+      EXPECT_GT(j.at("predicted_cycles").get<uint64_t>(), 0u);
+      EXPECT_THAT(j.at("predicted_model").get<std::string>(),
+                  HasSubstr(std::string(algo) == "flexreduce" ? "Eq. (6)" : "Eq. ("));
+    }
+  }
+  const std::string out = dir + "/ring.json";
+  const auto r = run_command(kMtsim + " -q -a ring -b 4KiB -t torus:4x4 --json " + out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::ifstream f(out);
+  const nlohmann::json j = nlohmann::json::parse(f);
+  EXPECT_FALSE(j.contains("predicted_cycles"));
+  EXPECT_THAT(r.out, Not(HasSubstr("predicted")));
+}
+
+TEST(Mtsim, HierarchyPlannersRefuseOtherNetworks) {
+  for (const char* algo : {"flexreduce", "blueconnect"}) {
+    const auto r = run_command(kMtsim + " -q -a " + algo + " -b 4KiB -t fattree:4x2");
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_THAT(r.out, HasSubstr("topology fattree:4x2 is not a hierarchy of machines"));
   }
 }
 

@@ -1,0 +1,25 @@
+#include "cost_model/cost_model.hpp"
+
+#include "algorithms/hierarchy.hpp"
+#include "common/error.hpp"
+
+namespace mt {
+
+double ring_reduce_scatter(double n, double d, double w, double alpha) {
+  return (d - 1) * (alpha + n / (d * w));
+}
+
+std::optional<Prediction> predict_cycles(const Topology& topo, const std::string& algorithm,
+                                         const PlanOptions& opt, const CostParams& p) {
+  if (algorithm != "flexreduce" && algorithm != "blueconnect" && algorithm != "ring") return {};
+  try {
+    read_hierarchy(topo, algorithm);
+  } catch (const InputError&) {
+    return {};  // not a hierarchy: the models below do not apply
+  }
+  if (algorithm == "flexreduce") return Prediction{predict_flexreduce(topo, opt.bytes, p), "FlexReduce Eq. (6)"};
+  if (algorithm == "blueconnect") return Prediction{predict_blueconnect(topo, opt.bytes, p), "BlueConnect Eq. (3)"};
+  return Prediction{predict_ring_hier(topo, opt.bytes, p), "ring, Eq. (2) doubled"};
+}
+
+}  // namespace mt
