@@ -2,10 +2,12 @@
 // SystemC twin: the fp32 addition in systemc/ni/reduction_unit.cpp (ReductionUnit::reduce),
 // which is the host CPU's float addition with the canonical NaN below.
 //
-// Timing: REGISTERED = 0, combinational (clk_i and en_i unused); REGISTERED = 1, a register
-// after the alignment and the significand addition, so sum_o is the sum of the operands of the
+// Timing: STAGES = 1, combinational (clk_i and en_i unused); STAGES = 2, a register after the
+// significand addition and the leading-one search, so sum_o is the sum of the operands of the
 // last cycle with en_i set, from the next cycle on (normalisation and rounding after the
-// register). rtl/reduction_unit.sv puts the other pipeline registers around it.
+// register); STAGES = 3, a register after the alignment as well, so sum_o is that sum two
+// cycles later (a new pair may come every cycle). rtl/reduction_unit.sv puts the other pipeline
+// registers around it.
 //
 // Arithmetic: round to nearest, ties to even; subnormal operands and results are kept (no
 // flush to zero); a sum too large for the format is an infinity of its sign; an exact zero
@@ -21,8 +23,9 @@
 // rounded by incrementing the packed exponent and fraction (a carry out of the fraction rounds
 // into the exponent, and max finite rounds to infinity).
 module fp32_adder #(
-  // 1: the register between the addition and the normalisation (two pipeline stages).
-  parameter bit REGISTERED = 1'b0
+  // Pipeline stages, 1 to 3: 1 combinational; 2 a register after the addition; 3 another after
+  // the alignment.
+  parameter int unsigned STAGES = 1
 ) (
   input  logic        clk_i,
   input  logic        en_i,
@@ -40,6 +43,10 @@ module fp32_adder #(
   localparam logic [30:0] INF_MAGNITUDE = 31'h7F80_0000;
   // Bits of the aligned significands: 24 significand bits, then guard, round and sticky.
   localparam int unsigned SIG_W = 27;
+
+  if (STAGES < 1 || STAGES > 3) begin : g_bad_stages
+    $error("fp32_adder: STAGES must be 1, 2 or 3");
+  end
 
   // Operand classes.
   logic       a_sign, b_sign;
@@ -96,21 +103,18 @@ module fp32_adder #(
     end
   end
 
-  // The magnitude sum, one carry bit wider: bit 26 is the hidden bit's place.
-  logic [SIG_W:0] mag_sum;
-  logic [SIG_W:0] small_aligned;
+  logic [SIG_W-1:0] small_aligned;
+  assign small_aligned = {small_shifted[SIG_W-1:1], small_shifted[0] | small_sticky};
 
-  assign small_aligned = {1'b0, small_shifted[SIG_W-1:1], small_shifted[0] | small_sticky};
-  assign mag_sum = eff_sub ? {1'b0, big_ext} - small_aligned : {1'b0, big_ext} + small_aligned;
-
-  // What the second stage needs: the magnitude sum, big_op's exponent and sign, whether both
-  // operands are negative (the sign of an exact zero), and a special result: a NaN, or an
-  // infinity of a sign.
+  // What the addition and the result need besides the significands: big_op's exponent and
+  // sign, whether both operands are negative (the sign of an exact zero), and a special
+  // result: a NaN, or an infinity of a sign.
   localparam logic [1:0] SPECIAL_NONE = 2'd0, SPECIAL_NAN = 2'd1, SPECIAL_INF = 2'd2;
-  localparam int unsigned MID_W = SIG_W + 1 + 8 + 1 + 1 + 2 + 1;
+  localparam int unsigned TAG_W = 8 + 1 + 1 + 2 + 1;
+  localparam int unsigned ALIGNED_W = SIG_W + SIG_W + 1 + TAG_W;
   logic [1:0]     special;
   logic           special_sign;
-  logic [MID_W-1:0] mid, mid_s2;
+  logic [TAG_W-1:0] tag;
 
   always_comb begin
     special = SPECIAL_NONE;
@@ -122,41 +126,74 @@ module fp32_adder #(
       special_sign = a_inf ? a_sign : b_sign;
     end
   end
-  assign mid = {mag_sum, big_exp, big_op[31], a_sign && b_sign, special, special_sign};
+  assign tag = {big_exp, big_op[31], a_sign && b_sign, special, special_sign};
 
-  if (REGISTERED) begin : g_stage_reg
-    logic [MID_W-1:0] mid_q;
+  // ---- cut A (STAGES = 3): the aligned operands -------------------------------------------------
+  logic [ALIGNED_W-1:0] aligned, aligned_s2;
+  logic                 en_s2;  // a pair is in the second stage
+  assign aligned = {big_ext, small_aligned, eff_sub, tag};
+
+  if (STAGES == 3) begin : g_cut_a
+    logic [ALIGNED_W-1:0] aligned_q;
+    logic                 en_q;
     always_ff @(posedge clk_i) begin
-      if (en_i) mid_q <= mid;
+      en_q <= en_i;
+      if (en_i) aligned_q <= aligned;
     end
-    assign mid_s2 = mid_q;
-  end else begin : g_no_reg
-    logic unused_clk;
-    assign unused_clk = ^{clk_i, en_i};
-    assign mid_s2 = mid;
+    assign aligned_s2 = aligned_q;
+    assign en_s2 = en_q;
+  end else begin : g_no_cut_a
+    assign aligned_s2 = aligned;
+    assign en_s2 = en_i;
   end
 
-  // ---- second stage: normalisation and rounding ----------------------------------------------
+  // ---- the addition and the leading one -----------------------------------------------------
+  logic [SIG_W-1:0] add_big, add_small;
+  logic             add_sub;
+  logic [TAG_W-1:0] add_tag;
+  logic [SIG_W:0]   mag_sum;
+  logic [4:0]       sum_lead;  // the highest set bit of mag_sum[SIG_W-1:0]
+  assign {add_big, add_small, add_sub, add_tag} = aligned_s2;
+  assign mag_sum = add_sub ? {1'b0, add_big} - {1'b0, add_small} : {1'b0, add_big} + {1'b0, add_small};
+
+  always_comb begin
+    sum_lead = '0;
+    for (int unsigned i = 0; i < SIG_W; i++) begin
+      if (mag_sum[i]) begin
+        sum_lead = 5'(i);
+      end
+    end
+  end
+
+  // ---- cut B (STAGES >= 2): the magnitude sum ---------------------------------------------------
+  localparam int unsigned SUM_W = SIG_W + 1 + 5 + TAG_W;
+  logic [SUM_W-1:0] summed, summed_s3;
+  assign summed = {mag_sum, sum_lead, add_tag};
+
+  if (STAGES >= 2) begin : g_cut_b
+    logic [SUM_W-1:0] summed_q;
+    always_ff @(posedge clk_i) begin
+      if (en_s2) summed_q <= summed;
+    end
+    assign summed_s3 = summed_q;
+  end else begin : g_no_cut_b
+    logic unused_clk;
+    assign unused_clk = ^{clk_i, en_s2};
+    assign summed_s3 = summed;
+  end
+
+  // ---- last stage: normalisation and rounding ----------------------------------------------
   logic [SIG_W:0] mag;
   logic [7:0]     mag_exp;
   logic           mag_sign, both_neg, out_special_sign;
   logic [1:0]     out_special;
-  assign {mag, mag_exp, mag_sign, both_neg, out_special, out_special_sign} = mid_s2;
+  logic [4:0]     lead_pos;  // the highest set bit of mag[SIG_W-1:0]
+  assign {mag, lead_pos, mag_exp, mag_sign, both_neg, out_special, out_special_sign} = summed_s3;
 
-  // Normalisation. lead_pos: the highest set bit of mag[SIG_W-1:0].
-  logic [4:0]       lead_pos;
+  // Normalisation.
   logic [4:0]       left_shift;
   logic [SIG_W-1:0] norm_sig;  // hidden bit at bit 26 unless the result is subnormal
   logic [8:0]       norm_exp;  // biased exponent of norm_sig's bit 26, 1..255
-
-  always_comb begin
-    lead_pos = '0;
-    for (int unsigned i = 0; i < SIG_W; i++) begin
-      if (mag[i]) begin
-        lead_pos = 5'(i);
-      end
-    end
-  end
 
   always_comb begin
     left_shift = '0;

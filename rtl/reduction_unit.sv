@@ -10,10 +10,10 @@
 // a job may be partial); a lane that is masked off outputs zero, and mask_o is the beat's
 // mask. dtype_i is per beat. With LATENCY >= 2 the operands are registered, the adders sit
 // behind that register and LATENCY - 1 registers follow (registered in and out); with
-// LATENCY >= 3 the first of them is inside the fp32 adders, between their addition and their
-// normalisation (rtl/fp32_adder.sv, REGISTERED), with the int32 sums beside it, so no cycle
-// holds a whole fp32 addition; with LATENCY = 1 the adders sit in front of the one result
-// register. (The SystemC model also
+// LATENCY = 3 the first of them is inside the fp32 adders, between their addition and their
+// normalisation, and with LATENCY >= 4 the first two, after their alignment as well
+// (rtl/fp32_adder.sv, STAGES), with the int32 sums beside them, so no cycle holds a whole fp32
+// addition; with LATENCY = 1 the adders sit in front of the one result register. (The SystemC model also
 // allows latency 0, a combinational unit; this RTL does not: LANES and LATENCY >= 1 are
 // checked at elaboration.)
 //
@@ -50,11 +50,11 @@ module reduction_unit #(
 
   // The dtype code of fp32 elements as the 1-bit dtype_i carries it (the codes are 0 and 1).
   localparam logic DTYPE_FP32_BIT = 1'(DTYPE_FP32);
-  // The fp32 adders hold a register of their own (two stages).
-  localparam bit SPLIT = LATENCY >= 3;
+  // The fp32 adders' stages: the registers of their own are FP_STAGES - 1.
+  localparam int unsigned FP_STAGES = LATENCY >= 4 ? 3 : LATENCY == 3 ? 2 : 1;
   // Registers after the adders: all stages but the operand register and the adders' own, at
   // least one.
-  localparam int unsigned RESULT_STAGES = SPLIT ? LATENCY - 2 : (LATENCY >= 2) ? LATENCY - 1 : 1;
+  localparam int unsigned RESULT_STAGES = LATENCY >= 2 ? LATENCY - FP_STAGES : 1;
   // Bits of a result beat: its mask and its sums.
   localparam int unsigned BEAT_W = LANES + LANES * 32;
 
@@ -110,7 +110,8 @@ module reduction_unit #(
   end
 
   // One int32 adder and one fp32 adder per lane. The beat the adders' results belong to: the
-  // operands' beat, or with SPLIT the one before it, held beside the fp32 adders' register.
+  // operands' beat, or the one FP_STAGES - 1 before it, held beside the fp32 adders'
+  // registers.
   logic                sum_valid;
   logic                sum_dtype;
   logic [LANES-1:0]    sum_mask;
@@ -119,7 +120,7 @@ module reduction_unit #(
   for (genvar l = 0; l < LANES; l++) begin : g_lane
     assign int_sum[l*32 +: 32] = op_acc[l*32 +: 32] + op_src[l*32 +: 32];
 
-    fp32_adder #(.REGISTERED(SPLIT)) u_fp32_adder (
+    fp32_adder #(.STAGES(FP_STAGES)) u_fp32_adder (
       .clk_i, .en_i(op_valid), .a_i(op_acc[l*32 +: 32]), .b_i(op_src[l*32 +: 32]),
       .sum_o(fp_sum[l*32 +: 32])
     );
@@ -129,27 +130,26 @@ module reduction_unit #(
                                                                 : int_sum_out[l*32 +: 32];
   end
 
-  if (SPLIT) begin : g_split
-    logic                mid_valid_q;
-    logic                mid_dtype_q;
-    logic [LANES-1:0]    mid_mask_q;
-    logic [LANES*32-1:0] mid_int_q;
+  if (FP_STAGES > 1) begin : g_split
+    // The beat beside the fp32 adders' registers: [0] the beat of their second stage, [D-1]
+    // that of their last.
+    localparam int unsigned D = FP_STAGES - 1;
+    localparam int unsigned MID_W = 1 + LANES + LANES * 32;  // dtype, mask, int32 sums
+    logic [D-1:0]       mid_valid_q;
+    logic [MID_W-1:0]   mid_q [D];
 
     always_ff @(posedge clk_i) begin
-      if (!rst_ni) mid_valid_q <= 1'b0;
-      else mid_valid_q <= op_valid;
+      if (!rst_ni) mid_valid_q <= '0;
+      else mid_valid_q <= D'({mid_valid_q, op_valid});
     end
     always_ff @(posedge clk_i) begin
-      if (op_valid) begin
-        mid_dtype_q <= op_dtype;
-        mid_mask_q  <= op_mask;
-        mid_int_q   <= int_sum;
+      if (op_valid) mid_q[0] <= {op_dtype, op_mask, int_sum};
+      for (int unsigned d = 1; d < D; d++) begin
+        if (mid_valid_q[d-1]) mid_q[d] <= mid_q[d-1];
       end
     end
-    assign sum_valid   = mid_valid_q;
-    assign sum_dtype   = mid_dtype_q;
-    assign sum_mask    = mid_mask_q;
-    assign int_sum_out = mid_int_q;
+    assign sum_valid = mid_valid_q[D-1];
+    assign {sum_dtype, sum_mask, int_sum_out} = mid_q[D-1];
   end else begin : g_whole
     assign sum_valid   = op_valid;
     assign sum_dtype   = op_dtype;

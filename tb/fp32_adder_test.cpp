@@ -1,7 +1,9 @@
 // rtl/fp32_adder.sv against the host CPU's float addition: every non-NaN sum bit-identical,
 // every NaN sum the canonical NaN 0x7FC00000 (the SystemC ReductionUnit gives the same). Seeded
 // random operand pairs from generators aimed at each hard case, every pair of corner values,
-// constructed ties and hand-checked sums. The model is combinational: set the operands, eval.
+// constructed ties and hand-checked sums. The one-stage adder is combinational: set the
+// operands, eval. Every pair also goes into the three-stage adder (STAGES = 3), a new pair every
+// cycle, whose sum two cycles later must be the one-stage adder's.
 //
 // Fp32AdderRandom.TenMillionPairs compares 10,000,000 pairs. MT_FP32_PAIRS=<n> changes the
 // count (for example a longer run by hand); MT_WAVES writes the first evaluations as FST.
@@ -23,6 +25,7 @@
 #include <vector>
 
 #include "Vfp32_adder.h"
+#include "Vfp32_adder_piped.h"
 #include "ni_formats.hpp"
 #include "support/clocked.hpp"
 
@@ -66,7 +69,8 @@ std::string hex(uint32_t v) {
   return os.str();
 }
 
-// The Verilated adder, with the first evaluations written as FST when MT_WAVES is set.
+// The Verilated adder, with the first evaluations written as FST when MT_WAVES is set, and the
+// three-stage adder fed the same pairs.
 class Adder {
  public:
   static constexpr uint64_t kMaxWaveEvals = 100000;
@@ -75,6 +79,7 @@ class Adder {
     const std::string path = waves_path();
     if (!path.empty()) ctx_->traceEverOn(true);
     model_ = std::make_unique<Vfp32_adder>(ctx_.get());
+    piped_ = std::make_unique<Vfp32_adder_piped>(ctx_.get());
     if (!path.empty()) {
       fst_ = std::make_unique<VerilatedFstC>();
       model_->trace(fst_.get(), 99);
@@ -84,6 +89,8 @@ class Adder {
   ~Adder() {
     if (fst_) fst_->close();
     model_->final();
+    piped_->final();
+    EXPECT_EQ(piped_mismatches_, 0u) << "three-stage sums unlike the one-stage adder's";
   }
   Adder(const Adder&) = delete;
   Adder& operator=(const Adder&) = delete;
@@ -93,6 +100,7 @@ class Adder {
     model_->b_i = b;
     model_->eval();
     if (fst_ && evals_ < kMaxWaveEvals) fst_->dump(evals_);
+    step_piped(a, b, model_->sum_o);
     ++evals_;
     return model_->sum_o;
   }
@@ -100,6 +108,29 @@ class Adder {
  private:
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Vfp32_adder> model_;
+  // One cycle of the three-stage adder: this pair in, the sum of the pair two cycles ago out.
+  void step_piped(uint32_t a, uint32_t b, uint32_t sum) {
+    piped_->a_i = a;
+    piped_->b_i = b;
+    piped_->en_i = 1;
+    piped_->clk_i = 0;
+    piped_->eval();
+    const History& old = history_[evals_ % 2];  // the pair of two cycles ago
+    if (evals_ >= 2 && piped_->sum_o != old.sum && ++piped_mismatches_ <= 20) {
+      ADD_FAILURE() << "three stages: " << hex(old.a) << " + " << hex(old.b) << ": "
+                    << hex(piped_->sum_o) << ", one stage " << hex(old.sum);
+    }
+    history_[evals_ % 2] = {a, b, sum};
+    piped_->clk_i = 1;
+    piped_->eval();
+  }
+
+  struct History {
+    uint32_t a = 0, b = 0, sum = 0;
+  };
+  std::unique_ptr<Vfp32_adder_piped> piped_;
+  std::array<History, 2> history_{};
+  uint64_t piped_mismatches_ = 0;
   std::unique_ptr<VerilatedFstC> fst_;
   uint64_t evals_ = 0;
 };
