@@ -17,11 +17,15 @@ std::optional<Prediction> predict_cycles(const Topology& topo, const std::string
     if (!topo.direct()) return {};
     const MtreeResult r = mtree_solve(topo, opt);
     double rate = 0;
-    for (const MtreePipeline& t : r.selected) rate += t.rate;
+    std::string chunks;
+    for (const MtreePipeline& t : r.selected) {
+      rate += t.rate;
+      chunks += fmt::format("{}{}", chunks.empty() ? "" : "+", t.chunks);
+    }
     return Prediction{predict_mtree(topo, r, p),
-                      fmt::format("MTREE Eq. (2); {} of {} trees, rate {:g} of {:.3g} links, {:.1f}%",
-                                  r.selected.size(), r.built.trees.size(), rate, r.capacity_bound,
-                                  100 * rate / r.capacity_bound)};
+                      fmt::format("MTREE Eq. (2); {} of {} trees, rate {:g} of {:.3g} links, "
+                                  "{:.1f}%, chunks {}", r.selected.size(), r.built.trees.size(),
+                                  rate, r.capacity_bound, 100 * rate / r.capacity_bound, chunks)};
   }
   if (algorithm != "flexreduce" && algorithm != "blueconnect" && algorithm != "ring") return {};
   try {
