@@ -6,6 +6,7 @@ A Markdown file holds generated text between '<!-- BEGIN GENERATED name -->' and
 under docs/figures/, drawn by gnuplot from a CSV committed beside them. Writing and checking
 use the same functions: a check draws into a scratch directory and compares.
 """
+import csv
 import os
 import re
 import subprocess
@@ -140,3 +141,27 @@ def verdict(tool, drawn, committed_dir, doc, changed, source, tables):
         print(f"{tool}: {d}", file=sys.stderr)
     print(f"{tool}: {len(drawn)} figures, {tables} tables checked, {len(diffs)} differences")
     return 4 if diffs else 0
+
+
+def write_csv(path, columns, rows):
+    """Writes `rows` (dicts) under the header `columns`, newline-terminated lines."""
+    try:
+        with open(path, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
+            w.writeheader()
+            w.writerows(rows)
+    except OSError as e:
+        raise DocError(f"{path}: cannot write: {e.strerror}")
+
+
+def read_csv(path, columns):
+    """The rows (dicts) of a CSV whose header must be exactly `columns`; DocError otherwise."""
+    try:
+        with open(path, newline="") as f:
+            reader = csv.DictReader(f)
+            rows = list(reader)
+    except OSError as e:
+        raise DocError(f"{path}: cannot read: {e.strerror}")
+    if reader.fieldnames != columns:
+        raise DocError(f"{path}: columns {reader.fieldnames}, expected {columns}")
+    return rows

@@ -8,6 +8,8 @@ packages=(
   # host_sw
   libboost-dev libboost-program-options-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   zlib1g-dev graphviz
+  # host_sw: mtree's MILP (algorithms/mtree_milp.cpp) through GLPK's C API
+  libglpk-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # systemc/, rtl/, tb/

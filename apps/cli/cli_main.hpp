@@ -11,6 +11,7 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -18,6 +19,7 @@
 #include "common/error.hpp"
 #include "common/output_file.hpp"
 #include "common/resource_error.hpp"
+#include "plan/plan.hpp"
 
 namespace mt {
 
@@ -28,6 +30,25 @@ inline CLI::Option* add_topology_option(CLI::App& app, std::string& spec,
   return app.add_option("-t,--topology", spec,
                         "torus:WxH, mesh:WxH, ring:N, fattree:MxL, bigraph:SxK, hier:A+B+... or file:PATH.json" +
                             (more.empty() ? std::string() : " " + more));
+}
+
+// mtree's options (PlanOptions::mtree, docs/mtc.md), for the tools that plan (mtc plan, mtsim).
+inline std::vector<CLI::Option*> add_mtree_options(CLI::App& app, MtreeOptions& o) {
+  return {
+      app.add_option("--mtree-trees", o.trees, "mtree: at most this many trees carry data (K)")
+          ->capture_default_str(),
+      app.add_option("--mtree-height", o.height,
+                     "mtree: bound on a tree's weighted height, cycles of link latency (H; 0: "
+                     "no bound)")
+          ->capture_default_str(),
+      app.add_option("--mtree-min-rate", o.min_rate,
+                     "mtree: least rate of a tree that carries data and least capacity of its "
+                     "links, in links of 16 bytes a cycle (r_bar)")
+          ->capture_default_str(),
+      app.add_option("--mtree-chunks", o.chunks,
+                     "mtree: chunks of every tree, pipelined (lambda; 0: each tree's lambda* = "
+                     "sqrt(v (l - 1) beta / max alpha))")
+          ->capture_default_str()};
 }
 
 // The --time-limit option of the tools that plan (mtc plan, mtsim): PlanOptions::max_plan_seconds,

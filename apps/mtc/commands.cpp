@@ -39,6 +39,7 @@ struct PlanArgs {
   std::string dtype = "fp32";
   bool prioritize_height = false;
   uint32_t dbtree_chunks = 0;
+  MtreeOptions mtree;
   double time_limit = PlanOptions{}.max_plan_seconds;
 };
 
@@ -46,7 +47,7 @@ void add_plan_args(CLI::App* cmd, PlanArgs& a) {
   add_topology_option(*cmd, a.topology)->required();
   cmd->add_option("-a,--algorithm", a.algorithm,
                   "multitree, multitree-opt (torus, ring, BiGraph, two-level fat-tree), ring, ring-bi, ring2d, dbtree, hdrm, "
-                  "flexreduce, blueconnect (hierarchies of machines, hier:A+B+...), or msccl:PATH (an MSCCL XML all-reduce, imported and verified: docs/msccl.md)")
+                  "flexreduce, blueconnect (hierarchies of machines, hier:A+B+...), mtree (direct networks), or msccl:PATH (an MSCCL XML all-reduce, imported and verified: docs/msccl.md)")
       ->required();
   cmd->add_option("-b,--bytes", a.bytes, "all-reduce buffer size, e.g. 65536, 64KiB, 1MiB")
       ->capture_default_str();
@@ -57,6 +58,7 @@ void add_plan_args(CLI::App* cmd, PlanArgs& a) {
                   "dbtree: chunks per tree, pipelined through both trees (0: the default, "
                   "sqrt((levels - 1) * bytes per tree / 16 KiB))")
       ->capture_default_str();
+  add_mtree_options(*cmd, a.mtree);
   add_time_limit_option(*cmd, a.time_limit);
 }
 
@@ -66,6 +68,7 @@ PlanOptions plan_options(const PlanArgs& a) {
   opt.dtype = parse_dtype(a.dtype);
   opt.prioritize_height = a.prioritize_height;
   opt.chunks = a.dbtree_chunks;
+  opt.mtree = a.mtree;
   opt.max_plan_seconds = a.time_limit;
   return opt;
 }

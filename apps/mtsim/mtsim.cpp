@@ -306,6 +306,7 @@ void add_plan_options(CLI::App& app, MtsimArgs& a) {
                      "dbtree: chunks per tree, pipelined through both trees (0: the default, "
                      "sqrt((levels - 1) * bytes per tree / 16 KiB))")
           ->capture_default_str()};
+  for (CLI::Option* o : add_mtree_options(app, a.o.mtree)) a.plan_opts.push_back(o);
   add_config_option(app, a.config);
   add_flow_control_option(app, a.flow_control);
   app.add_flag("--prioritize-height", a.o.prioritize_height,
@@ -454,6 +455,7 @@ void put_prediction_keys(const AllReduceOptions& run, nlohmann::json& j) {
   PlanOptions po;
   po.bytes = run.bytes;
   po.dtype = run.dtype;
+  po.mtree = run.mtree;
   CostParams p;
   p.link_latency = run.noc.link_latency;
   const std::optional<Prediction> model =

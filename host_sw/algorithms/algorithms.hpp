@@ -33,6 +33,9 @@ Plan build_hdrm(const Topology& topo, const PlanOptions& opt);
 Plan build_flexreduce(const Topology& topo, const PlanOptions& opt);
 // BlueConnect's level-by-level rings on a symmetric hierarchy of machines; the ring otherwise.
 Plan build_blueconnect(const Topology& topo, const PlanOptions& opt);
+// MTREE's rate-weighted, pipelined spanning trees on a direct network with link capacities
+// and latencies (algorithms/mtree.hpp).
+Plan build_mtree(const Topology& topo, const PlanOptions& opt);
 
 // A plan with the fields every algorithm fills the same way: name, topology, sizes.
 Plan plan_header(const std::string& algorithm, const Topology& topo, const PlanOptions& opt);

@@ -29,7 +29,7 @@ bool image_algorithm(const std::string& name) {
 const std::vector<std::string>& algorithm_names() {
   static const std::vector<std::string> names{"multitree", "multitree-opt", "ring", "ring-bi",
                                               "ring2d", "dbtree", "hdrm",
-                                              "flexreduce", "blueconnect"};
+                                              "flexreduce", "blueconnect", "mtree"};
   return names;
 }
 
@@ -233,9 +233,10 @@ Plan build_plan(const Topology& topo, const std::string& algorithm, const PlanOp
   if (algorithm == "hdrm") return build_hdrm(topo, opt);
   if (algorithm == "flexreduce") return build_flexreduce(topo, opt);
   if (algorithm == "blueconnect") return build_blueconnect(topo, opt);
+  if (algorithm == "mtree") return build_mtree(topo, opt);
   throw InputError(fmt::format("algorithm \"{}\": unknown (multitree, multitree-opt, ring, "
                                "ring-bi, ring2d, dbtree, hdrm, flexreduce, blueconnect, "
-                               "msccl:PATH)", algorithm));
+                               "mtree, msccl:PATH)", algorithm));
 }
 
 }  // namespace mt

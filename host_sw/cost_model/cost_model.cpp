@@ -1,6 +1,8 @@
 #include "cost_model/cost_model.hpp"
 
 #include "algorithms/hierarchy.hpp"
+#include <fmt/format.h>
+
 #include "common/error.hpp"
 
 namespace mt {
@@ -11,6 +13,20 @@ double ring_reduce_scatter(double n, double d, double w, double alpha) {
 
 std::optional<Prediction> predict_cycles(const Topology& topo, const std::string& algorithm,
                                          const PlanOptions& opt, const CostParams& p) {
+  if (algorithm == "mtree") {
+    if (!topo.direct()) return {};
+    const MtreeResult r = mtree_solve(topo, opt);
+    double rate = 0;
+    std::string chunks;
+    for (const MtreePipeline& t : r.selected) {
+      rate += t.rate;
+      chunks += fmt::format("{}{}", chunks.empty() ? "" : "+", t.chunks);
+    }
+    return Prediction{predict_mtree(topo, r, p),
+                      fmt::format("MTREE Eq. (2); {} of {} trees, rate {:g} of {:.3g} links, "
+                                  "{:.1f}%, chunks {}", r.selected.size(), r.built.trees.size(),
+                                  rate, r.capacity_bound, 100 * rate / r.capacity_bound, chunks)};
+  }
   if (algorithm != "flexreduce" && algorithm != "blueconnect" && algorithm != "ring") return {};
   try {
     read_hierarchy(topo, algorithm);

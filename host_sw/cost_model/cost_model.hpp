@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "algorithms/mtree.hpp"
 #include "plan/plan.hpp"
 #include "topology/topology.hpp"
 
@@ -31,9 +32,11 @@ double ring_reduce_scatter(double n, double d, double w, double alpha);
 double predict_flexreduce(const Topology& topo, uint64_t bytes, const CostParams& p);   // hier
 double predict_blueconnect(const Topology& topo, uint64_t bytes, const CostParams& p);  // hier
 double predict_ring_hier(const Topology& topo, uint64_t bytes, const CostParams& p);    // hier
+// mtree_solve's trees (algorithms/mtree.hpp) on a direct network.
+double predict_mtree(const Topology& topo, const MtreeResult& r, const CostParams& p);
 
 // The model of `algorithm` on `topo`, or nothing where none applies: FlexReduce, BlueConnect
-// and the ring on hierarchies of machines.
+// and the ring on hierarchies of machines, MTREE on direct networks.
 std::optional<Prediction> predict_cycles(const Topology& topo, const std::string& algorithm,
                                          const PlanOptions& opt, const CostParams& p);
 

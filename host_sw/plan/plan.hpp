@@ -99,6 +99,14 @@ uint64_t parse_size(const std::string& s);
 uint64_t parse_unsigned(const std::string& s, const std::string& what,
                         uint64_t max = std::numeric_limits<uint64_t>::max());
 
+// mtree's inputs (algorithms/mtree.hpp, docs/mtc.md): the seed's K, H and r_bar, and the chunks.
+struct MtreeOptions {
+  uint32_t trees = 10;    // K: at most this many trees carry data (the seed's "at most 10")
+  uint64_t height = 0;    // H: weighted tree height bound in cycles of latency; 0: no bound
+  double min_rate = 1;    // r_bar: least rate of a used tree, in links (16 bytes a cycle)
+  uint32_t chunks = 0;    // lambda of every tree; 0: each tree's corrected lambda*
+};
+
 // Common inputs of every algorithm.
 struct PlanOptions {
   uint64_t bytes = 1 << 20;
@@ -109,6 +117,7 @@ struct PlanOptions {
   // front (check_plan_size), and MultiTree's tree building stops once it has taken this much
   // processor time; 0: no limit.
   double max_plan_seconds = 10;
+  MtreeOptions mtree;
 };
 
 }  // namespace mt

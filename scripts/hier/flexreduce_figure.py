@@ -15,7 +15,6 @@ and the GENERATED block flexreduce of docs/results.md are drawn from that CSV al
 Exit codes: 0 ok (with --check: everything agrees), 1 bad arguments or input, 4 --check found
 a difference.
 """
-import csv
 import json
 import os
 import subprocess
@@ -57,22 +56,8 @@ def run_sweep(mtsim):
     return rows
 
 
-def write_csv(path, rows):
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-
-
 def read_csv(path):
-    try:
-        with open(path, newline="") as f:
-            reader = csv.DictReader(f)
-            rows = list(reader)
-    except OSError as e:
-        raise InputError(f"{path}: cannot read: {e.strerror}")
-    if reader.fieldnames != COLUMNS:
-        raise InputError(f"{path}: columns {reader.fieldnames}, expected {COLUMNS}")
+    rows = docgen.read_csv(path, COLUMNS)
     by = {}
     for i, r in enumerate(rows, 2):
         try:
@@ -138,7 +123,7 @@ def main():
     args = docgen.parse_publish_arguments(p)
     try:
         if args.mtsim:
-            write_csv(args.csv, run_sweep(args.mtsim))
+            docgen.write_csv(args.csv, COLUMNS, run_sweep(args.mtsim))
         by = read_csv(args.csv)
         return docgen.publish("flexreduce_figure.py", args, {NAME: table(by)},
                               lambda figures: [draw(by, args.plots, figures)])

@@ -122,6 +122,7 @@ Loaded load_tables(const AllReduceOptions& opt, const Topology& topo, TableSet i
   po.dtype = opt.dtype;
   po.prioritize_height = opt.prioritize_height;
   po.chunks = opt.dbtree_chunks;
+  po.mtree = opt.mtree;
   po.max_plan_seconds = opt.max_plan_seconds;
   l.plan = build_plan(topo, opt.algorithm, po);
   require_valid(l.plan, topo);

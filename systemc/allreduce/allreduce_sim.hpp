@@ -34,6 +34,7 @@ struct AllReduceOptions {
   DType dtype = DType::kFp32;
   bool prioritize_height = false;
   uint32_t dbtree_chunks = 0;           // PlanOptions::chunks (0: dbtree's default)
+  MtreeOptions mtree;                   // PlanOptions::mtree
   double max_plan_seconds = PlanOptions{}.max_plan_seconds;  // 0: no limit
   // Load the tables from this image set (mtc plan --out) instead of compiling the plan;
   // its manifest then fixes algorithm, bytes and dtype.

@@ -19,6 +19,8 @@ fail=0
 python3 "$root/scripts/area/blocks_figure.py" --check --work "$work/area" || fail=1
 python3 "$root/scripts/hier/flexreduce_figure.py" --csv "$figures/flexreduce.csv" \
   --plots "$work/hier" --figures "$figures" --doc "$root/docs/results.md" --check || fail=1
+python3 "$root/scripts/mtree/mtree_figure.py" --csv "$figures/mtree.csv" \
+  --plots "$work/mtree" --figures "$figures" --doc "$root/docs/results.md" --check || fail=1
 
 for svg in "$figures"/*.svg; do
   name=$(basename "$svg")

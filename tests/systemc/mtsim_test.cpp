@@ -298,6 +298,30 @@ TEST(Mtsim, FlexReduceAndBlueConnectRunWithTheirModels) {
   EXPECT_THAT(r.out, Not(HasSubstr("predicted")));
 }
 
+// MTREE end to end: the 12-node network of examples/topologies (its links' own latencies),
+// a torus and a mesh, pipelined and not; every run verified, its Eq. (2) model printed.
+TEST(Mtsim, MtreeRunsVerifiedWithItsModel) {
+  const std::string dir = temp_dir("mtree");
+  const std::string gscale = "file:" + std::string(MT_SOURCE_DIR) + "/examples/topologies/gscale12.json";
+  for (const std::string& topo : {gscale, std::string("torus:4x4"), std::string("mesh:3x3")}) {
+    for (const char* chunks : {"0", "1"}) {
+      const std::string out = dir + "/mtree.json";
+      const auto r = run_command(kMtsim + " -a mtree -b 64KiB --mtree-chunks " + chunks +
+                                 " -t " + topo + " --json " + out);
+      ASSERT_EQ(r.code, 0) << topo << "\n" << r.out;
+      EXPECT_THAT(r.out, HasSubstr("verified        yes")) << topo;
+      std::ifstream f(out);
+      const nlohmann::json j = nlohmann::json::parse(f);
+      EXPECT_EQ(j.at("verified"), true);
+      EXPECT_GT(j.at("predicted_cycles").get<uint64_t>(), 0u);
+      EXPECT_THAT(j.at("predicted_model").get<std::string>(), HasSubstr("MTREE Eq. (2)"));
+    }
+  }
+  const auto r = run_command(kMtsim + " -q -a mtree -b 4KiB -t fattree:4x2");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("mtree: topology fattree:4x2 has switches"));
+}
+
 TEST(Mtsim, HierarchyPlannersRefuseOtherNetworks) {
   for (const char* algo : {"flexreduce", "blueconnect"}) {
     const auto r = run_command(kMtsim + " -q -a " + algo + " -b 4KiB -t fattree:4x2");
