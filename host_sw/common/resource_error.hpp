@@ -27,7 +27,8 @@ inline std::string address_space_limit_text() {
 
 // The message for an exception that says the host refused memory or a thread, or nothing for
 // any other exception. SystemC passes an exception out of a simulation process as its report
-// E549 "uncaught exception: <what()>", which is recognised by that text.
+// E549 "uncaught exception: <what()>", which is recognised by that text, and a process stack it
+// could not allocate as E518.
 inline std::optional<std::string> refused_resource(const std::exception& e) {
   const std::string what = e.what();
   const bool sc_uncaught = what.find("uncaught exception: ") != std::string::npos;
@@ -40,10 +41,12 @@ inline std::optional<std::string> refused_resource(const std::exception& e) {
                        "unavailable){}",
                        address_space_limit_text());
   }
-  if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr ||
+  // SystemC's E518: the stack of a simulation process could not be allocated.
+  const bool no_stack = what.find("(E518) stack setup failed") != std::string::npos;
+  if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr || no_stack ||
       (sc_uncaught && what.find("std::bad_alloc") != std::string::npos)) {
-    return fmt::format("the host refused memory (std::bad_alloc){}; a smaller run or a higher "
-                       "limit may fit",
+    return fmt::format("the host refused memory ({}){}; a smaller run or a higher limit may fit",
+                       no_stack ? "a simulation process's stack" : "std::bad_alloc",
                        address_space_limit_text());
   }
   return std::nullopt;
