@@ -134,7 +134,9 @@ module dependency_tracker #(
     ready_o = 1'b1;
     wait_op_o = 2'(OP_NOP);
     wait_node_o = Nil;
-    arrives = record && arrive_row == head_row;
+    // An arrival that overflows its row stops the run in this cycle (overflow_o), so this
+    // need not wait for the row's count.
+    arrives = arrive_i && arrive_row == head_row;
     wait_children = 32'(op_i) == OP_REDUCE ||
                     (32'(op_i) == OP_GATHER && parent_i == Nil &&
                      !reduced_q[flow_i[FLOW_IDX_W-1:0]]);

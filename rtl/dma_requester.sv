@@ -19,8 +19,8 @@
 // storage_array of one write port and one read port (the oldest waiting entry, for the
 // memory). The memory answers every access in order (read data, or the write's completion)
 // with mem_rsp_valid_i; the kind, tag, address and length of each access handed over wait in
-// a second FIFO of one write and one read port, and come out on done_*_o in the cycle it
-// completes. An entry lives from the cycle it enters to its completion, so DEPTH bounds the
+// a second FIFO of one write and one registered read port, read a cycle ahead, and come out
+// on done_*_o in the cycle it completes. An entry lives from the cycle it enters to its completion, so DEPTH bounds the
 // accesses queued or outstanding; accesses entering a full queue raise overflow_o in that
 // cycle (the SystemC NI checks the same bound, NiConfig::memory_requests).
 module dma_requester #(
@@ -158,11 +158,23 @@ module dma_requester #(
   logic [PTR_W-1:0] retire_q;  // sequence number of the oldest access not yet complete
   assign issued = req_valid && mem_req_ready_i;
 
-  storage_array #(.WIDTH(DoneW), .DEPTH(DEPTH), .WRITES(1), .READS(1)) u_done (
+  // The oldest access not yet complete is read a cycle ahead (a registered read of the next
+  // retire_q), or taken from the request as it is handed over when that is the one.
+  logic [PTR_W-1:0] retire_d;
+  logic [DoneW-1:0] done_rd, handed_q;
+  logic             handed_now, handed_q_sel;
+  assign retire_d = retire_q + PTR_W'(mem_rsp_valid_i);
+  assign handed_now = issued && issue_q == retire_d;
+
+  storage_array #(.WIDTH(DoneW), .DEPTH(DEPTH), .WRITES(1), .READS(1), .SYNC_READ(1'b1)) u_done (
     .clk_i, .we_i(issued), .waddr_i(issue_q), .wmask_i(1'b1),
-    .wdata_i(req[DoneW-1:0]), .raddr_i(retire_q),
-    .rdata_o({done_kind_o, done_tag_o, done_addr_o, done_len_o})
+    .wdata_i(req[DoneW-1:0]), .raddr_i(retire_d), .rdata_o(done_rd)
   );
+  always_ff @(posedge clk_i) begin
+    handed_q_sel <= handed_now;
+    if (handed_now) handed_q <= req[DoneW-1:0];
+  end
+  assign {done_kind_o, done_tag_o, done_addr_o, done_len_o} = handed_q_sel ? handed_q : done_rd;
   assign done_o = mem_rsp_valid_i;
   // In the cycle the accesses enter (the NI registers it as a run error).
   assign overflow_o = 32'(used_q) + 32'(pushes) - 32'(mem_rsp_valid_i) > DEPTH;

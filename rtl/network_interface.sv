@@ -395,7 +395,7 @@ module network_interface #(
   logic [1:0]           dep_wait_op;
   logic [NODE_W-1:0]    dep_wait_node;
   logic [COUNT_W-1:0]   nop_cycles, lockstep_value;
-  logic                 lockstep_zero;
+  logic                 lockstep_idle;
   logic [K-1:0]         send;
   logic [K*NODE_W-1:0]  send_dest;
   logic                 issue, step_behind, bad_dest;
@@ -430,15 +430,18 @@ module network_interface #(
   assign has_entry = started_q && 32'(head_q) < table_entries;
   assign step_behind = has_entry && e_step < step;
 
+  // The step advances only when the head entry is for a later step, so never in a cycle in
+  // which a NOP (an entry of this step) loads the lockstep counter: the counter's count at the
+  // start of the cycle is its count for the advance.
   timestep_counter #(.STEP_W(STEP_W)) u_timestep (
-    .clk_i, .rst_ni, .start_i, .lockstep_zero_i(lockstep_zero), .dma_idle_i(&ch_dma_idle),
+    .clk_i, .rst_ni, .start_i, .lockstep_zero_i(lockstep_idle), .dma_idle_i(&ch_dma_idle),
     .has_next_i(has_entry && e_step > step), .next_step_i(e_step), .step_o(step),
     .advance_o(advance)
   );
 
   lockstep_counter #(.COUNT_W(COUNT_W)) u_lockstep (
     .clk_i, .rst_ni, .start_i, .load_i(issue && 32'(e_op) == OP_NOP), .cycles_i(nop_cycles),
-    .value_o(lockstep_value), .zero_o(lockstep_zero)
+    .value_o(lockstep_value), .idle_o(lockstep_idle)
   );
 
   decoder #(

@@ -372,9 +372,10 @@ module schedule_table #(
   // header passed its checks, so its nodes are nodes_i and its kept values are exact.
   always_comb begin
     logic [NODE_W-1:0] node;
-    logic [RangeW-1:0] addr;
+    logic [RangeW-1:0] addr, room;
     node = val[NODE_W-1:0];
     addr = RangeW'(e_q[2 + (2 + K) * NODE_W + STEP_W +: ADDR_W]);
+    room = h_end_q - addr;  // the bytes from addr to the buffer's end, where addr <= end
     f_err = TABLE_ERROR_NONE;
     unique case (field_q)
       FOp:     if (val[1:0] == 2'd3) f_err = TABLE_ERROR_ENTRY_OP;
@@ -387,9 +388,9 @@ module schedule_table #(
                  f_err = TABLE_ERROR_ENTRY_STEP;
                end
       FAddr:   f_err = TABLE_ERROR_NONE;  // checked with the size
-      // [addr, addr + size) inside [base, end); addr + size fits RangeW bits.
-      FSize:   if (addr < h_base_q || addr > h_end_q ||
-                   addr + RangeW'(val[SIZE_W-1:0]) > h_end_q ||
+      // [addr, addr + size) inside [base, end): the size within the room (computed from the
+      // registers, beside the field's extraction).
+      FSize:   if (addr < h_base_q || addr > h_end_q || RangeW'(val[SIZE_W-1:0]) > room ||
                    (32'(e_q[1:0]) != OP_NOP && val[SIZE_W-1:0] == '0)) begin
                  f_err = TABLE_ERROR_ENTRY_RANGE;
                end
@@ -665,12 +666,17 @@ module schedule_table #(
   end
 
   // The banks, one storage array of 2 * DEPTH entries (bank, index): the loader writes the
-  // inactive bank, the head port reads the active one (a registered read).
+  // inactive bank, the head port reads the active one (a registered read). An entry is written
+  // when it and the image so far are right: in the cycle its pad is taken, the entry's first
+  // error is e_err_q or the pad's own (e_final), told here from the pad alone.
+  logic bank_we;
+  assign bank_we = e_done && e_err_q == TABLE_ERROR_NONE && val[7:0] == '0 &&
+                   err_q == TABLE_ERROR_NONE && 32'(ent_idx_q) < DEPTH;
   storage_array #(
     .WIDTH(EntryW), .DEPTH(2 * DEPTH), .WRITES(1), .READS(1), .SYNC_READ(1'b1)
   ) u_banks (
     .clk_i,
-    .we_i(e_done && e_final == TABLE_ERROR_NONE && err_q == TABLE_ERROR_NONE && 32'(ent_idx_q) < DEPTH),
+    .we_i(bank_we),
     .waddr_i({!active_q, ent_idx_q[IDX_W-1:0]}), .wmask_i(1'b1), .wdata_i(e_q),
     .raddr_i({active_q, rd_idx_i}), .rdata_o(rd_q)
   );
