@@ -105,20 +105,22 @@ module dma_requester #(
   logic [BANKS*ROW_W-1:0]      bank_waddr;
   logic [BANKS*EntryW-1:0]     bank_wdata;
 
+  // Each lane's place counts the lanes before it that push, all lanes at once (no chain from
+  // lane to lane); a bank takes the one lane placed in it (an OR of the lanes it selects).
   always_comb begin
     logic [PTR_W-1:0] at;
-    at = tail_q;
-    pushes = '0;
+    pushes = (PTR_W + 1)'($countones(push_q));
     bank_we = '0;
     bank_waddr = '0;
     bank_wdata = '0;
     for (int i = 0; i < PUSHES; i++) begin
-      if (push_q[i]) begin
-        bank_we[at[BANK_W-1:0]] = 1'b1;
-        bank_waddr[ROW_W*at[BANK_W-1:0] +: ROW_W] = ROW_W'(at >> BANK_W);
-        bank_wdata[EntryW*at[BANK_W-1:0] +: EntryW] = lane(i);
-        at = at + PTR_W'(1);
-        pushes = pushes + (PTR_W + 1)'(1);
+      at = tail_q + PTR_W'($countones(push_q & PUSHES'((1 << i) - 1)));
+      for (int b = 0; b < BANKS; b++) begin
+        if (push_q[i] && at[BANK_W-1:0] == BANK_W'(b)) begin
+          bank_we[b] = 1'b1;
+          bank_waddr[ROW_W*b +: ROW_W] |= ROW_W'(at >> BANK_W);
+          bank_wdata[EntryW*b +: EntryW] |= lane(i);
+        end
       end
     end
   end

@@ -402,7 +402,8 @@ module network_interface #(
   logic [K*PORT_W-1:0]  send_port;
   logic [K*JOB_W-1:0]   send_job;
   logic [K-1:0]         ch_dma_idle, ch_idle, ch_overflow, ch_fetch;
-  logic [K*$clog2(SEND_QUEUE + 1)-1:0] ch_jobs;
+  logic [K*$clog2(SEND_QUEUE + 1)-1:0] ch_queued;
+  logic [K-1:0]         ch_pop;
 
   schedule_table #(
     .NODE_W(NODE_W), .K(K), .STEP_W(STEP_W), .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .DEPTH(DEPTH)
@@ -487,17 +488,19 @@ module network_interface #(
   end
 
   // The entry issues when it is for this step, waits for nothing, and its sends fit their
-  // ports' send queues.
+  // ports' send queues once this cycle's pops leave them (a pop, known late in the cycle, makes
+  // room for one more).
   logic room;
   always_comb begin
     room = 1'b1;
     for (int p = 0; p < K; p++) begin
-      int unsigned adding;
+      int unsigned adding, queued;
       adding = 0;
       for (int k = 0; k < K; k++) begin
         if (send[k] && 32'(send_port[PORT_W*k +: PORT_W]) == p) adding = adding + 1;
       end
-      if (32'(ch_jobs[$clog2(SEND_QUEUE + 1)*p +: $clog2(SEND_QUEUE + 1)]) + adding > SEND_QUEUE) begin
+      queued = 32'(ch_queued[$clog2(SEND_QUEUE + 1)*p +: $clog2(SEND_QUEUE + 1)]);
+      if (queued + adding > SEND_QUEUE && !(ch_pop[p] && queued + adding == SEND_QUEUE + 1)) begin
         room = 1'b0;
       end
     end
@@ -524,7 +527,8 @@ module network_interface #(
       .LINES(LINES)
     ) u_channel (
       .clk_i, .rst_ni, .node_id_i(node_id_q), .push_i(push), .push_job_i(send_job),
-      .jobs_o(ch_jobs[$clog2(SEND_QUEUE + 1)*p +: $clog2(SEND_QUEUE + 1)]),
+      .queued_o(ch_queued[$clog2(SEND_QUEUE + 1)*p +: $clog2(SEND_QUEUE + 1)]),
+      .pop_o(ch_pop[p]),
       .fetch_o(ch_fetch[p]), .fetch_addr_o(fetch_addr[ADDR_W*p +: ADDR_W]),
       .fetch_len_o(fetch_len[BURST_LEN_W*p +: BURST_LEN_W]),
       .burst_done_i(done_valid && done_kind == KindBurst && done_tag[PORT_W-1:0] == PORT_W'(p)),

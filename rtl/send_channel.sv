@@ -46,8 +46,10 @@ module send_channel #(
   // Sends queued in this cycle.
   input  logic [PUSHES-1:0]        push_i,
   input  logic [PUSHES*JOB_W-1:0]  push_job_i,
-  // Sends queued once this cycle's burst is asked for (the control's room check).
-  output logic [$clog2(SEND_QUEUE + 1)-1:0] jobs_o,
+  // Sends queued at the start of this cycle, and whether this cycle's burst read is the oldest
+  // send's last (it leaves the queue): the control's room check.
+  output logic [$clog2(SEND_QUEUE + 1)-1:0] queued_o,
+  output logic                     pop_o,
   // The burst read asked for in this cycle.
   output logic                     fetch_o,
   output logic [ADDR_W-1:0]        fetch_addr_o,
@@ -138,7 +140,8 @@ module send_channel #(
     for (int i = 0; i < PUSHES; i++) pushes = pushes + (JPTR_W + 1)'(push_i[i]);
   end
   assign pop = fetch && last_burst;
-  assign jobs_o = $bits(jobs_o)'(jcount_q - (JPTR_W + 1)'(pop));
+  assign queued_o = $bits(queued_o)'(jcount_q);
+  assign pop_o = pop;
 
   // ---- the NI buffer ---------------------------------------------------------------------
   logic              b_message;
@@ -150,12 +153,25 @@ module send_channel #(
   logic              ep_empty, ep_overflow;
 
   // The bursts being read: each one's send and place, written when it is asked for and read
-  // when its data arrive (one write and one read port).
-  storage_array #(.WIDTH(META_W), .DEPTH(LINES), .WRITES(1), .READS(1)) u_bursts (
-    .clk_i, .we_i(fetch), .waddr_i(btail_q), .wmask_i(1'b1),
-    .wdata_i({jobs_q[jhead_q], fetched_q, len}), .raddr_i(bhead_q),
-    .rdata_o({b_message, b_next, b_eject, b_dest, b_tree, b_op, b_addr, b_bytes, b_offset, b_len})
+  // when its data arrive (one write port, one registered read port). The oldest is read a
+  // cycle ahead (at the next bhead_q), or taken as it is written when that is the one.
+  logic [META_W-1:0] burst_new, burst_rd, burst_held_q;
+  logic [BPTR_W-1:0] bhead_d;
+  logic              burst_held, burst_held_sel_q;
+  assign burst_new = {jobs_q[jhead_q], fetched_q, len};
+  assign bhead_d = burst_done_i ? bnext(bhead_q) : bhead_q;
+  assign burst_held = fetch && btail_q == bhead_d;
+
+  storage_array #(.WIDTH(META_W), .DEPTH(LINES), .WRITES(1), .READS(1), .SYNC_READ(1'b1)) u_bursts (
+    .clk_i, .we_i(fetch), .waddr_i(btail_q), .wmask_i(1'b1), .wdata_i(burst_new),
+    .raddr_i(bhead_d), .rdata_o(burst_rd)
   );
+  always_ff @(posedge clk_i) begin
+    burst_held_sel_q <= burst_held;
+    if (burst_held) burst_held_q <= burst_new;
+  end
+  assign {b_message, b_next, b_eject, b_dest, b_tree, b_op, b_addr, b_bytes, b_offset, b_len} =
+      burst_held_sel_q ? burst_held_q : burst_rd;
 
   endpoint #(
     .NODE_W(NODE_W), .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .VCS(VCS), .VC_DEPTH(VC_DEPTH),
