@@ -13,7 +13,6 @@ for byte, and the document's table with what the CSV gives, naming each differen
 Exit codes: 0 ok (with --check: everything agrees), 1 bad arguments or input, 4 --check
 found a difference.
 """
-import csv
 import json
 import os
 import sys
@@ -55,23 +54,16 @@ def rows_of_report(path):
 
 def write_csv(path, rows):
     try:
-        with open(path, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
-            w.writeheader()
-            w.writerows(rows)
-    except OSError as e:
-        raise InputError(f"{path}: cannot write: {e.strerror}")
+        docgen.write_csv(path, COLUMNS, rows)
+    except docgen.DocError as e:
+        raise InputError(str(e))
 
 
 def read_csv(path):
     try:
-        with open(path, newline="") as f:
-            reader = csv.DictReader(f)
-            rows = list(reader)
-    except OSError as e:
-        raise InputError(f"{path}: cannot read: {e.strerror}")
-    if reader.fieldnames != COLUMNS:
-        raise InputError(f"{path}: columns {reader.fieldnames}, expected {COLUMNS}")
+        rows = docgen.read_csv(path, COLUMNS)
+    except docgen.DocError as e:
+        raise InputError(str(e))
     known = {p for p, _ in PARTS}
     for i, r in enumerate(rows, 2):
         if r["part"] not in known:
