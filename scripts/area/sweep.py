@@ -165,7 +165,8 @@ def bit_width(v):
 def paper_table(rep):
     """The 64-node table field by field: the image layout (format/ni_formats.json and its
     width rules, host_sw/image/IMAGE_FORMAT.md), what the RTL stores, the paper's total."""
-    fmt = json.load(open(os.path.join(ROOT, "format", "ni_formats.json")))["image"]
+    formats = json.load(open(os.path.join(ROOT, "format", "ni_formats.json")))
+    fmt = formats["image"]
     p, plan = rep["config"]["params"], rep["config"]["plan"]
     n, k, steps = rep["config"]["nodes"], p["K"], plan["steps_per_phase"]
     image = {"op": fmt["op_bits"], "flow": max(1, bit_width(p["FLOWS"] - 1)),
@@ -180,6 +181,11 @@ def paper_table(rep):
              "size": "size_bits (writer option, 32)"}
     for field in fmt["entry_fields"]:
         out.append(f"| {field} | {image[field]} | {rtl[field]} | {rules[field]} |")
+    # Not in the image: the loader stores each send slot's route (rtl/schedule_table.sv).
+    route_bits = formats["flit"]["port_bits"] + 1
+    rtl["routes"] = k * route_bits
+    out.append(f"| routes | - | {rtl['routes']} | RTL: K = {k} sends x (first-hop port, neighbour), "
+               "stored by the loader |")
     ib, rb = sum(image.values()), sum(rtl.values())
     ops = plan.get("largest_table_ops", {})
     ent = plan["max_entries"]
