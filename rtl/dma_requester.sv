@@ -20,8 +20,8 @@
 // memory). The memory answers every access in order (read data, or the write's completion)
 // with mem_rsp_valid_i; the kind, tag, address and length of each access handed over wait in
 // a second FIFO of one write and one registered read port, read a cycle ahead, and come out
-// on done_*_o in the cycle it completes. An entry lives from the cycle it enters to its completion, so DEPTH bounds the
-// accesses queued or outstanding; accesses entering a full queue raise overflow_o in that
+// on done_*_o in the cycle it completes. An entry lives from the cycle it enters to its
+// completion, so DEPTH bounds the accesses queued or outstanding; accesses entering a full queue raise overflow_o in that
 // cycle (the SystemC NI checks the same bound, NiConfig::memory_requests).
 module dma_requester #(
   // Accesses queued or outstanding at once (a power of two, at least 2 x BANKS).

@@ -154,7 +154,8 @@ module fp32_adder #(
   logic [SIG_W:0]   mag_sum;
   logic [4:0]       sum_lead;  // the highest set bit of mag_sum[SIG_W-1:0]
   assign {add_big, add_small, add_sub, add_tag} = aligned_s2;
-  assign mag_sum = add_sub ? {1'b0, add_big} - {1'b0, add_small} : {1'b0, add_big} + {1'b0, add_small};
+  assign mag_sum = add_sub ? {1'b0, add_big} - {1'b0, add_small}
+                           : {1'b0, add_big} + {1'b0, add_small};
 
   always_comb begin
     sum_lead = '0;

@@ -420,10 +420,10 @@ module network_interface #(
 
   // The first hop of the node whose route the table's loader stores.
   first_hop #(.NODE_W(NODE_W)) u_first_hop (
-    .clk_i, .node_id_i(node_id_q), .nodes_i(nodes_q), .neighbour_i(neighbour_q), .grid_x_i(grid_x_q),
-    .grid_y_i(grid_y_q), .grid_width_i(grid_width_q), .grid_height_i(grid_height_q),
-    .grid_wraps_i(grid_wraps_q), .dest_i(route_node), .port_o(route[2:0]),
-    .neighbour_o(route[3])
+    .clk_i, .node_id_i(node_id_q), .nodes_i(nodes_q), .neighbour_i(neighbour_q),
+    .grid_x_i(grid_x_q), .grid_y_i(grid_y_q), .grid_width_i(grid_width_q),
+    .grid_height_i(grid_height_q), .grid_wraps_i(grid_wraps_q), .dest_i(route_node),
+    .port_o(route[ROUTE_W-2:0]), .neighbour_o(route[ROUTE_W-1])
   );
 
   logic [IDX_W:0] head_d;
@@ -473,8 +473,8 @@ module network_interface #(
     send_port = '0;
     send_job = '0;
     for (int k = 0; k < K; k++) begin
-      first = e_routes[ROUTE_W*k +: 3];
-      routed = e_routes[ROUTE_W*k + 3] && !packet_mode_q;
+      first = e_routes[ROUTE_W*k +: ROUTE_W-1];
+      routed = e_routes[ROUTE_W*k + ROUTE_W-1] && !packet_mode_q;
       next = routed ? first : 3'd0;
       // The neighbour ejects it on the NI port serving the link it arrives by.
       opposite = first[0] ? first + 3'd1 : first - 3'd1;  // y- <-> y+, x- <-> x+

@@ -13,9 +13,9 @@
 // LATENCY = 3 the first of them is inside the fp32 adders, between their addition and their
 // normalisation, and with LATENCY >= 4 the first two, after their alignment as well
 // (rtl/fp32_adder.sv, STAGES), with the int32 sums beside them, so no cycle holds a whole fp32
-// addition; with LATENCY = 1 the adders sit in front of the one result register. (The SystemC model also
-// allows latency 0, a combinational unit; this RTL does not: LANES and LATENCY >= 1 are
-// checked at elaboration.)
+// addition; with LATENCY = 1 the adders sit in front of the one result register. (The
+// SystemC model also allows latency 0, a combinational unit; this RTL does not: LANES and
+// LATENCY >= 1 are checked at elaboration.)
 //
 // The SystemC contract in these terms: a job of e elements ready in cycle `ready` is fed by
 // the NI as ceil(e / LANES) beats in consecutive cycles from start = max(ready, free), free

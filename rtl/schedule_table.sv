@@ -22,8 +22,9 @@
 // Reduce's parent, for send slot 0; a Gather's child k, for slot k) it shows the node on
 // route_node_o, and two cycles later it stores route_i, the NI's first hop to it
 // (rtl/first_hop.sv), in the entry beside the node: before the entry is written, since its
-// step, address, size and pad fields take a cycle each. The straps hold still from before the load, so the stored route is the one
-// the NI would compute at issue; the head entry's sends then need no routing of their own.
+// step, address, size and pad fields take a cycle each. The straps hold still from before the
+// load, so the stored route is the one the NI would compute at issue; the head entry's sends
+// then need no routing of their own.
 //
 // Reading. rd_idx_i selects an entry of the installed table; its fields appear on rd_*_o in
 // the next cycle (a synchronous read, as an SRAM macro gives it). Node fields hold nil as all
