@@ -2,6 +2,7 @@
 // for one set of parameters, as text or JSON.
 #include "mtc/model_command.hpp"
 
+#include <cmath>
 #include <optional>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mtc/commands.hpp"
+#include "common/error.hpp"
 #include "cost_model/netreduce.hpp"
 #include "plan/plan.hpp"
 
@@ -129,6 +131,13 @@ void add_model_command(CLI::App& app, ModelArgs& a) {
 int run_model(const ModelArgs& a, std::ostream& out) {
   check_format(a.format);
   const AlphaBetaParams p = model_params(a);
+  for (const ModelRow& r : model_rows(p)) {
+    if (r.seconds && !std::isfinite(*r.seconds * 1e6)) {
+      throw InputError(fmt::format("{} ({}) exceeds what a double holds in microseconds: "
+                                   "smaller P, M or alpha, or larger bandwidths", r.name,
+                                   r.equation));
+    }
+  }
   out << (a.format == "json" ? model_json(p).dump(2) + "\n" : model_text(p));
   return 0;
 }

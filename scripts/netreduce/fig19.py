@@ -162,15 +162,10 @@ def main():
     docgen.publish_arguments(p, "the models' CSV (docs/figures/netreduce_fig19.csv)")
     p.add_argument("--mtc", help="an mtc binary: evaluate the models and rewrite --csv")
     args = docgen.parse_publish_arguments(p)
-    try:
-        if args.mtc:
-            docgen.write_csv(args.csv, COLUMNS, run_sweep(args.mtc))
-        rows = read_csv(args.csv)
-        return docgen.publish("fig19.py", args, {NAME: table(rows)},
-                              lambda figures: [draw(rows, args.plots, figures)])
-    except (InputError, docgen.DocError) as e:
-        print(f"fig19.py: {e}", file=sys.stderr)
-        return 1
+    return docgen.run_figure("fig19.py", args, COLUMNS,
+                             args.mtc and (lambda: run_sweep(args.mtc)), read_csv,
+                             lambda rows: {NAME: table(rows)},
+                             lambda rows, figures: [draw(rows, args.plots, figures)], [InputError])
 
 
 if __name__ == "__main__":

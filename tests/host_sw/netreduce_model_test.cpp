@@ -175,6 +175,7 @@ TEST(MtcModel, BadInputExitsOneNamingTheProblem) {
       {"-P 8 -n 8", "n (learners per machine) 8: must be 1 to P / 2 = 4"},
       {"-b 1XB", "unknown unit"},
       {"--format xml", "--format \"xml\": must be text or json"},
+      {"--b-intra 1e-320", "Tencent hierarchical (Eq. (2)) exceeds what a double holds"},
   };
   for (const auto& [args, what] : cases) {
     const test::CommandResult r = mtc(args);
