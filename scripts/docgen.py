@@ -132,6 +132,21 @@ def publish(tool, args, generated, draw):
     return 0
 
 
+def run_figure(tool, args, columns, sweep, load, tables, draw, errors=()):
+    """The body of a figure script's main() after publish_arguments: with `sweep` (a function
+    giving the CSV's rows, or None) --csv is rewritten first; then data = load(--csv) and
+    publish() with tables(data) and draw(data, directory). An error of DocError or `errors`
+    is printed as `tool: message`. Returns the exit code."""
+    try:
+        if sweep:
+            write_csv(args.csv, columns, sweep())
+        data = load(args.csv)
+        return publish(tool, args, tables(data), lambda figures: draw(data, figures))
+    except (DocError,) + tuple(errors) as e:
+        print(f"{tool}: {e}", file=sys.stderr)
+        return 1
+
+
 def verdict(tool, drawn, committed_dir, doc, changed, source, tables):
     """A check's outcome: names every figure and generated block that differs from what
     `source` gives, counts them; the exit code (0 all agree, 4 a difference)."""

@@ -25,6 +25,7 @@
 #include "topology/cut_bound.hpp"
 #include "topology/physical_bound.hpp"
 #include "mtc/dot.hpp"
+#include "mtc/model_command.hpp"
 #include "mtc/table_text.hpp"
 #include "verifier/table_check.hpp"
 #include "verifier/verifier.hpp"
@@ -128,12 +129,6 @@ std::string bounds_text(const Topology& topo, uint64_t bytes) {
       per_node, allreduce_bound_basis(topo), cut.cycles, cut.basis);
 }
 
-void check_format(const std::string& f) {
-  if (f != "text" && f != "json") {
-    throw InputError(fmt::format("--format \"{}\": must be text or json", f));
-  }
-}
-
 // Every option of every subcommand, filled by the parser.
 struct MtcArgs {
   PlanArgs plan;
@@ -146,6 +141,7 @@ struct MtcArgs {
   std::string verify_topology, verify_format = "text";
   PlanArgs dot;
   std::string flow = "0", dot_out;
+  ModelArgs model;
 };
 
 // Checks compiled tables, one at a time (the set is never whole in memory): each verifies
@@ -333,6 +329,12 @@ void add_dot_command(CLI::App& app, MtcArgs& a) {
 
 }  // namespace
 
+void check_format(const std::string& f) {
+  if (f != "text" && f != "json") {
+    throw InputError(fmt::format("--format \"{}\": must be text or json", f));
+  }
+}
+
 int mtc_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"mtc: the MultiTree compiler. Builds all-reduce plans for a network, proves them "
                "correct and compiles them into per-node schedule-table images for the NI."};
@@ -342,12 +344,14 @@ int mtc_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   add_plan_command(app, a);
   add_read_commands(app, a);
   add_dot_command(app, a);
+  add_model_command(app, a.model);
   const int parsed = parse_command_line(app, argc, argv, "mtc", out, err);
   if (parsed >= 0) return parsed;
   return run_tool("mtc", out, err, [&] {
     if (*app.get_subcommand("plan")) return run_plan(a, out);
     if (*app.get_subcommand("show")) return run_show(a, out);
     if (*app.get_subcommand("verify")) return run_verify(a, out);
+    if (*app.get_subcommand("model")) return run_model(a.model, out);
     return run_dot(a, out);
   });
 }

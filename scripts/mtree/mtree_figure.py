@@ -158,16 +158,10 @@ def main():
     docgen.publish_arguments(p, "the sweep's CSV (docs/figures/mtree.csv)")
     p.add_argument("--mtsim", help="an mtsim binary: run the sweep first and rewrite --csv")
     args = docgen.parse_publish_arguments(p)
-    try:
-        if args.mtsim:
-            docgen.write_csv(args.csv, COLUMNS, run_sweep(os.path.abspath(args.mtsim)))
-        by = read_csv(args.csv)
-        return docgen.publish("mtree_figure.py", args,
-                              {NAME: table(by), "mtree_torus": torus_table(by)},
-                              lambda figures: [draw(by, args.plots, figures)])
-    except (InputError, docgen.DocError) as e:
-        print(f"mtree_figure.py: {e}", file=sys.stderr)
-        return 1
+    return docgen.run_figure("mtree_figure.py", args, COLUMNS,
+                             args.mtsim and (lambda: run_sweep(os.path.abspath(args.mtsim))),
+                             read_csv, lambda by: {NAME: table(by), "mtree_torus": torus_table(by)},
+                             lambda by, figures: [draw(by, args.plots, figures)], [InputError])
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@ python3 "$root/scripts/hier/flexreduce_figure.py" --csv "$figures/flexreduce.csv
   --plots "$work/hier" --figures "$figures" --doc "$root/docs/results.md" --check || fail=1
 python3 "$root/scripts/mtree/mtree_figure.py" --csv "$figures/mtree.csv" \
   --plots "$work/mtree" --figures "$figures" --doc "$root/docs/results.md" --check || fail=1
+python3 "$root/scripts/netreduce/fig19.py" --csv "$figures/netreduce_fig19.csv" \
+  --plots "$work/netreduce" --figures "$figures" --doc "$root/docs/results.md" --check || fail=1
 
 for svg in "$figures"/*.svg; do
   name=$(basename "$svg")
