@@ -114,53 +114,16 @@ module send_channel #(
   assign len = left < SIZE_W'(BURST_BYTES) ? left : SIZE_W'(BURST_BYTES);
   assign last_burst = left <= SIZE_W'(BURST_BYTES);
 
-  // The burst's flits (they are made when its data are in), counted a cycle ahead: the
-  // register holds them for the burst the oldest send asks for next, so the NI buffer's room
-  // check (and the send queue's pop with it) needs no count of its own. After a burst that
-  // is not its send's last, the send's next burst; after a last, the next send's first, whose
-  // flits need only its size (a head and up to a burst of payload).
-  logic [COUNT_W-1:0] burst_flits_q, burst_flits_d, same_next, pushed_first;
-  logic [SIZE_W:0]    unused_total, unused_first;
-  logic               unused_head;
-  logic [SIZE_W-1:0]  next_left;
-  assign next_left = left - len;
+  // The burst's flits (they are made when its data are in).
+  logic [SIZE_W:0] unused_total, unused_first;
+  logic            unused_head;
   flit_count #(
     .SIZE_W(SIZE_W), .BURST_BYTES(BURST_BYTES), .PACKET_BYTES(PACKET_BYTES)
   ) u_count (
-    .message_i(j_message), .bytes_i(j_bytes), .offset_i(fetched_q + len),
-    .len_i(next_left < SIZE_W'(BURST_BYTES) ? next_left : SIZE_W'(BURST_BYTES)),
+    .message_i(j_message), .bytes_i(j_bytes), .offset_i(fetched_q), .len_i(len),
     .total_o(unused_total), .first_o(unused_first), .has_head_o(unused_head),
-    .count_o(same_next)
+    .count_o(burst_flits)
   );
-  assign burst_flits = burst_flits_q;
-
-  // The flits of a send's first burst: its head and ceil(min(bytes, BURST_BYTES) / 16) payload
-  // flits, one for a zero-byte send.
-  function automatic logic [COUNT_W-1:0] first_flits(input logic [SIZE_W-1:0] bytes);
-    if (bytes >= SIZE_W'(BURST_BYTES)) first_flits = COUNT_W'(BURST_BYTES / 16 + 1);
-    else if (bytes == '0) first_flits = COUNT_W'(2);
-    else first_flits = COUNT_W'((bytes + SIZE_W'(15)) >> 4) + COUNT_W'(1);
-  endfunction
-
-  // The first send pushed in this cycle (lane order), for a queue that is empty once this
-  // cycle's pop is done.
-  always_comb begin
-    pushed_first = '0;
-    for (int i = PUSHES - 1; i >= 0; i--) begin
-      if (push_i[i]) pushed_first = first_flits(push_job_i[i*JOB_W +: SIZE_W]);
-    end
-  end
-
-  logic [JPTR_W-1:0] jnext;  // the second oldest send
-  assign jnext = jwrap((JPTR_W + 1)'(jhead_q) + (JPTR_W + 1)'(1));
-  always_comb begin
-    logic [JPTR_W:0] left_queued;  // sends queued once this cycle's pop is done
-    left_queued = jcount_q - (JPTR_W + 1)'(pop);
-    burst_flits_d = burst_flits_q;
-    if (fetch && !last_burst) burst_flits_d = same_next;
-    else if (left_queued == '0) burst_flits_d = pushed_first;
-    else if (pop) burst_flits_d = first_flits(jobs_q[jnext][0 +: SIZE_W]);
-  end
 
   assign fetch = jcount_q != '0 &&
                  32'(flits_q) + 32'(burst_flits) <= BUFFER_FLITS &&
@@ -237,7 +200,6 @@ module send_channel #(
       btail_q <= '0;
       bcount_q <= '0;
       flits_q <= '0;
-      burst_flits_q <= '0;
       overflow_q <= 1'b0;
     end else begin
       if (32'(jcount_q) - 32'(pop) + 32'(pushes) > SEND_QUEUE ||
@@ -254,7 +216,6 @@ module send_channel #(
       if (burst_done_i) bhead_q <= bnext(bhead_q);
       bcount_q <= bcount_q + LINES_W'(fetch) - LINES_W'(burst_done_i);
       flits_q <= flits_q + (fetch ? FLITS_W'(burst_flits) : '0) - FLITS_W'(tx_o);
-      burst_flits_q <= burst_flits_d;
     end
   end
 
