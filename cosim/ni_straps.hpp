@@ -10,8 +10,9 @@
 
 namespace mt::cosim {
 
+// The node's place: node_id_i, nodes_i, neighbour_i and grid_*_i (also rtl/first_hop.sv's).
 template <uint32_t kNodeW, class Model>
-void strap_ni(Model& d, const noc::NiPlace& place, bool packet_mode) {
+void strap_place(Model& d, const noc::NiPlace& place) {
   constexpr uint64_t kNil = (uint64_t{1} << kNodeW) - 1;
   uint64_t nb = 0;
   for (uint32_t dir = 0; dir < 4; ++dir) {  // y-, y+, x-, x+: router ports 1..4
@@ -26,6 +27,11 @@ void strap_ni(Model& d, const noc::NiPlace& place, bool packet_mode) {
   put(d.grid_width_i, 0, kNodeW, place.grid.width);
   put(d.grid_height_i, 0, kNodeW, place.grid.height);
   d.grid_wraps_i = place.grid.wraps;
+}
+
+template <uint32_t kNodeW, class Model>
+void strap_ni(Model& d, const noc::NiPlace& place, bool packet_mode) {
+  strap_place<kNodeW>(d, place);
   d.packet_mode_i = packet_mode;
 }
 

@@ -346,6 +346,7 @@ module schedule_table #(
   logic              val_nil;      // as a node field: nil (all ones in the image's node_bits)
   logic [TABLE_ERROR_BITS-1:0] f_err;        // what its check finds
   logic              e_done;       // the entry's last field (its pad) is taken
+  logic              pad_bad;      // the field taken, as a pad, is not zero
   logic [TABLE_ERROR_BITS-1:0] e_final;      // the entry's first error, its pad included
   logic              restart;      // a window write at the base starts a new image
 
@@ -367,6 +368,7 @@ module schedule_table #(
   assign val = buf_q[FieldW-1:0] & ~({FieldW{1'b1}} << fw);
   assign val_nil = val[NODE_W-1:0] == NODE_W'(~({NODE_W{1'b1}} << h_node_bits_q));
   assign e_done = extract && field_q == FPad;
+  assign pad_bad = val[7:0] != '0;
 
   // The check of the field being taken, in IMAGE_FORMAT.md's order (the first error of an
   // entry is the one reported, so the order of the fields is the order of the checks). The
@@ -395,7 +397,7 @@ module schedule_table #(
                    (32'(e_q[1:0]) != OP_NOP && val[SIZE_W-1:0] == '0)) begin
                  f_err = TABLE_ERROR_ENTRY_RANGE;
                end
-      default: if (val[7:0] != '0) f_err = TABLE_ERROR_ENTRY_PAD;
+      default: if (pad_bad) f_err = TABLE_ERROR_ENTRY_PAD;
     endcase
     e_final = e_err_q != TABLE_ERROR_NONE ? e_err_q : f_err;
   end
@@ -671,7 +673,7 @@ module schedule_table #(
   // when it and the image so far are right: in the cycle its pad is taken, the entry's first
   // error is e_err_q or the pad's own (e_final), told here from the pad alone.
   logic bank_we;
-  assign bank_we = e_done && e_err_q == TABLE_ERROR_NONE && val[7:0] == '0 &&
+  assign bank_we = e_done && e_err_q == TABLE_ERROR_NONE && !pad_bad &&
                    err_q == TABLE_ERROR_NONE && 32'(ent_idx_q) < DEPTH;
   storage_array #(
     .WIDTH(EntryW), .DEPTH(2 * DEPTH), .WRITES(1), .READS(1), .SYNC_READ(1'b1)

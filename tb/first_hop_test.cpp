@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "Vfirst_hop.h"
+#include "ni_straps.hpp"
 #include "network/port_layout.hpp"
 #include "ni/first_hop.hpp"
 #include "router/router.hpp"
@@ -34,7 +35,7 @@ class FirstHopTest : public ::testing::Test {
       for (uint8_t p = 0; p < noc::kPorts; ++p) {
         place.neighbour[p] = p < nb.size() ? nb[p] : noc::kNoNeighbour;
       }
-      strap(place);
+      cosim::strap_place<kNodeW>(m_, place);
       for (uint32_t cycle = 0; cycle < kNil + kLatency; ++cycle) {
         m_.dest_i = static_cast<uint8_t>(cycle < kNil ? cycle : 0);
         settle();
@@ -48,22 +49,6 @@ class FirstHopTest : public ::testing::Test {
         edge();
       }
     }
-  }
-
-  void strap(const noc::NiPlace& place) {
-    m_.node_id_i = static_cast<uint8_t>(place.node);
-    m_.nodes_i = static_cast<uint8_t>(place.nodes);
-    uint32_t nb = 0;
-    for (uint32_t dir = 0; dir < 4; ++dir) {  // y-, y+, x-, x+: router ports 1..4
-      const uint32_t n = place.neighbour[dir + 1];
-      nb |= (n < place.nodes ? n : kNil) << (kNodeW * dir);
-    }
-    m_.neighbour_i = nb;
-    m_.grid_x_i = static_cast<uint8_t>(place.grid.x);
-    m_.grid_y_i = static_cast<uint8_t>(place.grid.y);
-    m_.grid_width_i = static_cast<uint8_t>(place.grid.width);
-    m_.grid_height_i = static_cast<uint8_t>(place.grid.height);
-    m_.grid_wraps_i = place.grid.wraps;
   }
 
   // One cycle of the pipeline, which has no reset: the clock low (outputs read), then high.
