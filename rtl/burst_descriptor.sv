@@ -1,12 +1,13 @@
-// What a DMA burst's flits need from its send, computed once per burst as it enters the NI
-// buffer (rtl/endpoint.sv stores it with the burst's data): the head the burst starts, where
-// its payload flits end and which of them are tails. The flit encoder (flit_encoder.sv) then
+// What a DMA burst's flits need from its send, computed once per burst as the send channel
+// asks for the burst (rtl/send_channel.sv keeps it with the burst's read, rtl/endpoint.sv with
+// the burst's data): the head the burst starts, where its payload flits end and which of them
+// are tails. The flit encoder (flit_encoder.sv) then
 // makes each flit from these fields with no arithmetic on the send's size or offset. SystemC
 // twin: the head and type rules of FlitEncoder::encode (systemc/ni/flit_encoder.cpp), which
 // works from the send and the burst's offset.
 //
-// The burst is payload bytes [offset_i, offset_i + len_i) of a send of bytes_i bytes:
-// offset_i a multiple of BURST_BYTES, len_i at most BURST_BYTES and short only at the end of
+// The burst is payload bytes [offset_i, offset_i + len_i) of a send with left_i bytes from
+// offset_i on: offset_i a multiple of BURST_BYTES, len_i at most BURST_BYTES and short only at the end of
 // the send (zero for a zero-byte send: one empty payload flit). PACKET_BYTES is a multiple of
 // BURST_BYTES, so a burst lies in one packet and holds at most one head, at its first flit.
 module burst_descriptor #(
@@ -29,7 +30,8 @@ module burst_descriptor #(
   // 1: message-based (one head for the send); 0: packet-based (a head per PACKET_BYTES).
   input  logic              message_i,
   input  logic [ADDR_W-1:0] addr_i,
-  input  logic [SIZE_W-1:0] bytes_i,
+  // The send's bytes from offset_i on (its size less offset_i).
+  input  logic [SIZE_W-1:0] left_i,
   input  logic [SIZE_W-1:0] offset_i,
   input  logic [SIZE_W-1:0] len_i,
   // The burst's flit 0 is the head of its message or packet.
@@ -63,7 +65,7 @@ module burst_descriptor #(
     logic [SIZE_W:0] left, first, burst;
     logic            ends_send;
     logic [FLIT_W+4:0] len_low;
-    left = {1'b0, bytes_i} - {1'b0, offset_i};  // bytes of the send from the burst on
+    left = {1'b0, left_i};
     first = {1'b0, offset_i} >> 4;              // the send's payload flit the burst starts at
     burst = {1'b0, offset_i} / (SIZE_W + 1)'(BURST_BYTES);
     ends_send = left <= {1'b0, len_i};

@@ -34,7 +34,12 @@ module endpoint #(
   parameter int unsigned LINES = 20,
   localparam int unsigned VC_W = VCS > 1 ? $clog2(VCS) : 1,
   localparam int unsigned CREDIT_W = $clog2(VC_DEPTH + 1),
-  localparam int unsigned LINES_W = (LINES > 1 ? $clog2(LINES) : 1) + 1
+  localparam int unsigned LINES_W = (LINES > 1 ? $clog2(LINES) : 1) + 1,
+  // Widths of the descriptor's fields (burst_descriptor.sv).
+  localparam int unsigned FLIT_W = BURST_BYTES / 16 > 1 ? $clog2(BURST_BYTES / 16) : 1,
+  localparam int unsigned PB_W = $clog2(PACKET_BYTES + 1),
+  localparam int unsigned PF_W = $clog2(PACKET_BYTES / 16 + 2),
+  localparam int unsigned SP_W = SUBPACKET_FLITS > 1 ? $clog2(SUBPACKET_FLITS) : 1
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
@@ -48,10 +53,16 @@ module endpoint #(
   input  logic [NODE_W-1:0]        dest_i,
   input  logic [NODE_W-1:0]        tree_i,
   input  logic [1:0]               op_i,
-  input  logic [ADDR_W-1:0]        addr_i,
   input  logic [SIZE_W-1:0]        bytes_i,
-  input  logic [SIZE_W-1:0]        offset_i,
-  input  logic [SIZE_W-1:0]        len_i,
+  // The burst's descriptor (burst_descriptor.sv).
+  input  logic                     has_head_i,
+  input  logic [ADDR_W-1:0]        head_addr_i,
+  input  logic [PB_W-1:0]          packet_bytes_i,
+  input  logic [PF_W-1:0]          packet_flits_i,
+  input  logic [FLIT_W-1:0]        last_i,
+  input  logic                     ends_i,
+  input  logic [4:0]               last_bytes_i,
+  input  logic [SP_W-1:0]          phase_i,
   input  logic [BURST_BYTES*8-1:0] data_i,
   // A credit of the router's local input, usable in this cycle.
   input  logic                     credit_i,
@@ -72,10 +83,6 @@ module endpoint #(
   `include "ni_formats.svh"
 
   localparam int unsigned BURST_FLITS = BURST_BYTES / 16;
-  localparam int unsigned FLIT_W = BURST_FLITS > 1 ? $clog2(BURST_FLITS) : 1;
-  localparam int unsigned PB_W = $clog2(PACKET_BYTES + 1);
-  localparam int unsigned PF_W = $clog2(PACKET_BYTES / 16 + 2);
-  localparam int unsigned SP_W = SUBPACKET_FLITS > 1 ? $clog2(SUBPACKET_FLITS) : 1;
   localparam int unsigned PTR_W = LINES > 1 ? $clog2(LINES) : 1;
   localparam int unsigned COUNT_W = $clog2(BURST_FLITS + 2);
   // A line: the send's head fields and the burst's descriptor (burst_descriptor.sv).
@@ -97,24 +104,6 @@ module endpoint #(
   logic                     reserve_q;     // the next flit starts a sub-packet
   logic                     overflow_q;
 
-  // The arriving burst's descriptor, made once as it is written.
-  logic              d_has_head, d_ends;
-  logic [ADDR_W-1:0] d_head_addr;
-  logic [PB_W-1:0]   d_packet_bytes;
-  logic [PF_W-1:0]   d_packet_flits;
-  logic [FLIT_W-1:0] d_last;
-  logic [4:0]        d_last_bytes;
-  logic [SP_W-1:0]   d_phase;
-
-  burst_descriptor #(
-    .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .BURST_BYTES(BURST_BYTES), .PACKET_BYTES(PACKET_BYTES),
-    .SUBPACKET_FLITS(SUBPACKET_FLITS)
-  ) u_descriptor (
-    .message_i, .addr_i, .bytes_i, .offset_i, .len_i, .has_head_o(d_has_head),
-    .head_addr_o(d_head_addr), .packet_bytes_o(d_packet_bytes), .packet_flits_o(d_packet_flits),
-    .last_o(d_last), .ends_o(d_ends), .last_bytes_o(d_last_bytes), .phase_o(d_phase)
-  );
-
   // The head burst's flit at the cursor.
   logic                     h_message;
   logic [2:0]               h_next, h_eject;
@@ -134,8 +123,8 @@ module endpoint #(
 
   storage_array #(.WIDTH(LineW), .DEPTH(LINES), .WRITES(1), .READS(1)) u_lines (
     .clk_i, .we_i(line_i), .waddr_i(tail_q), .wmask_i(1'b1),
-    .wdata_i({message_i, next_i, eject_i, dest_i, tree_i, op_i, bytes_i, d_has_head,
-              d_head_addr, d_packet_bytes, d_packet_flits, d_last, d_ends, d_last_bytes, d_phase,
+    .wdata_i({message_i, next_i, eject_i, dest_i, tree_i, op_i, bytes_i, has_head_i,
+              head_addr_i, packet_bytes_i, packet_flits_i, last_i, ends_i, last_bytes_i, phase_i,
               data_i}),
     .raddr_i(head_q), .rdata_o({h_meta, h_data})
   );

@@ -77,9 +77,24 @@ module send_channel #(
   localparam int unsigned LINES_W = BPTR_W + 1;
   localparam int unsigned FLITS_W = $clog2(BUFFER_FLITS + BURST_BYTES / 16 + 3);
   localparam int unsigned COUNT_W = $clog2(BURST_BYTES / 16 + 2);
-  localparam int unsigned META_W = JOB_W + 2 * SIZE_W;
+  // The burst descriptor's fields (burst_descriptor.sv).
+  localparam int unsigned FLIT_W = BURST_BYTES / 16 > 1 ? $clog2(BURST_BYTES / 16) : 1;
+  localparam int unsigned PB_W = $clog2(PACKET_BYTES + 1);
+  localparam int unsigned PF_W = $clog2(PACKET_BYTES / 16 + 2);
+  localparam int unsigned SP_W = SUBPACKET_FLITS > 1 ? $clog2(SUBPACKET_FLITS) : 1;
+  localparam int unsigned DESC_W = 1 + ADDR_W + PB_W + PF_W + FLIT_W + 1 + 5 + SP_W;
+  // A burst being read: its send but the send's address, and its descriptor.
+  localparam int unsigned META_W = JOB_W - ADDR_W + DESC_W;
 
   logic [JOB_W-1:0]  jobs_q [SEND_QUEUE];
+  // Per queued send, from its size alone when it is pushed: its first burst's flits and whether
+  // that burst is its last.
+  logic [COUNT_W-1:0] jfirst_q [SEND_QUEUE];
+  logic              jone_q [SEND_QUEUE];
+  // The oldest send's next burst, once one of its bursts was read: its flits and whether it is
+  // the send's last, counted in the cycle that read the burst before it.
+  logic [COUNT_W-1:0] next_flits_q;
+  logic              next_last_q;
   logic [JPTR_W-1:0] jhead_q;
   logic [JPTR_W:0]   jcount_q;
   logic [SIZE_W-1:0] fetched_q;       // bytes of the oldest send read so far
@@ -112,18 +127,48 @@ module send_channel #(
   // send's first burst.
   assign left = fetched_q == '0 ? j_bytes : left_q;
   assign len = left < SIZE_W'(BURST_BYTES) ? left : SIZE_W'(BURST_BYTES);
-  assign last_burst = left <= SIZE_W'(BURST_BYTES);
+  // The burst decision reads registers only: the flits and the last-burst flag of the send's
+  // first burst were counted when it was pushed, those of a later burst when the burst before
+  // it was asked for.
+  assign last_burst = fetched_q == '0 ? jone_q[jhead_q] : next_last_q;
+  assign burst_flits = fetched_q == '0 ? jfirst_q[jhead_q] : next_flits_q;
 
-  // The burst's flits (they are made when its data are in).
-  logic [SIZE_W:0] unused_total, unused_first;
-  logic            unused_head;
+  // The flits of the burst after this one (the burst that starts at fetched_q + len).
+  logic [SIZE_W-1:0] after_offset, after_left, after_len;
+  logic [COUNT_W-1:0] after_flits;
+  logic [SIZE_W:0]   unused_total, unused_first;
+  logic              unused_head;
+  assign after_offset = fetched_q + len;
+  assign after_left = left - len;
+  assign after_len = after_left < SIZE_W'(BURST_BYTES) ? after_left : SIZE_W'(BURST_BYTES);
   flit_count #(
     .SIZE_W(SIZE_W), .BURST_BYTES(BURST_BYTES), .PACKET_BYTES(PACKET_BYTES)
   ) u_count (
-    .message_i(j_message), .bytes_i(j_bytes), .offset_i(fetched_q), .len_i(len),
+    .message_i(j_message), .bytes_i(j_bytes), .offset_i(after_offset), .len_i(after_len),
     .total_o(unused_total), .first_o(unused_first), .has_head_o(unused_head),
-    .count_o(burst_flits)
+    .count_o(after_flits)
   );
+
+  // Each push lane's first burst (offset 0, its size up to a burst).
+  logic [PUSHES*COUNT_W-1:0] push_first;
+  logic [PUSHES-1:0]         push_one;
+  for (genvar i = 0; i < PUSHES; i++) begin : g_push_count
+    logic              p_message;
+    logic [SIZE_W-1:0] p_bytes, p_len;
+    logic [SIZE_W:0]   unused_p_total, unused_p_first;
+    logic              unused_p_head;
+    assign p_message = push_job_i[i*JOB_W + JOB_W - 1];
+    assign p_bytes = push_job_i[i*JOB_W +: SIZE_W];
+    assign p_len = p_bytes < SIZE_W'(BURST_BYTES) ? p_bytes : SIZE_W'(BURST_BYTES);
+    assign push_one[i] = p_bytes <= SIZE_W'(BURST_BYTES);
+    flit_count #(
+      .SIZE_W(SIZE_W), .BURST_BYTES(BURST_BYTES), .PACKET_BYTES(PACKET_BYTES)
+    ) u_first (
+      .message_i(p_message), .bytes_i(p_bytes), .offset_i('0), .len_i(p_len),
+      .total_o(unused_p_total), .first_o(unused_p_first), .has_head_o(unused_p_head),
+      .count_o(push_first[i*COUNT_W +: COUNT_W])
+    );
+  end
 
   assign fetch = jcount_q != '0 &&
                  32'(flits_q) + 32'(burst_flits) <= BUFFER_FLITS &&
@@ -144,21 +189,49 @@ module send_channel #(
   assign pop_o = pop;
 
   // ---- the NI buffer ---------------------------------------------------------------------
+  // The burst's descriptor, made as the burst is asked for; the NI buffer stores it with the
+  // burst's data, and the flits are made from it.
+  logic [DESC_W-1:0] desc;
+  logic              d_has_head, d_ends;
+  logic [ADDR_W-1:0] d_head_addr;
+  logic [PB_W-1:0]   d_packet_bytes;
+  logic [PF_W-1:0]   d_packet_flits;
+  logic [FLIT_W-1:0] d_last;
+  logic [4:0]        d_last_bytes;
+  logic [SP_W-1:0]   d_phase;
+  burst_descriptor #(
+    .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .BURST_BYTES(BURST_BYTES), .PACKET_BYTES(PACKET_BYTES),
+    .SUBPACKET_FLITS(SUBPACKET_FLITS)
+  ) u_descriptor (
+    .message_i(j_message), .addr_i(j_addr), .left_i(left), .offset_i(fetched_q), .len_i(len),
+    .has_head_o(d_has_head), .head_addr_o(d_head_addr), .packet_bytes_o(d_packet_bytes),
+    .packet_flits_o(d_packet_flits), .last_o(d_last), .ends_o(d_ends),
+    .last_bytes_o(d_last_bytes), .phase_o(d_phase)
+  );
+  assign desc = {d_has_head, d_head_addr, d_packet_bytes, d_packet_flits, d_last, d_ends,
+                 d_last_bytes, d_phase};
+
   logic              b_message;
   logic [2:0]        b_next, b_eject;
   logic [NODE_W-1:0] b_dest, b_tree;
   logic [1:0]        b_op;
-  logic [ADDR_W-1:0] b_addr;
-  logic [SIZE_W-1:0] b_bytes, b_offset, b_len;
+  logic [SIZE_W-1:0] b_bytes;
+  logic              b_has_head, b_ends;
+  logic [ADDR_W-1:0] b_head_addr;
+  logic [PB_W-1:0]   b_packet_bytes;
+  logic [PF_W-1:0]   b_packet_flits;
+  logic [FLIT_W-1:0] b_last;
+  logic [4:0]        b_last_bytes;
+  logic [SP_W-1:0]   b_phase;
   logic              ep_empty, ep_overflow;
 
-  // The bursts being read: each one's send and place, written when it is asked for and read
+  // The bursts being read: each one's send and descriptor, written when it is asked for and read
   // when its data arrive (one write port, one registered read port). The oldest is read a
   // cycle ahead (at the next bhead_q), or taken as it is written when that is the one.
   logic [META_W-1:0] burst_new, burst_rd, burst_held_q;
   logic [BPTR_W-1:0] bhead_d;
   logic              burst_held, burst_held_sel_q;
-  assign burst_new = {jobs_q[jhead_q], fetched_q, len};
+  assign burst_new = {jobs_q[jhead_q][JOB_W-1 -: JOB_W - ADDR_W - SIZE_W], j_bytes, desc};
   assign bhead_d = burst_done_i ? bnext(bhead_q) : bhead_q;
   assign burst_held = fetch && btail_q == bhead_d;
 
@@ -170,7 +243,8 @@ module send_channel #(
     burst_held_sel_q <= burst_held;
     if (burst_held) burst_held_q <= burst_new;
   end
-  assign {b_message, b_next, b_eject, b_dest, b_tree, b_op, b_addr, b_bytes, b_offset, b_len} =
+  assign {b_message, b_next, b_eject, b_dest, b_tree, b_op, b_bytes, b_has_head, b_head_addr,
+          b_packet_bytes, b_packet_flits, b_last, b_ends, b_last_bytes, b_phase} =
       burst_held_sel_q ? burst_held_q : burst_rd;
 
   endpoint #(
@@ -180,8 +254,10 @@ module send_channel #(
   ) u_endpoint (
     .clk_i, .rst_ni, .node_id_i,
     .line_i(burst_done_i), .message_i(b_message), .next_i(b_next), .eject_i(b_eject),
-    .dest_i(b_dest), .tree_i(b_tree), .op_i(b_op), .addr_i(b_addr), .bytes_i(b_bytes),
-    .offset_i(b_offset), .len_i(b_len), .data_i(burst_data_i),
+    .dest_i(b_dest), .tree_i(b_tree), .op_i(b_op), .bytes_i(b_bytes),
+    .has_head_i(b_has_head), .head_addr_i(b_head_addr), .packet_bytes_i(b_packet_bytes),
+    .packet_flits_i(b_packet_flits), .last_i(b_last), .ends_i(b_ends),
+    .last_bytes_i(b_last_bytes), .phase_i(b_phase), .data_i(burst_data_i),
     .credit_i, .credit_vc_i, .tx_o, .tx_type_o, .tx_vc_o, .tx_data_o,
     .empty_o(ep_empty), .lines_o(ep_lines), .overflow_o(ep_overflow)
   );
@@ -209,8 +285,10 @@ module send_channel #(
       jcount_q <= jcount_q - (JPTR_W + 1)'(pop) + pushes;
       if (pop) jhead_q <= jwrap((JPTR_W + 1)'(jhead_q) + (JPTR_W + 1)'(1));
       if (fetch) begin
-        fetched_q <= last_burst ? '0 : fetched_q + len;
-        left_q <= left - len;
+        fetched_q <= last_burst ? '0 : after_offset;
+        left_q <= after_left;
+        next_flits_q <= after_flits;
+        next_last_q <= after_left <= SIZE_W'(BURST_BYTES);
         btail_q <= bnext(btail_q);
       end
       if (burst_done_i) bhead_q <= bnext(bhead_q);
@@ -225,6 +303,8 @@ module send_channel #(
     for (int i = 0; i < PUSHES; i++) begin
       if (push_i[i]) begin
         jobs_q[jwrap(at)] <= push_job_i[i*JOB_W +: JOB_W];
+        jfirst_q[jwrap(at)] <= push_first[i*COUNT_W +: COUNT_W];
+        jone_q[jwrap(at)] <= push_one[i];
         at = at + (JPTR_W + 1)'(1);
       end
     end

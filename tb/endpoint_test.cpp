@@ -1,4 +1,5 @@
-// rtl/endpoint.sv against the SystemC Endpoint (systemc/endpoint/endpoint.hpp), in lockstep:
+// rtl/endpoint.sv (with the burst descriptor the send channel gives it: tb/endpoint_tb.sv)
+// against the SystemC Endpoint (systemc/endpoint/endpoint.hpp), in lockstep:
 // the same bursts of sends queued in the same cycles (as the SystemC NI queues them, each
 // burst's flits from the SystemC FlitEncoder) and the same credits from a scripted router
 // port; every cycle the injected flit (type, VC, 128 bits) or its absence must be the same.

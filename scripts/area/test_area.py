@@ -36,14 +36,14 @@ def expected_bits(p):
     block = 256 * 8
     slot = max(1, (p["BLOCKS"] - 1).bit_length())
     msg = max(1, (p.get("MESSAGES", 32) - 1).bit_length())  # a message's record
-    # A send: message, next, eject, dest, tree, op, addr, bytes; a burst read: its offset and
-    # length beside it; a burst in the NI buffer: the send but its address, the burst's
-    # descriptor (has_head, head address, packet bytes and flits, last flit, ends, last bytes,
-    # sub-packet phase) and its data.
+    # A send: message, next, eject, dest, tree, op, addr, bytes; a burst being read: the send
+    # but its address, and the burst's descriptor (has_head, head address, packet bytes and
+    # flits, last flit, ends, last bytes, sub-packet phase); a burst in the NI buffer: the same
+    # and its data.
     send = 1 + 3 + 3 + 2 * node_w + 2 + 32 + 32
     descriptor = 1 + 32 + (256).bit_length() + (256 // 16 + 1).bit_length() + 4 + 1 + 5 + 4
     bufs = 2 * p["BLOCKS"] * block + k * p["LINES"] * (send - 32 + descriptor + block)
-    bufs += k * p["LINES"] * (send + 2 * 32)
+    bufs += k * p["LINES"] * (send - 32 + descriptor)
     # Each ejection port's context per VC (4 VCs): message key, block address, bytes left,
     # message bytes, flits of the block so far, the message's record and the block's slot (each
     # with its valid bit).
