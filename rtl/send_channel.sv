@@ -133,20 +133,22 @@ module send_channel #(
   assign last_burst = fetched_q == '0 ? jone_q[jhead_q] : next_last_q;
   assign burst_flits = fetched_q == '0 ? jfirst_q[jhead_q] : next_flits_q;
 
-  // The flits of the burst after this one (the burst that starts at fetched_q + len).
+  // The flits of the burst after this one, when this one is not the send's last (so it is a
+  // full burst): it starts BURST_BYTES later, not at the send's start, and holds the bytes left
+  // after this burst, up to a burst. Only left's low bits reach its length.
+  localparam int unsigned LOW_W = $clog2(2 * BURST_BYTES + 1);
   logic [SIZE_W-1:0] after_offset, after_left, after_len;
+  logic [LOW_W-1:0]  left_past;  // left less a burst, where left is under two bursts
   logic [COUNT_W-1:0] after_flits;
-  logic [SIZE_W:0]   unused_total, unused_first;
-  logic              unused_head;
   assign after_offset = fetched_q + len;
   assign after_left = left - len;
-  assign after_len = after_left < SIZE_W'(BURST_BYTES) ? after_left : SIZE_W'(BURST_BYTES);
+  assign left_past = LOW_W'(left) - LOW_W'(BURST_BYTES);
+  assign after_len = left >= SIZE_W'(2 * BURST_BYTES) ? SIZE_W'(BURST_BYTES) : SIZE_W'(left_past);
   flit_count #(
     .SIZE_W(SIZE_W), .BURST_BYTES(BURST_BYTES), .PACKET_BYTES(PACKET_BYTES)
   ) u_count (
-    .message_i(j_message), .bytes_i(j_bytes), .offset_i(after_offset), .len_i(after_len),
-    .total_o(unused_total), .first_o(unused_first), .has_head_o(unused_head),
-    .count_o(after_flits)
+    .message_i(j_message), .start_i(1'b0), .offset_i(fetched_q + SIZE_W'(BURST_BYTES)),
+    .len_i(after_len), .count_o(after_flits)
   );
 
   // Each push lane's first burst (offset 0, its size up to a burst).
@@ -155,8 +157,6 @@ module send_channel #(
   for (genvar i = 0; i < PUSHES; i++) begin : g_push_count
     logic              p_message;
     logic [SIZE_W-1:0] p_bytes, p_len;
-    logic [SIZE_W:0]   unused_p_total, unused_p_first;
-    logic              unused_p_head;
     assign p_message = push_job_i[i*JOB_W + JOB_W - 1];
     assign p_bytes = push_job_i[i*JOB_W +: SIZE_W];
     assign p_len = p_bytes < SIZE_W'(BURST_BYTES) ? p_bytes : SIZE_W'(BURST_BYTES);
@@ -164,8 +164,7 @@ module send_channel #(
     flit_count #(
       .SIZE_W(SIZE_W), .BURST_BYTES(BURST_BYTES), .PACKET_BYTES(PACKET_BYTES)
     ) u_first (
-      .message_i(p_message), .bytes_i(p_bytes), .offset_i('0), .len_i(p_len),
-      .total_o(unused_p_total), .first_o(unused_p_first), .has_head_o(unused_p_head),
+      .message_i(p_message), .start_i(1'b1), .offset_i('0), .len_i(p_len),
       .count_o(push_first[i*COUNT_W +: COUNT_W])
     );
   end

@@ -44,14 +44,11 @@ module flit_encoder_tb #(
   logic [FLIT_W-1:0] last;
   logic [4:0]        last_bytes;
   logic [SP_W-1:0]   phase;
-  logic [SIZE_W:0]   unused_total, unused_first;
-  logic              unused_head;
 
   flit_count #(
     .SIZE_W(SIZE_W), .BURST_BYTES(BURST_BYTES), .PACKET_BYTES(PACKET_BYTES)
   ) u_count (
-    .message_i, .bytes_i, .offset_i, .len_i, .total_o(unused_total), .first_o(unused_first),
-    .has_head_o(unused_head), .count_o(fetch_count_o)
+    .message_i, .start_i(offset_i == '0), .offset_i, .len_i, .count_o(fetch_count_o)
   );
 
   burst_descriptor #(
