@@ -47,7 +47,7 @@ struct PlanArgs {
 void add_plan_args(CLI::App* cmd, PlanArgs& a) {
   add_topology_option(*cmd, a.topology)->required();
   cmd->add_option("-a,--algorithm", a.algorithm,
-                  "multitree, multitree-opt (torus, ring, BiGraph, two-level fat-tree), ring, ring-bi, ring2d, dbtree, hdrm, "
+                  "multitree, multitree-opt (torus, ring, BiGraph, two-level fat-tree), ring, ring-bi, ring2d, ring2d-paper, dbtree, hdrm, "
                   "flexreduce, blueconnect (hierarchies of machines, hier:A+B+...), mtree (direct networks), or msccl:PATH (an MSCCL XML all-reduce, imported and verified: docs/msccl.md)")
       ->required();
   cmd->add_option("-b,--bytes", a.bytes, "all-reduce buffer size, e.g. 65536, 64KiB, 1MiB")

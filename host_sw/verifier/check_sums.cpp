@@ -3,7 +3,9 @@
 // or a set of node ids as bits. The bits of a set are kept only on the span of 64-bit words
 // that can be non-zero, in a vector per node that keeps its capacity from segment to
 // segment: a partial sum of nearby ids (a ring arc, a row, a subtree of a tree over ids)
-// costs a few words. Full N-bit sets cost N/64 words per Reduce and N^2/8 bytes in all,
+// costs a few words. A Reduce adds the sender's set to the receiver's (they must be disjoint),
+// a Gather must carry every contribution, and a Put replaces the receiver's set with the
+// sender's, whatever the receiver held. Full N-bit sets cost N/64 words per Reduce and N^2/8 bytes in all,
 // which made ring2d on torus:128x128 spend most of its time clearing and or-ing them.
 #include "verifier/check_sums.hpp"
 
@@ -141,6 +143,7 @@ class SumChecker {
   void step_group(size_t g, size_t i, size_t j);
   void reduce(size_t g, const Rec& t, const Value& in);
   void gather(size_t g, const Rec& t, const Value& in);
+  void put(const Rec& t, const Value& in);
   void check_end(size_t g);
   Value value_of(uint32_t v) const { return {kind_[v], v, &bits_[v]}; }
   uint32_t first_missing(const Value& v) const;
@@ -218,6 +221,8 @@ void SumChecker::step_group(size_t g, size_t i, size_t j) {
     const Value in = overlap ? Value{sent_kind_[k - i], t.src, &sent_bits_[k - i]} : value_of(t.src);
     if (t.reduce) {
       reduce(g, t, in);
+    } else if (plan_.transfers[t.id].op == Op::kPut) {
+      put(t, in);
     } else {
       gather(g, t, in);
     }
@@ -287,6 +292,14 @@ void SumChecker::gather(size_t g, const Rec& t, const Value& in) {
     bits_[t.dst] = *in.bits;
   }
   kind_[t.dst] = Kind::kBits;
+}
+
+// The receiver now holds exactly the sender's set: its own value is not added (a later Reduce
+// that adds a set sharing a node with it is refused there, naming the node).
+void SumChecker::put(const Rec& t, const Value& in) {
+  kind_[t.dst] = in.kind == Kind::kComplete ? Kind::kComplete : Kind::kBits;
+  if (in.kind == Kind::kSingleton) bits_[t.dst].assign_singleton(in.node);
+  if (in.kind == Kind::kBits) bits_[t.dst] = *in.bits;
 }
 
 // The first node whose contribution the set lacks, or n when it holds every one.

@@ -66,6 +66,8 @@ void check_structure(const Plan& plan, const Topology& topo, ErrorList& errors) 
       errors.add(fmt::format("{}: a Reduce must be in reduce-scatter steps 1..{}", at(), T));
     } else if (t.op == Op::kGather && (t.step <= T || t.step > 2 * T)) {
       errors.add(fmt::format("{}: a Gather must be in all-gather steps {}..{}", at(), T + 1, 2 * T));
+    } else if (t.op == Op::kPut && (t.step < 1 || t.step > 2 * T)) {
+      errors.add(fmt::format("{}: a Put must be in steps 1..{}", at(), 2 * T));
     } else if (t.op == Op::kNop) {
       errors.add(fmt::format("{}: a NOP is not a transfer", at()));
     }
