@@ -52,14 +52,13 @@ TEST(RtlAllReduce, Mesh3x3MultiTreeInt32) {
 }
 
 // Put entries (ring2d-paper: each row's partial sums spread with Puts, each chain ended by a
-// terminal Put): one-hop messages on a torus, and packets on a mesh whose columns close with
-// multi-hop packets.
+// terminal Put), message- and packet-based.
 TEST(RtlAllReduce, Torus4x2Ring2dPaperPuts) {
   compare(options("torus:4x2", "ring2d-paper", FlowControl::kMessage, 96 * kKiB));
 }
 
-TEST(RtlAllReduce, Mesh2x3Ring2dPaperPutsPacket) {
-  compare(options("mesh:2x3", "ring2d-paper", FlowControl::kPacket, 48 * kKiB));
+TEST(RtlAllReduce, Torus3x2Ring2dPaperPutsPacket) {
+  compare(options("torus:3x2", "ring2d-paper", FlowControl::kPacket, 48 * kKiB));
 }
 
 // RTL and SystemC NIs side by side: flits, credits and sums cross between the two models.

@@ -1,5 +1,5 @@
 // ring2d-paper, the paper's 2D-Ring (a whole ring all-reduce per dimension): it verifies on
-// tori and meshes at every size, uses every torus link once a step, spreads the first
+// tori at every size, uses every torus link once a step, spreads the first
 // dimension's line sums with Puts, and moves the data the paper says it does.
 #include <map>
 #include <set>
@@ -33,7 +33,7 @@ uint64_t bytes_sent(const Plan& plan) {
 // Sizes from fewer 16-byte grains than pieces (empty pieces move nothing) to whole lines.
 TEST(Ring2dPaper, VerifiesOnToriAndMeshesAtEverySize) {
   for (const char* spec : {"torus:2x2", "torus:3x3", "torus:4x4", "torus:4x2", "torus:5x3",
-                           "torus:8x8", "torus:6x1", "mesh:2x2", "mesh:4x4", "mesh:3x5"}) {
+                           "torus:8x8", "torus:6x1", "torus:3x2"}) {
     const Topology topo = parse_topology(spec);
     for (uint64_t bytes : {uint64_t{64}, uint64_t{4100}, uint64_t{1} << 20}) {
       const VerifyReport r = verify_plan(paper(topo, bytes), topo);
@@ -90,14 +90,25 @@ TEST(Ring2dPaper, MovesSixteenNinthsOfRing2dsDataOn8x8) {
   EXPECT_EQ(ours, 64u * 4 * (7 + 7 + 7 + 7) * (32u << 10));  // nodes x shares x steps x piece
 }
 
-TEST(Ring2dPaper, RefusesNetworksWithoutRowsAndColumns) {
-  for (const char* spec : {"ring:8", "fattree:4x2", "bigraph:4x4"}) {
+// The last Puts of a line share bytes with the other dimension's first Reduces into the same
+// node: the verifier counts them (the NI orders them only by the lines keeping step). On an
+// N x N torus every node's last Put of each of its 4 shares does: 4 per node.
+TEST(Ring2dPaper, ReportsItsPutsThatOnlyLockstepOrders) {
+  const Topology topo = make_torus(4, 4);
+  const VerifyReport r = verify_plan(paper(topo, 1 << 20), topo);
+  ASSERT_TRUE(r.ok());
+  EXPECT_GE(r.unordered_puts, 4u * 16);
+  EXPECT_EQ(verify_plan(build_ring2d(topo, PlanOptions{}), topo).unordered_puts, 0u);
+}
+
+TEST(Ring2dPaper, RefusesMeshesAndNetworksWithoutRowsAndColumns) {
+  for (const char* spec : {"mesh:4x4", "ring:8", "fattree:4x2", "bigraph:4x4"}) {
     try {
       paper(parse_topology(spec), 4096);
       ADD_FAILURE() << spec << " was accepted";
     } catch (const InputError& e) {
       EXPECT_THAT(e.what(), HasSubstr("ring2d-paper: topology " + std::string(spec) +
-                                      " is not a 2D torus or mesh"));
+                                      " is not a 2D torus"));
     }
   }
 }
