@@ -128,7 +128,9 @@ class SumChecker {
  public:
   SumChecker(const Plan& plan, Segments& segs, ErrorList& errors)
       : plan_(plan), segs_(segs), errors_(errors), n_(plan.nodes), words_((n_ + 63) / 64),
-        kind_(n_, Kind::kSingleton), bits_(n_), receiving_(n_, 0) {}
+        kind_(n_, Kind::kSingleton), bits_(n_), receiving_(n_, 0),
+        has_puts_(std::any_of(plan.transfers.begin(), plan.transfers.end(),
+                              [](const Transfer& t) { return t.op == Op::kPut; })) {}
 
   void run() {
     for (size_t g = 0; g < segs_.count() && !errors_.full();) {
@@ -163,6 +165,7 @@ class SumChecker {
   uint32_t group_ = 0;
   std::vector<Kind> sent_kind_;  // a step's sends, when a sender also receives in it
   std::vector<Bits> sent_bits_;
+  const bool has_puts_;  // else a record that does not reduce is a Gather
 };
 
 void SumChecker::segment(size_t g) {
@@ -221,7 +224,7 @@ void SumChecker::step_group(size_t g, size_t i, size_t j) {
     const Value in = overlap ? Value{sent_kind_[k - i], t.src, &sent_bits_[k - i]} : value_of(t.src);
     if (t.reduce) {
       reduce(g, t, in);
-    } else if (plan_.transfers[t.id].op == Op::kPut) {
+    } else if (has_puts_ && plan_.transfers[t.id].op == Op::kPut) {
       put(t, in);
     } else {
       gather(g, t, in);
