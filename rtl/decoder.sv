@@ -8,6 +8,7 @@
 //           or those minus BUFFER_FLITS when they do not fit in the NI buffer
 //   Reduce  send slot 0 to Parent (no send when Parent is nil)
 //   Gather  send slot k to child k, for every child that is not nil
+//   Put     the same as a Gather
 module decoder #(
   // Width of a node id; nil is all ones.
   parameter int unsigned NODE_W = 8,
@@ -61,7 +62,7 @@ module decoder #(
     if (32'(op_i) == OP_REDUCE && parent_i != Nil) begin
       send_o[0] = 1'b1;
       dest_o[0 +: NODE_W] = parent_i;
-    end else if (32'(op_i) == OP_GATHER) begin
+    end else if (32'(op_i) == OP_GATHER || 32'(op_i) == OP_PUT) begin
       for (int k = 0; k < K; k++) begin
         send_o[k] = children_i[k*NODE_W +: NODE_W] != Nil;
         dest_o[k*NODE_W +: NODE_W] = children_i[k*NODE_W +: NODE_W];

@@ -51,20 +51,25 @@ module dependency_tracker #(
   `include "ni_formats.svh"
 
   localparam logic [NODE_W-1:0] Nil = '1;
-  localparam int unsigned Rows = 2 * FLOWS;  // Reduce rows first, then Gather rows
+  localparam int unsigned Rows = 2 * FLOWS;  // Reduce rows first, then Gather (and Put) rows
   localparam int unsigned ROW_W = $clog2(Rows);
   localparam int unsigned CNT_W = $clog2(SLOTS + 1);
 
+  // A Gather or a Put: the receiver writes it (both share their flow's Gather row).
+  function automatic logic written(input logic [1:0] op);
+    written = 32'(op) == OP_GATHER || 32'(op) == OP_PUT;
+  endfunction
+
   function automatic logic [ROW_W-1:0] row_of(input logic [1:0] op,
                                                input logic [FLOW_IDX_W-1:0] flow);
-    row_of = (32'(op) == OP_GATHER ? ROW_W'(FLOWS) : '0) + ROW_W'(flow);
+    row_of = (written(op) ? ROW_W'(FLOWS) : '0) + ROW_W'(flow);
   endfunction
 
   // The row the head entry reads: its flow's Gather row when it waits for its parent (a
   // non-root Gather), else its flow's Reduce row (a Reduce, or a root Gather waiting for its
   // children's Reduce messages). The row an arrival goes to.
   logic [ROW_W-1:0] head_row, arrive_row;
-  assign head_row = row_of(32'(op_i) == OP_GATHER && parent_i != Nil ? 2'(OP_GATHER) :
+  assign head_row = row_of(written(op_i) && parent_i != Nil ? 2'(OP_GATHER) :
                            2'(OP_REDUCE), flow_i[FLOW_IDX_W-1:0]);
   assign arrive_row = row_of(arrive_op_i, arrive_flow_i[FLOW_IDX_W-1:0]);
 
@@ -138,9 +143,9 @@ module dependency_tracker #(
     // need not wait for the row's count.
     arrives = arrive_i && arrive_row == head_row;
     wait_children = 32'(op_i) == OP_REDUCE ||
-                    (32'(op_i) == OP_GATHER && parent_i == Nil &&
+                    (written(op_i) && parent_i == Nil &&
                      !reduced_q[flow_i[FLOW_IDX_W-1:0]]);
-    if (32'(op_i) == OP_GATHER && parent_i != Nil) begin
+    if (written(op_i) && parent_i != Nil) begin
       if (!has(parent_i, head_count, head_sender, arrives)) begin
         ready_o = 1'b0;
         wait_op_o = 2'(OP_GATHER);

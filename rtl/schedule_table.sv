@@ -381,7 +381,7 @@ module schedule_table #(
     room = h_end_q - addr;  // the bytes from addr to the buffer's end, where addr <= end
     f_err = TABLE_ERROR_NONE;
     unique case (field_q)
-      FOp:     if (val[1:0] == 2'd3) f_err = TABLE_ERROR_ENTRY_OP;
+      FOp:     f_err = TABLE_ERROR_NONE;  // every 2-bit op is one (nop, reduce, gather, put)
       FFlow:   if ({1'b0, node} >= h_flows_q) f_err = TABLE_ERROR_ENTRY_FLOW;
       FParent: if ((!val_nil && node >= nodes_i) || (32'(e_q[1:0]) == OP_NOP && !val_nil)) begin
                  f_err = TABLE_ERROR_ENTRY_NODE;
@@ -430,7 +430,7 @@ module schedule_table #(
         FChild: begin
           if (val_nil) seen_nil_d = 1'b1;
           else e_d[2 + (2 + 32'(child_q)) * NODE_W +: NODE_W] = val[NODE_W-1:0];
-          rt_d = !val_nil && 32'(e_q[1:0]) == OP_GATHER;
+          rt_d = !val_nil && (32'(e_q[1:0]) == OP_GATHER || 32'(e_q[1:0]) == OP_PUT);
           child_d = child_q + ChildW'(1);
           if (32'(child_q) + 32'd1 != 32'(h_k_q)) field_d = FChild;
         end

@@ -78,13 +78,20 @@ TEST_F(DecoderTest, ReducesSendToTheParentAndGathersToEveryChild) {
     g.children.resize(n);
     check(g, noc::FlowControl::kPacket);
   }
+  TableEntry put = g;  // a Put sends as a Gather does; with no children it only waits
+  put.op = Op::kPut;
+  for (size_t n = 0; n <= kK; ++n) {
+    put.children.assign({4, 5, 6, 8});
+    put.children.resize(n);
+    check(put, noc::FlowControl::kMessage);
+  }
 }
 
 TEST_F(DecoderTest, RandomEntriesDecodeAlike) {
   std::mt19937 rng(5);
   for (int i = 0; i < 100000; ++i) {
     TableEntry e;
-    e.op = static_cast<Op>(rng() % 3);
+    e.op = static_cast<Op>(rng() % 4);  // NOP, Reduce, Gather, Put
     e.parent = rng() % 4 == 0 ? mt::kNil : static_cast<uint32_t>(rng() % kNil);
     const uint32_t n = static_cast<uint32_t>(rng() % (kK + 1));
     for (uint32_t k = 0; k < n; ++k) e.children.push_back(static_cast<uint32_t>(rng() % kNil));

@@ -101,6 +101,27 @@ TEST(DependencyTracker, WaitRulesOfFig5) {
   EXPECT_TRUE(t.cycle(entry(Op::kNop, 0, mt::kNil, {}), nullptr, true));
 }
 
+// A Put waits as a Gather does, and its arrival is recorded in the flow's Gather row, so it
+// answers a Gather's wait as well as a Put's (both are written, not added).
+TEST(DependencyTracker, APutWaitsAsAGatherAndShareItsRow) {
+  Tracker t;
+  const TableEntry put = entry(Op::kPut, 2, 4, {6});
+  EXPECT_FALSE(t.cycle(put, nullptr, false));  // the parent's Put (or Gather)
+  const Arrival from4{Op::kPut, 2, 4};
+  EXPECT_TRUE(t.cycle(put, &from4, true));
+  const TableEntry terminal = entry(Op::kPut, 2, 4, {});  // waits only: already there
+  EXPECT_TRUE(t.cycle(terminal, nullptr, true));
+  const TableEntry gather = entry(Op::kGather, 3, 6, {1});
+  EXPECT_FALSE(t.cycle(gather, nullptr, false));
+  const Arrival put_from6{Op::kPut, 3, 6};
+  EXPECT_TRUE(t.cycle(gather, &put_from6, true));
+  // A root Put of a flow no Reduce issued for waits for its children's Reduces.
+  const TableEntry root = entry(Op::kPut, 5, mt::kNil, {1});
+  EXPECT_FALSE(t.cycle(root, nullptr, false));
+  const Arrival reduce_from1{Op::kReduce, 5, 1};
+  EXPECT_TRUE(t.cycle(root, &reduce_from1, true));
+}
+
 TEST(DependencyTracker, AFullRowOverflowsOnBothSides) {
   Tracker t;
   for (uint32_t s = 0; s < kSlots; ++s) {
@@ -154,7 +175,7 @@ TEST(DependencyTracker, RandomTablesAndArrivalsGiveTheSameVerdicts) {
     TableEntry head = entry(Op::kNop, 0, mt::kNil, {});
     for (int c = 0; c < 3000; ++c) {
       if (rng() % 6 == 0) {  // a new head entry over a few flows and nodes
-        const Op op = static_cast<Op>(rng() % 3);
+        const Op op = static_cast<Op>(rng() % 4);  // NOP, Reduce, Gather, Put
         const uint32_t parent = rng() % 3 == 0 ? mt::kNil : static_cast<uint32_t>(rng() % 12);
         std::vector<uint32_t> children;
         for (uint32_t k = 0, n = static_cast<uint32_t>(rng() % (kK + 1)); k < n; ++k) {
@@ -163,11 +184,15 @@ TEST(DependencyTracker, RandomTablesAndArrivalsGiveTheSameVerdicts) {
         head = entry(op, static_cast<uint32_t>(rng() % 6), op == Op::kNop ? mt::kNil : parent,
                      children);
       }
-      Arrival a{rng() % 2 ? Op::kReduce : Op::kGather, static_cast<uint32_t>(rng() % 6),
-                static_cast<uint32_t>(rng() % 12)};
-      const uint32_t row = (a.op == Op::kGather ? kFlows : 0) + a.flow;
+      const uint32_t kind = static_cast<uint32_t>(rng() % 3);
+      Arrival a{kind == 0 ? Op::kReduce : kind == 1 ? Op::kGather : Op::kPut,
+                static_cast<uint32_t>(rng() % 6), static_cast<uint32_t>(rng() % 12)};
+      // A Put's arrival goes to its flow's Gather row; the same sender's Gather and Put of a
+      // flow are one message there.
+      const uint32_t row = (writes(a.op) ? kFlows : 0) + a.flow;
+      const int key = writes(a.op) ? 2 : 1;
       const bool arrive = rng() % 3 == 0 && per_row[row] < kSlots &&
-                          sent.insert({static_cast<int>(a.op), a.flow, a.sender}).second;
+                          sent.insert({key, a.flow, a.sender}).second;
       if (arrive) ++per_row[row];
       t.cycle(head, arrive ? &a : nullptr, rng() % 2 == 0);
       ASSERT_FALSE(HasFailure()) << "run " << run << ", cycle " << c;

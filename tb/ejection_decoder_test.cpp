@@ -175,7 +175,7 @@ TEST(EjectionDecoder, InterleavedMessagesAndPacketsGiveTheSameBlocks) {
       const uint32_t port = 1 + static_cast<uint32_t>(rng() % 4);
       if (message && kNeighbour[port] == noc::Router::kNoNeighbour) continue;
       const uint64_t bytes = 4 * (rng() % 700);
-      const Op op = rng() % 2 ? Op::kReduce : Op::kGather;
+      const Op op = static_cast<Op>(1 + rng() % 3);  // Reduce, Gather or Put
       const uint32_t src = message ? kNeighbour[port] : static_cast<uint32_t>(rng() % 200);
       auto units = units_of(message, port, src, op, next_flow++ % 250, bytes, rng);
       if (message) {

@@ -635,6 +635,45 @@ TEST_F(NiLockstep, GoldenSetsScriptedNeighbours) {
   }
 }
 
+// Put entries: ring2d-paper spreads each row's partial sums with Puts and ends each chain with
+// a terminal Put (a wait with no sends). Every node of a 4x2 and a 3x2 torus, message- and
+// packet-based, replayed exactly with exact sums; then nodes of the 4x2 torus under random
+// timing and back-pressure.
+TEST_F(NiLockstep, PutEntriesEveryNode) {
+  for (const auto& [topology, bytes] : {std::pair<std::string, uint64_t>{"torus:4x2", 24 << 10},
+                                        std::pair<std::string, uint64_t>{"torus:3x2", 12 << 10}}) {
+    const uint32_t n = parse_topology(topology).nodes();
+    std::vector<uint32_t> nodes(n);
+    for (uint32_t v = 0; v < n; ++v) nodes[v] = v;
+    for (const auto fc : {noc::FlowControl::kMessage, noc::FlowControl::kPacket}) {
+      Scenario s;
+      s.images = plan_images(topology, "ring2d-paper", bytes, DType::kFp32);
+      s.ni.flow_control = fc;
+      SCOPED_TRACE(fmt::format("{} {}", topology, noc::flow_control_name(fc)));
+      check_nodes(s, nodes);
+      fs::remove_all(s.images);
+      if (HasFailure()) return;
+    }
+  }
+  std::mt19937_64 rng(40);
+  for (int k = 0; k < 6; ++k) {
+    Scenario s;
+    const uint64_t bytes = 4 * (256 + rng() % 4096);
+    s.images = plan_images("torus:4x2", "ring2d-paper", bytes, k % 2 ? DType::kInt32 : DType::kFp32);
+    s.node = static_cast<uint32_t>(rng() % 8);
+    s.ni.flow_control = rng() % 2 ? noc::FlowControl::kMessage : noc::FlowControl::kPacket;
+    s.memory.latency = static_cast<uint32_t>(10 + rng() % 110);
+    s.noc.link_latency = static_cast<uint32_t>(1 + rng() % 40);
+    s.noc.credit_latency = static_cast<uint32_t>(1 + rng() % 40);
+    s.exact = false;
+    s.seed = rng();
+    SCOPED_TRACE(fmt::format("random run {}: {} bytes, node {}", k, bytes, s.node));
+    run(s);
+    fs::remove_all(s.images);
+    if (HasFailure()) return;
+  }
+}
+
 // A random scenario: plan (topology, algorithm, size, element type, flow control), memory
 // timing, link latencies, exact replay or random delays and back-pressure. Empty `images`
 // when the algorithm does not run on the topology.

@@ -47,7 +47,7 @@ struct PlanArgs {
 void add_plan_args(CLI::App* cmd, PlanArgs& a) {
   add_topology_option(*cmd, a.topology)->required();
   cmd->add_option("-a,--algorithm", a.algorithm,
-                  "multitree, multitree-opt (torus, ring, BiGraph, two-level fat-tree), ring, ring-bi, ring2d, dbtree, hdrm, "
+                  "multitree, multitree-opt (torus, ring, BiGraph, two-level fat-tree), ring, ring-bi, ring2d, ring2d-paper, dbtree, hdrm, "
                   "flexreduce, blueconnect (hierarchies of machines, hier:A+B+...), mtree (direct networks), or msccl:PATH (an MSCCL XML all-reduce, imported and verified: docs/msccl.md)")
       ->required();
   cmd->add_option("-b,--bytes", a.bytes, "all-reduce buffer size, e.g. 65536, 64KiB, 1MiB")
@@ -107,12 +107,20 @@ std::string report_text(const VerifyReport& r) {
     for (const std::string& e : r.errors) s += "  " + e + "\n";
     return s;
   }
-  return fmt::format(
+  std::string s = fmt::format(
       "verified: every node ends with every byte summed over all nodes exactly once; {} "
       "transfers, {} steps per phase (physical bound {}, diameter {}), at most {} transfer(s) "
       "per link per step, busiest link carries {} bytes\n",
       r.transfers, r.steps_per_phase, r.step_bound, r.diameter, r.max_step_link_load,
       r.max_link_bytes);
+  if (r.unordered_puts > 0) {
+    s += fmt::format(
+        "  unordered Puts: {} Put arrival(s) share bytes with a Reduce that reaches the same "
+        "node at a later step from another node; the NI applies messages as they arrive, so only "
+        "the NIs keeping step land the Put first (mtsim checks every run's sums)\n",
+        r.unordered_puts);
+  }
+  return s;
 }
 
 // The all-reduce's two bandwidth lower bounds on `topo` for the plan's buffer, with links of

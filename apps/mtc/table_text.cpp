@@ -15,6 +15,7 @@ std::string_view op_column(Op op) {
   switch (op) {
     case Op::kReduce: return "Reduce ";
     case Op::kGather: return "Gather ";
+    case Op::kPut: return "Put    ";
     case Op::kNop: return "NOP    ";
   }
   return "?      ";

@@ -23,6 +23,9 @@ Plan build_ring_bi(const Topology& topo, const PlanOptions& opt);
 // 2D-ring (Ying et al.) on every link: half of the data rows-then-columns, half
 // columns-then-rows, both ways round; torus and mesh only.
 Plan build_ring2d(const Topology& topo, const PlanOptions& opt);
+// The paper's 2D-Ring: a whole ring all-reduce per dimension (about twice ring2d's data, the
+// row sums spread with Puts), on every link as ring2d; tori only.
+Plan build_ring2d_paper(const Topology& topo, const PlanOptions& opt);
 // NCCL's double binary tree, topology-oblivious (multi-hop normal packets).
 Plan build_dbtree(const Topology& topo, const PlanOptions& opt);
 // Its chunks per tree for trees of `levels` levels (opt.chunks, or the default: dbtree.cpp).

@@ -28,7 +28,7 @@ bool image_algorithm(const std::string& name) {
 
 const std::vector<std::string>& algorithm_names() {
   static const std::vector<std::string> names{"multitree", "multitree-opt", "ring", "ring-bi",
-                                              "ring2d", "dbtree", "hdrm",
+                                              "ring2d", "ring2d-paper", "dbtree", "hdrm",
                                               "flexreduce", "blueconnect", "mtree"};
   return names;
 }
@@ -121,15 +121,19 @@ PlanSize estimate_size(const TopologySize& size, const std::string& algorithm,
   PlanSize p;
   if (quadratic(algorithm)) {
     estimate_quadratic(size, algorithm, opt, p);
-  } else if (algorithm == "ring2d") {
+  } else if (algorithm == "ring2d" || algorithm == "ring2d-paper") {
     const double w = size.width, h = size.height, side = std::max(w, h);
     if (w == 0 || h == 0) return p;  // not a grid: build_ring2d says so
     const bool both_orders = w > 1 && h > 1;
     const double shares = (both_orders ? 2 : 1) * (w != 2 && h != 2 ? 2 : 1);
-    p.steps_per_phase = both_orders ? 2 * (side - 1) : w + h - 2;
-    // Per share and phase: each stage's step moves every line's non-empty pieces.
+    // Steps that move data: ring2d's two stages per phase; ring2d-paper's whole all-reduce per
+    // dimension (its all-gather phase uses only the second stage's steps).
+    const double moving = both_orders ? 4 * (side - 1) : 2 * (w + h - 2);
+    p.steps_per_phase = algorithm == "ring2d" ? moving / 2 : both_orders ? 3 * (side - 1)
+                                                                          : 2 * (w - 1) + h - 1;
+    // Per share: each stage's step moves every line's non-empty pieces.
     const double per_share = std::min(n, grains / shares);
-    p.transfers = 2 * shares * p.steps_per_phase * per_share;
+    p.transfers = shares * moving * per_share;
     // Each transfer spans about side / 2 of the buffer's segments, which the verifier's sums
     // go through one by one at about 57 ns (torus:256x256: 1.3e8 of them, twice).
     p.extra_seconds = p.transfers * side / 2 * 57e-9;
@@ -229,13 +233,15 @@ Plan build_plan(const Topology& topo, const std::string& algorithm, const PlanOp
   if (algorithm == "ring") return build_ring(topo, opt);
   if (algorithm == "ring-bi") return build_ring_bi(topo, opt);
   if (algorithm == "ring2d") return build_ring2d(topo, opt);
+  if (algorithm == "ring2d-paper") return build_ring2d_paper(topo, opt);
   if (algorithm == "dbtree") return build_dbtree(topo, opt);
   if (algorithm == "hdrm") return build_hdrm(topo, opt);
   if (algorithm == "flexreduce") return build_flexreduce(topo, opt);
   if (algorithm == "blueconnect") return build_blueconnect(topo, opt);
   if (algorithm == "mtree") return build_mtree(topo, opt);
   throw InputError(fmt::format("algorithm \"{}\": unknown (multitree, multitree-opt, ring, "
-                               "ring-bi, ring2d, dbtree, hdrm, flexreduce, blueconnect, "
+                               "ring-bi, ring2d, ring2d-paper, dbtree, hdrm, flexreduce, "
+                               "blueconnect, "
                                "mtree, msccl:PATH)", algorithm));
 }
 

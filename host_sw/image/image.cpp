@@ -105,8 +105,8 @@ void check_entry(const TableEntry& e, const EntryLimits& lim, const EntryWhere& 
     throw InputError(fmt::format("{}, field {}: {}", where.str(), field, msg));
   };
   const auto code = static_cast<uint32_t>(e.op);
-  if (e.op != Op::kNop && e.op != Op::kReduce && e.op != Op::kGather) {
-    fail("op", fmt::format("code {} is not an op (0 nop, 1 reduce, 2 gather)", code));
+  if (e.op != Op::kNop && e.op != Op::kReduce && e.op != Op::kGather && e.op != Op::kPut) {
+    fail("op", fmt::format("code {} is not an op (0 nop, 1 reduce, 2 gather, 3 put)", code));
   }
   if (e.flow >= lim.flows) {
     fail("flow", fmt::format("{} is not below flows = {}", e.flow, lim.flows));

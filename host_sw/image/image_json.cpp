@@ -107,11 +107,11 @@ namespace {
 
 // The inverse of op_name (plan.hpp), so the spellings have one source.
 Op parse_op(const std::string& s, const Where& where) {
-  for (Op op : {Op::kNop, Op::kReduce, Op::kGather}) {
+  for (Op op : {Op::kNop, Op::kReduce, Op::kGather, Op::kPut}) {
     if (s == op_name(op)) return op;
   }
-  throw InputError(fmt::format("{}: '{}' is not {}, {} or {}", where(), s, op_name(Op::kNop),
-                               op_name(Op::kReduce), op_name(Op::kGather)));
+  throw InputError(fmt::format("{}: '{}' is not {}, {}, {} or {}", where(), s, op_name(Op::kNop),
+                               op_name(Op::kReduce), op_name(Op::kGather), op_name(Op::kPut)));
 }
 
 }  // namespace

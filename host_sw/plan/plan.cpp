@@ -15,6 +15,7 @@ const char* op_name(Op op) {
     case Op::kNop: return "nop";
     case Op::kReduce: return "reduce";
     case Op::kGather: return "gather";
+    case Op::kPut: return "put";
   }
   return "?";
 }

@@ -1,11 +1,16 @@
 // A plan is the algorithm-independent form of an all-reduce: which node sends which byte range
 // of the buffer to which node at which step, and whether the receiver adds it (Reduce) or
-// takes it (Gather). Every algorithm produces one; the verifier proves it; the table compiler
-// turns it into per-node schedule tables.
+// takes it (Gather, Put). Every algorithm produces one; the verifier proves it; the table
+// compiler turns it into per-node schedule tables.
 //
 // Semantics (lockstep): steps run 1..2T. A transfer at step s carries the sender's values as
 // they are at the start of step s and lands by the end of step s. A Reduce adds into the
-// receiver's partial sum; a Gather overwrites the receiver's copy with the final sum.
+// receiver's partial sum (steps 1..T); a Gather overwrites the receiver's copy with the final
+// sum (steps T+1..2T); a Put overwrites the receiver's copy with the sender's partial sum,
+// whatever it holds, without adding the receiver's own value (any step): the receiver then
+// holds exactly the sender's set of contributions, and a later Reduce of it must add a
+// disjoint set. A Gather and a Put are received alike (written, not added); only what they
+// carry differs, which the verifier tracks.
 //
 // Flows are the dependency groups the NI tracks (the FlowID field): one per tree in
 // MultiTree. A node waits for messages of the same flow only, so every transfer a node needs
@@ -26,7 +31,11 @@ enum class Op : uint8_t {
   kNop = format::op::kNop,
   kReduce = format::op::kReduce,
   kGather = format::op::kGather,
+  kPut = format::op::kPut,
 };
+// Whether the receiver writes what the op carries (Gather, Put) rather than adding it: the
+// NI keeps one arrival row per flow for these (table/schedule_table.hpp).
+constexpr bool writes(Op op) { return op == Op::kGather || op == Op::kPut; }
 enum class DType : uint8_t { kInt32 = format::dtype::kInt32, kFp32 = format::dtype::kFp32 };
 
 const char* op_name(Op op);

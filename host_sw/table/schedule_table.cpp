@@ -13,6 +13,51 @@ NodeTableCompiler::NodeTableCompiler(const Plan& plan, const PlanIndex& index,
                                      const TableOptions& opt)
     : plan_(plan), index_(index), opt_(opt), arrivals_(plan, index, ArrivalsBy::Key::kFlow) {
   if (opt.children_slots == 0) throw InputError("children slots K must be at least 1");
+  for (const Transfer& t : plan.transfers) has_puts_ = has_puts_ || t.op == Op::kPut;
+}
+
+// The Put arrivals of `node` that no later Gather or Put of their flow forwards, so that no
+// entry would wait for them: a node at the end of a chain of Puts (a row's all-gather of
+// partial sums) that sends those bytes on later in another flow.
+void NodeTableCompiler::find_unforwarded_puts(uint32_t node) {
+  puts_.clear();
+  if (!has_puts_) return;
+  written_.clear();  // (flow, step) of the node's Gathers and Puts, sorted
+  for (const uint32_t s : index_.sends(node)) {
+    const Transfer& t = plan_.transfers[s];
+    if (writes(t.op)) written_.emplace_back(t.flow, t.step);
+  }
+  std::sort(written_.begin(), written_.end());
+  for (const uint32_t id : index_.receives(node)) {
+    const Transfer& a = plan_.transfers[id];
+    if (a.op != Op::kPut) continue;
+    const auto later = std::lower_bound(written_.begin(), written_.end(),
+                                        std::make_pair(a.flow, a.step + 1));
+    if (later == written_.end() || later->first != a.flow) puts_.push_back(id);
+  }
+}
+
+// Before a send of [start_addr, +size): a terminal Put (parent: the sender, no children) for
+// each pending Put arrival of an earlier step that shares a byte with it.
+void NodeTableCompiler::await_puts(const Transfer& send, uint64_t start_addr, uint64_t size) {
+  for (size_t i = 0; i < puts_.size();) {
+    const Transfer& a = plan_.transfers[puts_[i]];
+    const ByteRange& r = plan_.ranges[a.range];
+    const uint64_t begin = opt_.base_addr + r.offset;
+    if (a.step >= send.step || begin >= start_addr + size || start_addr >= begin + r.size) {
+      ++i;
+      continue;
+    }
+    TableEntry& e = next_entry();
+    e.op = Op::kPut;
+    e.flow = a.flow;
+    e.parent = a.src;
+    e.children.clear();
+    e.step = send.step;
+    e.start_addr = begin;
+    e.size = r.size;
+    puts_.erase(puts_.begin() + static_cast<long>(i));
+  }
 }
 
 TableEntry& NodeTableCompiler::next_entry() {
@@ -37,12 +82,13 @@ void NodeTableCompiler::append_split(const TableEntry& proto, const std::vector<
   } while (i < last);
 }
 
-// Senders of the `op` messages of `flow` that arrive before step `before`, in arrival order.
-void NodeTableCompiler::sources(uint32_t flow, Op op, uint32_t before,
+// Senders of the messages of `flow` that arrive before step `before`, in arrival order: the
+// written ones (Gather, Put) when `written`, else the Reduces.
+void NodeTableCompiler::sources(uint32_t flow, bool written, uint32_t before,
                                 std::vector<uint32_t>& out) const {
   out.clear();
   for (const ArrivalsBy::Arrival& a : arrivals_.of(flow)) {
-    if (a.op == op && a.step < before) out.push_back(a.src);
+    if (writes(a.op) == written && a.step < before) out.push_back(a.src);
   }
 }
 
@@ -51,6 +97,7 @@ const std::vector<TableEntry>& NodeTableCompiler::compile(uint32_t node) {
   arrivals_.load(node);
   used_ = 0;
   reduced_.assign(plan_.flows.size(), false);
+  find_unforwarded_puts(node);
   const auto sends = index_.sends(node);
   for (const uint32_t* it = sends.begin(); it != sends.end(); ++it) {
     const Transfer& t = plan_.transfers[*it];
@@ -61,9 +108,10 @@ const std::vector<TableEntry>& NodeTableCompiler::compile(uint32_t node) {
     e.step = t.step;
     e.start_addr = opt_.base_addr + r.offset;
     e.size = r.size;
+    if (!puts_.empty()) await_puts(t, e.start_addr, e.size);
     if (t.op == Op::kReduce) {
       // More children than K: the excess wait in terminal Reduces just before.
-      sources(t.flow, Op::kReduce, t.step, children_);
+      sources(t.flow, false, t.step, children_);
       const size_t head = children_.size() > k ? children_.size() - k : 0;
       if (head > 0) append_split(e, children_, 0, head);  // parent nil
       e.parent = t.dst;
@@ -71,26 +119,27 @@ const std::vector<TableEntry>& NodeTableCompiler::compile(uint32_t node) {
       reduced_.at(t.flow) = true;
       continue;
     }
-    // Gather: one entry per flow and step; the later sends of the group follow this one.
+    // Gather or Put: one entry per op, flow and step; the later sends of the group follow
+    // this one.
     dsts_.assign(1, t.dst);
-    while (it + 1 != sends.end() && plan_.transfers[*(it + 1)].op == Op::kGather &&
+    while (it + 1 != sends.end() && plan_.transfers[*(it + 1)].op == t.op &&
            plan_.transfers[*(it + 1)].flow == t.flow && plan_.transfers[*(it + 1)].step == t.step) {
       dsts_.push_back(plan_.transfers[*++it].dst);
     }
-    sources(t.flow, Op::kGather, t.step, from_);
+    sources(t.flow, true, t.step, from_);
     if (!from_.empty()) {
       e.parent = from_.front();  // the verifier rejects more than one
     } else if (!reduced_.at(t.flow)) {
       // Root: Fig. 5 lets a single Gather wait for Reduces from its children; otherwise a
       // terminal Reduce states the wait set.
-      sources(t.flow, Op::kReduce, t.step, from_);
+      sources(t.flow, false, t.step, from_);
       sorted_a_ = from_;
       sorted_b_ = dsts_;
       std::sort(sorted_a_.begin(), sorted_a_.end());
       std::sort(sorted_b_.begin(), sorted_b_.end());
       bool later_gather = false;
       for (const uint32_t* j = it + 1; j != sends.end(); ++j) {
-        later_gather = later_gather || (plan_.transfers[*j].op == Op::kGather &&
+        later_gather = later_gather || (writes(plan_.transfers[*j].op) &&
                                         plan_.transfers[*j].flow == t.flow);
       }
       if (sorted_a_ != sorted_b_ || dsts_.size() > k || later_gather) {
@@ -215,11 +264,11 @@ Plan plan_from_tables(const TableSet& set) {
         plan.transfers.push_back({e.flow, table.node, e.parent, r, e.step, Op::kReduce});
         continue;
       }
-      if (e.parent == kNil && e.flow < set.flows) {
+      if (e.op == Op::kGather && e.parent == kNil && e.flow < set.flows) {
         plan.flows[e.flow] = {table.node, plan.ranges[r]};
         plan.ranges[e.flow] = plan.ranges[r];
       }
-      for (uint32_t c : e.children) plan.transfers.push_back({e.flow, table.node, c, r, e.step, Op::kGather});
+      for (uint32_t c : e.children) plan.transfers.push_back({e.flow, table.node, c, r, e.step, e.op});
     }
   }
   return plan;

@@ -6,16 +6,24 @@
 //                       local partial sum, sends the partial sum of the chunk to p.
 //   Reduce, parent nil: the same wait and aggregation, sends nothing (a root's, or more
 //                       children than one entry holds).
-//   Gather, parent p:   waits for Gather(flow) from p, writes it, sends it to Children.
+//   Gather, parent p:   waits for a Gather or Put (flow) from p, writes it, sends it to Children.
 //   Gather, parent nil: the root of the flow sends the full sum to Children. If a Reduce of the
 //                       same flow came earlier in this table it waits for nothing more;
 //                       otherwise it waits for Reduce(flow) from every node in Children (Fig. 5).
+//   Put, parent p / nil: as a Gather, but what it sends is a partial sum, which the receiver
+//                       writes without adding its own value (plan/plan.hpp). The NI receives
+//                       Gather and Put alike (it writes the block) and keeps their arrivals in
+//                       one row per flow, so a wait for "a Gather or Put from p" is one look-up.
+//                       With no children a Put only waits (a terminal Put): the compiler puts
+//                       one before the first send of bytes that a Put arrival, not forwarded,
+//                       brought.
 //   NOP:                holds injection for the step time of a Size-byte per-step chunk.
 #pragma once
 
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "plan/plan.hpp"
@@ -64,8 +72,8 @@ struct TableOptions {
   uint64_t base_addr = 0;
 };
 
-// Compiles a plan into tables: one Reduce per flow a node sends up, one Gather per flow and
-// step a node sends down, terminal Reduces where the wait set is not the Gather's children,
+// Compiles a plan into tables: one Reduce per flow a node sends up, one Gather (or Put) per
+// flow and step a node sends down, terminal Reduces where the wait set is not the Gather's children,
 // NOPs for the steps a node has nothing to send. Entries are ordered by step; within a step
 // in plan order. Throws InputError if a send has more destinations than K slots.
 TableSet compile_tables(const Plan& plan, const TableOptions& opt);
@@ -85,7 +93,9 @@ class NodeTableCompiler {
   TableEntry& next_entry();
   void append_split(const TableEntry& proto, const std::vector<uint32_t>& nodes, size_t first,
                     size_t last);
-  void sources(uint32_t flow, Op op, uint32_t before, std::vector<uint32_t>& out) const;
+  void sources(uint32_t flow, bool written, uint32_t before, std::vector<uint32_t>& out) const;
+  void find_unforwarded_puts(uint32_t node);
+  void await_puts(const Transfer& send, uint64_t start_addr, uint64_t size);
 
   const Plan& plan_;
   const PlanIndex& index_;
@@ -94,6 +104,9 @@ class NodeTableCompiler {
   std::vector<TableEntry> entries_;  // slots [0, used_) hold the node's table
   size_t used_ = 0;
   std::vector<bool> reduced_;        // a Reduce of the flow is in this node's table
+  bool has_puts_ = false;            // the plan has Puts
+  std::vector<uint32_t> puts_;       // the node's Put arrivals no later entry waits for yet
+  std::vector<std::pair<uint32_t, uint32_t>> written_;
   std::vector<uint32_t> children_, dsts_, from_, sorted_a_, sorted_b_;
 };
 

@@ -3,7 +3,9 @@
 // or a set of node ids as bits. The bits of a set are kept only on the span of 64-bit words
 // that can be non-zero, in a vector per node that keeps its capacity from segment to
 // segment: a partial sum of nearby ids (a ring arc, a row, a subtree of a tree over ids)
-// costs a few words. Full N-bit sets cost N/64 words per Reduce and N^2/8 bytes in all,
+// costs a few words. A Reduce adds the sender's set to the receiver's (they must be disjoint),
+// a Gather must carry every contribution, and a Put replaces the receiver's set with the
+// sender's, whatever the receiver held. Full N-bit sets cost N/64 words per Reduce and N^2/8 bytes in all,
 // which made ring2d on torus:128x128 spend most of its time clearing and or-ing them.
 #include "verifier/check_sums.hpp"
 
@@ -126,7 +128,9 @@ class SumChecker {
  public:
   SumChecker(const Plan& plan, Segments& segs, ErrorList& errors)
       : plan_(plan), segs_(segs), errors_(errors), n_(plan.nodes), words_((n_ + 63) / 64),
-        kind_(n_, Kind::kSingleton), bits_(n_), receiving_(n_, 0) {}
+        kind_(n_, Kind::kSingleton), bits_(n_), receiving_(n_, 0),
+        has_puts_(std::any_of(plan.transfers.begin(), plan.transfers.end(),
+                              [](const Transfer& t) { return t.op == Op::kPut; })) {}
 
   void run() {
     for (size_t g = 0; g < segs_.count() && !errors_.full();) {
@@ -141,6 +145,7 @@ class SumChecker {
   void step_group(size_t g, size_t i, size_t j);
   void reduce(size_t g, const Rec& t, const Value& in);
   void gather(size_t g, const Rec& t, const Value& in);
+  void put(const Rec& t, const Value& in);
   void check_end(size_t g);
   Value value_of(uint32_t v) const { return {kind_[v], v, &bits_[v]}; }
   uint32_t first_missing(const Value& v) const;
@@ -160,6 +165,7 @@ class SumChecker {
   uint32_t group_ = 0;
   std::vector<Kind> sent_kind_;  // a step's sends, when a sender also receives in it
   std::vector<Bits> sent_bits_;
+  const bool has_puts_;  // else a record that does not reduce is a Gather
 };
 
 void SumChecker::segment(size_t g) {
@@ -218,6 +224,8 @@ void SumChecker::step_group(size_t g, size_t i, size_t j) {
     const Value in = overlap ? Value{sent_kind_[k - i], t.src, &sent_bits_[k - i]} : value_of(t.src);
     if (t.reduce) {
       reduce(g, t, in);
+    } else if (has_puts_ && plan_.transfers[t.id].op == Op::kPut) {
+      put(t, in);
     } else {
       gather(g, t, in);
     }
@@ -287,6 +295,14 @@ void SumChecker::gather(size_t g, const Rec& t, const Value& in) {
     bits_[t.dst] = *in.bits;
   }
   kind_[t.dst] = Kind::kBits;
+}
+
+// The receiver now holds exactly the sender's set: its own value is not added (a later Reduce
+// that adds a set sharing a node with it is refused there, naming the node).
+void SumChecker::put(const Rec& t, const Value& in) {
+  kind_[t.dst] = in.kind == Kind::kComplete ? Kind::kComplete : Kind::kBits;
+  if (in.kind == Kind::kSingleton) bits_[t.dst].assign_singleton(in.node);
+  if (in.kind == Kind::kBits) bits_[t.dst] = *in.bits;
 }
 
 // The first node whose contribution the set lacks, or n when it holds every one.

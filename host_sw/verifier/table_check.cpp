@@ -51,7 +51,7 @@ void TableChecker::check_sends(const ScheduleTable& table) {
   for (size_t i = 0; i < table.entries.size() && !list_.full(); ++i) {
     const TableEntry& e = table.entries[i];
     if (e.op == Op::kReduce && e.parent != kNil) expect(i, e, e.parent);
-    if (e.op == Op::kGather) {
+    if (writes(e.op)) {
       for (uint32_t c : e.children) expect(i, e, c);
     }
   }

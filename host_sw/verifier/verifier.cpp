@@ -66,6 +66,8 @@ void check_structure(const Plan& plan, const Topology& topo, ErrorList& errors) 
       errors.add(fmt::format("{}: a Reduce must be in reduce-scatter steps 1..{}", at(), T));
     } else if (t.op == Op::kGather && (t.step <= T || t.step > 2 * T)) {
       errors.add(fmt::format("{}: a Gather must be in all-gather steps {}..{}", at(), T + 1, 2 * T));
+    } else if (t.op == Op::kPut && (t.step < 1 || t.step > 2 * T)) {
+      errors.add(fmt::format("{}: a Put must be in steps 1..{}", at(), 2 * T));
     } else if (t.op == Op::kNop) {
       errors.add(fmt::format("{}: a NOP is not a transfer", at()));
     }
@@ -161,6 +163,33 @@ void check_links(const Plan& plan, const Topology& topo, const PlanIndex& index,
   for (uint64_t b : r.link_bytes) r.max_link_bytes = std::max(r.max_link_bytes, b);
 }
 
+// VerifyReport::unordered_puts: per node, each Put arrival against the node's Reduce arrivals.
+uint64_t count_unordered_puts(const Plan& plan, const PlanIndex& index) {
+  uint64_t count = 0;
+  std::vector<uint32_t> puts, reduces;
+  for (uint32_t v = 0; v < plan.nodes; ++v) {
+    puts.clear();
+    reduces.clear();
+    for (const uint32_t id : index.receives(v)) {
+      if (plan.transfers[id].op == Op::kPut) puts.push_back(id);
+      if (plan.transfers[id].op == Op::kReduce) reduces.push_back(id);
+    }
+    for (const uint32_t p : puts) {
+      const Transfer& a = plan.transfers[p];
+      const ByteRange& ra = plan.ranges[a.range];
+      for (const uint32_t r : reduces) {
+        const Transfer& b = plan.transfers[r];
+        const ByteRange& rb = plan.ranges[b.range];
+        if (b.step > a.step && b.src != a.src && ra.offset < rb.end() && rb.offset < ra.end()) {
+          ++count;
+          break;
+        }
+      }
+    }
+  }
+  return count;
+}
+
 VerifyReport verify(const Plan& plan, const Topology& topo, size_t max_errors,
                     const TableSet* tables, const PlanIndex* given_index) {
   VerifyReport r;
@@ -182,6 +211,10 @@ VerifyReport verify(const Plan& plan, const Topology& topo, size_t max_errors,
   check_links(plan, topo, index, r, errors);
   check_wait_rules(plan, index, tables, errors);
   check_sums(plan, errors);
+  if (std::any_of(plan.transfers.begin(), plan.transfers.end(),
+                  [](const Transfer& t) { return t.op == Op::kPut; })) {
+    r.unordered_puts = count_unordered_puts(plan, index);
+  }
   return r;
 }
 

@@ -20,6 +20,11 @@ struct VerifyReport {
   uint32_t max_step_link_load = 0;  // most transfers on one directed link in one step
   std::vector<uint64_t> link_bytes; // bytes each directed link carries over the whole plan
   uint64_t max_link_bytes = 0;
+  // Put arrivals that share bytes with a Reduce reaching the same node at a later step from
+  // another node. The sums above are proven in step order; the NI applies each message as it
+  // arrives, so a Put that lands after such a Reduce overwrites what it added. Nothing in the
+  // tables orders the two but the NIs keeping step (mtsim checks every run's sums).
+  uint64_t unordered_puts = 0;
 
   bool ok() const { return errors.empty(); }
 };

@@ -87,19 +87,22 @@ void WaitRules::await(uint32_t v, size_t i, const TableEntry& e, uint32_t from, 
                       const ArrivalsBy& by_flow, ErrorList& errors) {
   auto at = [&] { return fmt::format("node {}, flow {}, step {}", v, e.flow, e.step); };
   bool found = false;
+  // Gather and Put arrivals share the NI's row: a wait for one is answered by either.
+  const bool written = writes(op);
   for (const ArrivalsBy::Arrival& t : by_flow.of(e.flow)) {
-    if (t.op != op || t.step >= e.step) continue;
+    if (writes(t.op) != written || t.op == Op::kNop || t.step >= e.step) continue;
     if (t.src == from) {
       covered_[t.id] = true;
       found = true;
-    } else if (op == Op::kGather) {
-      errors.add(fmt::format("{}: receives the Gather of flow {} from both node {} and node {}",
-                             at(), e.flow, from, t.src));
+    } else if (written) {
+      errors.add(fmt::format("{}: receives the {} of flow {} from both node {} and node {}",
+                             at(), op_name(t.op), e.flow, from, t.src));
     }
   }
   if (!found) {
     errors.add(fmt::format("{}: table entry {} waits for a {} from node {} that no node sends it "
-                           "before step {}", at(), i, op_name(op), from, e.step));
+                           "before step {}", at(), i, written ? "gather or put" : op_name(op),
+                           from, e.step));
   }
 }
 
@@ -145,6 +148,7 @@ void WaitRules::check_entries(uint32_t v, const std::vector<TableEntry>& entries
     } else if (flow_state_.at(e.flow) == 0) {
       for (uint32_t c : e.children) await(v, i, e, c, Op::kReduce, by_flow, errors);
     }
+    if (writes(e.op) && e.children.empty()) continue;  // a terminal Put: waits, sends nothing
     // Compiled entries of MultiTree carry their flow's range; others are found by address
     // (plan_from_tables registers every range a table sends).
     const int64_t rid = compiled && ranges_are_flows_

@@ -29,7 +29,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 JOB_SH = os.path.join(HERE, "job.sh")
-ALGORITHMS = {"multitree", "multitree-opt", "ring", "ring-bi", "ring2d", "dbtree", "hdrm"}
+ALGORITHMS = {"multitree", "multitree-opt", "ring", "ring-bi", "ring2d", "ring2d-paper", "dbtree",
+              "hdrm"}
 FLOWS = {"message", "packet"}
 CONFIGS = {"default", "paper"}
 OVERLAPS = {"none", "layer"}

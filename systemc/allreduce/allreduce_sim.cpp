@@ -73,7 +73,9 @@ struct Loaded {
 void check_scoreboard_rows(const TableSet& set, const std::string& dir, uint32_t slots) {
   std::unordered_map<uint64_t, uint32_t> rows[3];  // by op: (node, flow) -> messages
   auto arrive = [&](uint32_t node, const TableEntry& e, uint32_t sender) {
-    if (++rows[static_cast<uint32_t>(e.op)][uint64_t{node} << 32 | e.flow] <= slots) return;
+    // Gather and Put arrivals share a row (table/schedule_table.hpp).
+    const Op row = writes(e.op) ? Op::kGather : e.op;
+    if (++rows[static_cast<uint32_t>(row)][uint64_t{node} << 32 | e.flow] <= slots) return;
     throw InputError(fmt::format(
         "image set {}: node {} receives more than {} {} messages of flow {} (one from node {}); "
         "the NI's dependency scoreboard holds {} per (op, flow) on a torus, mesh or ring "
@@ -82,7 +84,7 @@ void check_scoreboard_rows(const TableSet& set, const std::string& dir, uint32_t
   for (const ScheduleTable& t : set.tables) {
     for (const TableEntry& e : t.entries) {
       if (e.op == Op::kReduce && e.parent != kNil) arrive(e.parent, e, t.node);
-      if (e.op == Op::kGather) {
+      if (writes(e.op)) {
         for (uint32_t c : e.children) arrive(c, e, t.node);
       }
     }

@@ -17,6 +17,7 @@ void Decoder::decode(const TableEntry& e, Decoded& out) const {
       if (e.parent != kNil) send(e.parent);
       break;
     case Op::kGather:
+    case Op::kPut:
       for (uint32_t c : e.children) send(c);
       break;
   }

@@ -24,7 +24,7 @@ struct SendRequest {
 struct Decoded {
   Op op = Op::kNop;
   uint64_t lockstep_cycles = 0;     // NOP: load the lockstep counter with this
-  std::vector<SendRequest> sends;   // Reduce: to Parent (none if nil); Gather: to each child
+  std::vector<SendRequest> sends;   // Reduce: to Parent (none if nil); Gather, Put: each child
 };
 
 class Decoder : public sc_core::sc_module {

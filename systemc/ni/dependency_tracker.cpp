@@ -62,9 +62,9 @@ bool DependencyTracker::first_missing(const TableEntry& e, Op& op, uint32_t& fro
     from = node;
     return true;
   };
-  if (e.op == Op::kGather && e.parent != kNil) return missing(Op::kGather, e.parent);
+  if (writes(e.op) && e.parent != kNil) return missing(Op::kGather, e.parent);  // the row of both
   const bool reduced = e.flow < reduced_flow_.size() && reduced_flow_[e.flow];
-  if (e.op == Op::kReduce || (e.op == Op::kGather && !reduced)) {
+  if (e.op == Op::kReduce || (writes(e.op) && !reduced)) {
     for (uint32_t c : e.children) {
       if (missing(Op::kReduce, c)) return true;
     }

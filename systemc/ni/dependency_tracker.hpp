@@ -2,8 +2,10 @@
 // whether the table's head entry still waits for one. The wait rules are
 // host_sw/table/schedule_table.hpp's: a Reduce waits for the Reduce of its flow from every
 // child; a Gather with a parent waits for the parent's Gather; a root Gather waits for its
-// children's Reduces unless a Reduce of the same flow issued earlier at this node. A message
-// is known by (Op, flow, sender); no plan sends the same one twice.
+// children's Reduces unless a Reduce of the same flow issued earlier at this node. A Put
+// waits as a Gather does, and a Put's arrival counts as a Gather's: both are written, and
+// they share the row. A message is known by (Op, flow, sender); no plan sends the same one
+// twice.
 //
 // Hardware (rtl/dependency_tracker.sv): a scoreboard with one row per (Op, flow) holding the
 // senders whose message of that flow has arrived, at most `slots` of them; the RTL raises an
@@ -47,8 +49,10 @@ class DependencyTracker : public sc_core::sc_module {
   uint64_t changes() const { return changes_; }
 
  private:
+  // Gather and Put share a row (both are written, not added).
   static uint64_t row(Op op, uint32_t flow) {
-    return (uint64_t{static_cast<uint8_t>(op)} << 32) | flow;
+    const Op kind = writes(op) ? Op::kGather : op;
+    return (uint64_t{static_cast<uint8_t>(kind)} << 32) | flow;
   }
   void check_flow(uint32_t flow, const char* what);
 

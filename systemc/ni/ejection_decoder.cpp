@@ -47,7 +47,7 @@ bool EjectionDecoder::consume(const Flit& f, uint32_t port_index, ReceivedBlock&
   Context& c = contexts_[static_cast<size_t>(port_index) * vcs_ + f.vc];
   if (is_head(f.type)) {
     if (c.open) fail(f, port_index, "a head flit inside an open message or packet");
-    if (f.op != static_cast<uint8_t>(Op::kReduce) && f.op != static_cast<uint8_t>(Op::kGather)) {
+    if (f.op != static_cast<uint8_t>(Op::kReduce) && !writes(static_cast<Op>(f.op))) {
       fail(f, port_index, "a head flit that carries no all-reduce operation");
     }
     // Who sent it, checked before the context changes.

@@ -184,7 +184,7 @@ void NetworkInterface::eject(uint64_t now) {
     b.addr = received_.addr;
     b.data.swap(received_.data);
     b.counted = false;
-    if (received_.op == Op::kGather) {
+    if (writes(received_.op)) {  // a Gather or Put block is written as it came
       if (ni_.forward) forward_.erase(b.addr, b.data.size());  // no longer this NI's sum
       schedule(dma.write(b.addr, b.data.data(), b.data.size(), now), EventKind::kBlockDone, slot);
     } else {
@@ -333,7 +333,7 @@ void NetworkInterface::plan_forwarding() {
   if (!ni_.forward || ni_.forward_prefix_bytes == 0) return;
   for (const TableEntry& e : table.entries()) {
     const bool reduced = !e.children.empty() && ((e.op == Op::kReduce && e.parent != kNil) ||
-                                                 (e.op == Op::kGather && e.parent == kNil));
+                                                 (writes(e.op) && e.parent == kNil));
     if (reduced) forward_ranges_.push_back({e.start_addr, std::min(e.size, ni_.forward_prefix_bytes)});
   }
 }

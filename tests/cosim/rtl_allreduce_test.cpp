@@ -51,9 +51,23 @@ TEST(RtlAllReduce, Mesh3x3MultiTreeInt32) {
   compare(o);
 }
 
+// Put entries (ring2d-paper: each row's partial sums spread with Puts, each chain ended by a
+// terminal Put), message- and packet-based.
+TEST(RtlAllReduce, Torus4x2Ring2dPaperPuts) {
+  compare(options("torus:4x2", "ring2d-paper", FlowControl::kMessage, 96 * kKiB));
+}
+
+TEST(RtlAllReduce, Torus3x2Ring2dPaperPutsPacket) {
+  compare(options("torus:3x2", "ring2d-paper", FlowControl::kPacket, 48 * kKiB));
+}
+
 // RTL and SystemC NIs side by side: flits, credits and sums cross between the two models.
 TEST(RtlAllReduce, MixedNodesMesh3x3Dbtree) {
   compare(options("mesh:3x3", "dbtree", FlowControl::kPacket, 64 * kKiB), {0, 5});
+}
+
+TEST(RtlAllReduce, MixedNodesTorus4x2Ring2dPaper) {
+  compare(options("torus:4x2", "ring2d-paper", FlowControl::kPacket, 64 * kKiB), {1, 6});
 }
 
 TEST(RtlAllReduce, MixedNodesTorus4x4MultiTree) {

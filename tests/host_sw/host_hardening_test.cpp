@@ -792,8 +792,9 @@ TEST(Hardening, UnknownAlgorithmInAManifestIsRefused) {
     const auto r = run_command(kMtc + " " + cmd + dir + "/s");
     EXPECT_EQ(r.code, 1) << r.out;
     EXPECT_THAT(r.out, HasSubstr("manifest.json: key 'algorithm': unknown algorithm \"nosuch\" (one "
-                                 "of multitree, multitree-opt, ring, ring-bi, ring2d, dbtree, "
-                                 "hdrm, flexreduce, blueconnect, mtree, msccl)"));
+                                 "of multitree, multitree-opt, ring, ring-bi, ring2d, "
+                                 "ring2d-paper, dbtree, hdrm, flexreduce, blueconnect, mtree, "
+                                 "msccl)"));
   }
 }
 

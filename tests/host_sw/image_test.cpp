@@ -486,12 +486,17 @@ TEST(ImageDecode, RejectsNonZeroPadBits) {
   EXPECT_THAT(what, HasSubstr("pad"));
 }
 
-TEST(ImageDecode, RejectsOpCode3) {
+// Op code 3 is Put: node 0's Gather (entry 1) poked to 3 decodes as a Put of the same fields.
+TEST(ImageDecode, DecodesOpCode3AsPut) {
   std::vector<uint8_t> img = small_image();
-  poke(img, 0, 0, 2, 3);
-  const std::string what = decode_error(img);
-  EXPECT_THAT(what, HasSubstr("entry 0, field op"));
-  EXPECT_THAT(what, HasSubstr("code 3"));
+  poke(img, 1, 0, 2, 3);
+  refresh_crc(img);
+  const ScheduleTable t = decode_image(img).table;
+  ASSERT_EQ(t.entries.size(), 2u);
+  TableEntry want = small_set().tables[0].entries[1];
+  want.op = Op::kPut;
+  EXPECT_EQ(t.entries[1], want);
+  EXPECT_EQ(t.entries[0], small_set().tables[0].entries[0]);
 }
 
 TEST(ImageDecode, RejectsFlowOutOfRange) {

@@ -97,6 +97,12 @@ TEST(Mtc, ExitCodesAndErrors) {
   r = run("plan --topology torus:4x4 --algorithm hdrm");
   EXPECT_EQ(r.code, 1);
   EXPECT_THAT(r.out, HasSubstr("torus:4x4"));
+  r = run("plan --topology ring:8 --algorithm ring2d-paper");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("ring2d-paper: topology ring:8 is not a 2D torus"));
+  r = run("plan --topology mesh:4x4 --algorithm ring2d-paper");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("ring2d-paper: topology mesh:4x4 is not a 2D torus"));
   r = run("plan --topology torus:4x4 --algorithm multitree --addr-bits 8");
   EXPECT_EQ(r.code, 1) << "a 1 MiB buffer's addresses do not fit 8 bits";
 }
