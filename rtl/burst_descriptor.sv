@@ -7,9 +7,10 @@
 // works from the send and the burst's offset.
 //
 // The burst is payload bytes [offset_i, offset_i + len_i) of a send with left_i bytes from
-// offset_i on: offset_i a multiple of BURST_BYTES, len_i at most BURST_BYTES and short only at the end of
-// the send (zero for a zero-byte send: one empty payload flit). PACKET_BYTES is a multiple of
-// BURST_BYTES, so a burst lies in one packet and holds at most one head, at its first flit.
+// offset_i on: offset_i a multiple of BURST_BYTES, len_i at most BURST_BYTES and short only at
+// the end of the send (zero for a zero-byte send: one empty payload flit). PACKET_BYTES is a
+// multiple of BURST_BYTES, so a burst lies in one packet and holds at most one head, at its
+// first flit.
 module burst_descriptor #(
   // Width of addresses.
   parameter int unsigned ADDR_W = 32,

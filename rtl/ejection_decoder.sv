@@ -196,8 +196,8 @@ module ejection_decoder #(
     end
 
     if (flit_i && is_head) begin
-      if (open_q[vc_i] || (32'(h_op) != OP_REDUCE && 32'(h_op) != OP_GATHER && 32'(h_op) != OP_PUT) ||
-          h_sender == Nil || (!is_sub && h_pkt_bytes > h_msg_bytes) || h_addr[3:0] != '0) begin
+      if (open_q[vc_i] || 32'(h_op) == OP_NOP || h_sender == Nil ||
+          (!is_sub && h_pkt_bytes > h_msg_bytes) || h_addr[3:0] != '0) begin
         error_d = 1'b1;
       end
       b_key = {h_sender, h_tree, h_op};
