@@ -17,7 +17,7 @@ inline CLI::Option* add_algorithm_option(CLI::App& app, std::string& algorithm) 
       .add_option("-a,--algorithm", algorithm,
                   "multitree, multitree-opt (torus, ring, BiGraph, two-level fat-tree), ring, ring-bi, ring2d, dbtree, hdrm "
                   "(BiGraph), flexreduce, blueconnect (hierarchies of machines, hier:A+B+...), "
-                  "mtree (direct networks), or msccl:PATH (an MSCCL XML all-reduce, imported and verified: "
+                  "mtree (direct networks), ps (parameter server on node 0; switch networks), or msccl:PATH (an MSCCL XML all-reduce, imported and verified: "
                   "docs/msccl.md)")
       ->capture_default_str();
 }

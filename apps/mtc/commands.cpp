@@ -48,7 +48,7 @@ void add_plan_args(CLI::App* cmd, PlanArgs& a) {
   add_topology_option(*cmd, a.topology)->required();
   cmd->add_option("-a,--algorithm", a.algorithm,
                   "multitree, multitree-opt (torus, ring, BiGraph, two-level fat-tree), ring, ring-bi, ring2d, dbtree, hdrm, "
-                  "flexreduce, blueconnect (hierarchies of machines, hier:A+B+...), mtree (direct networks), or msccl:PATH (an MSCCL XML all-reduce, imported and verified: docs/msccl.md)")
+                  "flexreduce, blueconnect (hierarchies of machines, hier:A+B+...), mtree (direct networks), ps (parameter server on node 0; switch networks), or msccl:PATH (an MSCCL XML all-reduce, imported and verified: docs/msccl.md)")
       ->required();
   cmd->add_option("-b,--bytes", a.bytes, "all-reduce buffer size, e.g. 65536, 64KiB, 1MiB")
       ->capture_default_str();

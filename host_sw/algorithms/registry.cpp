@@ -29,7 +29,7 @@ bool image_algorithm(const std::string& name) {
 const std::vector<std::string>& algorithm_names() {
   static const std::vector<std::string> names{"multitree", "multitree-opt", "ring", "ring-bi",
                                               "ring2d", "dbtree", "hdrm",
-                                              "flexreduce", "blueconnect", "mtree"};
+                                              "flexreduce", "blueconnect", "mtree", "ps"};
   return names;
 }
 
@@ -144,6 +144,9 @@ PlanSize estimate_size(const TopologySize& size, const std::string& algorithm,
     if (size.kind == TopologyKind::kFile || size.kind == TopologyKind::kBiGraph) {
       p.extra_seconds = 2 * n * search_visits(size) * 2e-9;
     }
+  } else if (algorithm == "ps") {
+    p.steps_per_phase = std::ceil((n - 1) / 4);
+    p.transfers = 2 * (n - 1);
   } else if (algorithm == "hdrm") {
     p.steps_per_phase = ceil_log2(n);
     p.transfers = 2 * n * p.steps_per_phase;
@@ -234,9 +237,10 @@ Plan build_plan(const Topology& topo, const std::string& algorithm, const PlanOp
   if (algorithm == "flexreduce") return build_flexreduce(topo, opt);
   if (algorithm == "blueconnect") return build_blueconnect(topo, opt);
   if (algorithm == "mtree") return build_mtree(topo, opt);
+  if (algorithm == "ps") return build_ps(topo, opt);
   throw InputError(fmt::format("algorithm \"{}\": unknown (multitree, multitree-opt, ring, "
                                "ring-bi, ring2d, dbtree, hdrm, flexreduce, blueconnect, "
-                               "mtree, msccl:PATH)", algorithm));
+                               "mtree, ps, msccl:PATH)", algorithm));
 }
 
 }  // namespace mt
