@@ -349,6 +349,15 @@ void add_model_options(CLI::App& app, MtsimArgs& a) {
                  "reduction unit, elements/cycle")
       ->capture_default_str();
   a.reduce_latency_opt = add_reduce_latency_option(app, o);
+  app.add_option("--ina-window", o.aggregation.window,
+                 "ina: sequence numbers (flits) each switch aggregation unit holds in flight per "
+                 "flow")
+      ->capture_default_str();
+  app.add_option("--ina-width", o.aggregation.elements_per_cycle,
+                 "ina: switch adder width, elements/cycle")
+      ->capture_default_str();
+  app.add_option("--ina-latency", o.aggregation.latency, "ina: switch adder pipeline, cycles")
+      ->capture_default_str();
   app.add_flag("--ni-forward", o.ni.forward,
                "forward reduced data from the reduction unit to the flit encoder instead of "
                "reading it back from memory (a model experiment; systemc/ni/README.md)");

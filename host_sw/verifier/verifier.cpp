@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "plan/plan_index.hpp"
 #include "topology/routing.hpp"
+#include "verifier/aggregation_check.hpp"
 #include "verifier/check_sums.hpp"
 #include "verifier/wait_rules.hpp"
 
@@ -177,6 +178,11 @@ VerifyReport verify(const Plan& plan, const Topology& topo, size_t max_errors,
     if (!rule.empty()) errors.add(rule);
   }
   if (!r.ok()) return r;  // later checks index by the ids checked here
+  if (!plan.aggregations.empty()) {
+    // In-network aggregation: the switches sum; the node-to-node checks below do not apply.
+    check_aggregation(plan, topo, errors);
+    return r;
+  }
   std::optional<PlanIndex> own_index;
   const PlanIndex& index = given_index ? *given_index : own_index.emplace(plan);
   check_links(plan, topo, index, r, errors);

@@ -194,6 +194,11 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
   }
   const Loaded loaded = load_tables(opt, topo, std::move(images));
   const TableSet& set = loaded.set;
+  if (!opt.images.empty() && set.algorithm == "ina") {
+    throw InputError(fmt::format("{}: an image set holds the NIs' tables only, not the switches' "
+                                 "aggregation tables an ina run needs; run mtsim -a ina",
+                                 opt.images));
+  }
   if (set.children_slots == 0 || set.children_slots > 4) {
     throw InputError(fmt::format("the tables have {} children slots; this NI has 1 to 4 ports",
                                  set.children_slots));

@@ -793,7 +793,7 @@ TEST(Hardening, UnknownAlgorithmInAManifestIsRefused) {
     EXPECT_EQ(r.code, 1) << r.out;
     EXPECT_THAT(r.out, HasSubstr("manifest.json: key 'algorithm': unknown algorithm \"nosuch\" (one "
                                  "of multitree, multitree-opt, ring, ring-bi, ring2d, dbtree, "
-                                 "hdrm, flexreduce, blueconnect, mtree, ps, msccl)"));
+                                 "hdrm, flexreduce, blueconnect, mtree, ps, ina, msccl)"));
   }
 }
 
