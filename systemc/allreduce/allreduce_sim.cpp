@@ -94,6 +94,11 @@ Loaded load_tables(const AllReduceOptions& opt, const Topology& topo, TableSet i
   Loaded l;
   if (!opt.images.empty()) {
     l.set = std::move(images);
+    if (l.set.algorithm == "ina") {
+      throw InputError(fmt::format("{}: an image set holds the NIs' tables only, not the "
+                                   "switches' aggregation tables an ina run needs; run mtsim -a "
+                                   "ina", opt.images));
+    }
     if (l.set.nodes != topo.nodes()) {
       throw InputError(fmt::format("image set {} is for {} nodes, topology {} has {}",
                                    opt.images, l.set.nodes, topo.spec(), topo.nodes()));
@@ -194,11 +199,7 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
   }
   const Loaded loaded = load_tables(opt, topo, std::move(images));
   const TableSet& set = loaded.set;
-  if (!opt.images.empty() && set.algorithm == "ina") {
-    throw InputError(fmt::format("{}: an image set holds the NIs' tables only, not the switches' "
-                                 "aggregation tables an ina run needs; run mtsim -a ina",
-                                 opt.images));
-  }
+
   if (set.children_slots == 0 || set.children_slots > 4) {
     throw InputError(fmt::format("the tables have {} children slots; this NI has 1 to 4 ports",
                                  set.children_slots));
