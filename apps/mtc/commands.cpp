@@ -205,6 +205,10 @@ int run_plan(const MtcArgs& a, std::ostream& out) {
   PlanIndex index(plan);  // the verifier's and the tables' (a plan on torus:64x64: 0.3 s)
   const VerifyReport report = require_valid(plan, topo, &index);
   // Whole before anything is written: a plan MSCCL cannot express leaves no output.
+  if (a.format == "msccl" && !plan.aggregations.empty()) {
+    throw InputError(fmt::format("--format msccl: a {} plan sums in the switches, which an MSCCL "
+                                 "algorithm (sends between GPUs) cannot express", plan.algorithm));
+  }
   const std::string msccl_xml = a.format == "msccl" ? export_msccl(plan) : std::string();
   TableOptions topt;
   topt.children_slots = a.children;
@@ -227,6 +231,7 @@ int run_plan(const MtcArgs& a, std::ostream& out) {
     for (const auto& sink : sinks) sink->add(t);
   }
   for (const auto& sink : sinks) sink->finish();
+  if (!a.quiet && a.format == "text") write_aggregation_text(out, plan);
   if (a.format == "msccl") {
     out << msccl_xml;
   } else if (a.format != "json") {

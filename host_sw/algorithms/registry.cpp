@@ -148,7 +148,9 @@ PlanSize estimate_size(const TopologySize& size, const std::string& algorithm,
     p.steps_per_phase = algorithm == "ps" ? std::ceil((n - 1) / 4) : 1;
     p.transfers = 2 * n;
     // ina: a breadth-first search over the network from every switch for the tree's top.
-    if (algorithm == "ina") p.extra_seconds = static_cast<double>(size.switches) * search_visits(size) * 2e-9;
+    if (algorithm == "ina") {
+      p.extra_seconds = static_cast<double>(size.switches) * search_visits(size) * 2e-9;
+    }
   } else if (algorithm == "hdrm") {
     p.steps_per_phase = ceil_log2(n);
     p.transfers = 2 * n * p.steps_per_phase;

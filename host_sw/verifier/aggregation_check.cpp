@@ -38,7 +38,9 @@ void check_entries(const Topology& topo, uint32_t flow, const Entries& tree, Err
       errors.add(fmt::format("{}: parent {} does not list it as a child once", at, a->parent));
     }
   }
-  if (tops != 1) errors.add(fmt::format("aggregation flow {}: {} tops; a tree has one", flow, tops));
+  if (tops != 1) {
+    errors.add(fmt::format("aggregation flow {}: {} tops; a tree has one", flow, tops));
+  }
 }
 
 // The nodes whose buffers switch s's sum holds; a node counted twice is an error.
@@ -131,7 +133,9 @@ void check_cover(const Plan& plan, ErrorList& errors) {
     }
     at = std::max(at, c.end());
   }
-  if (at != plan.bytes) errors.add(fmt::format("the flows' chunks end at byte {} of {}", at, plan.bytes));
+  if (at != plan.bytes) {
+    errors.add(fmt::format("the flows' chunks end at byte {} of {}", at, plan.bytes));
+  }
 }
 
 }  // namespace
@@ -142,7 +146,8 @@ void check_aggregation(const Plan& plan, const Topology& topo, ErrorList& errors
     if (a.flow >= plan.flows.size()) {
       errors.add(fmt::format("aggregation flow {} does not exist", a.flow));
     } else if (!trees[a.flow].emplace(a.vertex, &a).second) {
-      errors.add(fmt::format("aggregation flow {}: switch vertex {} listed twice", a.flow, a.vertex));
+      errors.add(fmt::format("aggregation flow {}: switch vertex {} listed twice", a.flow,
+                             a.vertex));
     }
   }
   for (uint32_t f = 0; f < plan.flows.size() && !errors.full(); ++f) {

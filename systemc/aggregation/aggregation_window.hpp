@@ -42,6 +42,8 @@ class AggregationWindow {
   void accept(uint32_t c, uint64_t seq, const FlitData& data);
   // The arrival bitmap of sequence number `seq` (0 outside the window).
   uint64_t arrivals(uint64_t seq) const;
+  // Whether every child has delivered `seq` (a number in the window).
+  bool complete(uint64_t seq) const { return arrivals(seq) == all_; }
   // Whether every child has delivered base().
   bool front_complete() const;
   // The sum of base(); moves the window on (front_complete must hold: std::logic_error).

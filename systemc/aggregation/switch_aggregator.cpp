@@ -38,12 +38,14 @@ SwitchAggregator::SwitchAggregator(uint32_t vertex, std::vector<AggregationEntry
     const bool top = e.parent_port == kNoAggregationParent;
     if (top) {
       for (uint32_t c = 0; c < children; ++c) {
-        s.results.push_back({vport_of(e.child_ports[c]), e.child_labels[c], Op::kGather, 0});
+        s.results.push_back(
+            {vport_of(e.child_ports[c]), e.child_labels[c], Op::kGather, 0, Flit{}});
       }
     } else {
-      s.results.push_back({vport_of(e.parent_port), vertex, Op::kReduce, 0});
+      s.results.push_back({vport_of(e.parent_port), vertex, Op::kReduce, 0, Flit{}});
       for (uint32_t c = 0; c < children; ++c) {
-        s.copies.push_back({vport_of(e.child_ports[c]), e.child_labels[c], Op::kGather, 0});
+        s.copies.push_back(
+            {vport_of(e.child_ports[c]), e.child_labels[c], Op::kGather, 0, Flit{}});
       }
     }
     flow_index_[e.flow] = static_cast<uint32_t>(flows_.size());
@@ -126,11 +128,7 @@ bool SwitchAggregator::take_child_data(FlowState& s, InputContext& c, const Flit
   }
   s.window.accept(c.child, seq, flit.data);
   ++s.taken[c.child];
-  if (s.window.arrivals(seq) == (s.window.children() == 64
-                                      ? ~uint64_t{0}
-                                      : (uint64_t{1} << s.window.children()) - 1)) {
-    s.due[seq % s.due.size()] = now + cfg_.latency;
-  }
+  if (s.window.complete(seq)) s.due[seq % s.due.size()] = now + cfg_.latency;
   return true;
 }
 
@@ -167,25 +165,22 @@ Flit SwitchAggregator::head_of(const FlowState& s, const OutStream& o) const {
 void SwitchAggregator::send(FlowState& s, std::vector<OutStream>& outs, const FlitData& data) {
   const uint64_t n = 1 + s.payload;  // flits of each message
   for (OutStream& o : outs) {
-    const uint64_t packet = (uint64_t{1} << 62) | (uint64_t{vertex_} << 32) |
-                            (s.vc * out_ports_.size() + o.vport);
     if (o.sent == 0) {
-      Flit h = head_of(s, o);
-      h.packet = packet;
-      h.length = static_cast<uint32_t>(n);
-      pending_.push_back({o.vport, s.vc, h});
+      o.proto = head_of(s, o);
+      o.proto.packet = (uint64_t{1} << 62) | (uint64_t{vertex_} << 32) |
+                       (s.vc * out_ports_.size() + o.vport);
+      o.proto.length = static_cast<uint32_t>(n);
+      pending_.push_back({o.vport, s.vc, o.proto});
       --room_[o.vport * vcs_ + s.vc];
       o.sent = 1;
     }
-    Flit f = head_of(s, o);
+    pending_.push_back({o.vport, s.vc, o.proto});
+    Flit& f = pending_.back().flit;
     f.index = static_cast<uint32_t>(o.sent);
     f.type = o.sent + 1 == n                      ? FlitType::kSubMessageTail
              : (o.sent + 1) % subpacket_flits_ == 0 ? FlitType::kSubTail
                                                     : FlitType::kSubBody;
     f.data = data;
-    f.packet = packet;
-    f.length = static_cast<uint32_t>(n);
-    pending_.push_back({o.vport, s.vc, f});
     --room_[o.vport * vcs_ + s.vc];
     ++o.sent;
   }

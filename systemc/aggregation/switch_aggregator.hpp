@@ -79,6 +79,7 @@ class SwitchAggregator final : public FlitPeer {
     uint32_t src = 0;       // the head's Src
     Op op = Op::kReduce;
     uint64_t sent = 0;      // flits sent, head included
+    Flit proto;             // the head, once sent: every flit's fields but type, index, data
   };
   struct FlowState {
     FlowState(AggregationEntry e, AggregationWindow w) : entry(std::move(e)), window(w) {}

@@ -10,6 +10,7 @@
 #include "algorithms/algorithms.hpp"
 #include "common/error.hpp"
 #include "plan/plan_index.hpp"
+#include "support/run_command.hpp"
 #include "table/schedule_table.hpp"
 #include "topology/routing.hpp"
 #include "verifier/table_check.hpp"
@@ -129,6 +130,28 @@ TEST(Ina, VerifierRefusesBrokenTrees) {
                        p.routes[20] = route(parse_topology("fattree:4x2"), 2, t.dst);
                      }),
               HasSubstr("but its Reduce names another"));
+}
+
+TEST(Ina, MtcPrintsTheSwitchTablesAndRefusesMsccl) {
+  const auto r = mt::test::run_command(std::string(MTC_EXE) + " plan -t fattree:2x2 -a ina -b 4KiB");
+  ASSERT_EQ(r.code, 0) << r.out;
+  // fattree:2x2: nodes 0-3, leaf switches 4 and 5 (two nodes each), spines 6 and 7.
+  EXPECT_THAT(r.out, HasSubstr("Switch 4 (aggregation)\n  FlowID  Parent  Children\n"
+                               "       0       6  0 1\n"));
+  EXPECT_THAT(r.out, HasSubstr("Switch 6 (aggregation)\n  FlowID  Parent  Children\n"
+                               "       0     top  4 5\n"));
+  EXPECT_THAT(r.out, HasSubstr("verified: every node ends with every byte summed"));
+  const auto x = mt::test::run_command(std::string(MTC_EXE) +
+                                       " plan -t fattree:2x2 -a ina -b 4KiB --format msccl");
+  EXPECT_EQ(x.code, 1) << x.out;
+  EXPECT_THAT(x.out, HasSubstr("sums in the switches"));
+}
+
+TEST(Ina, TablesAloneAreNotProvedButRefused) {
+  const Topology topo = parse_topology("fattree:2x2");
+  const VerifyReport r = verify_tables(compile_tables(ina("fattree:2x2"), TableOptions{}), topo);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.errors.front(), HasSubstr("the switches' tables are not in a table set"));
 }
 
 TEST(Ina, DirectNetworksAreRefused) {

@@ -35,6 +35,8 @@ TEST(AggregationWindow, BitmapRecordsWhoHasArrived) {
   w.accept(2, 0, words(7));
   w.accept(0, 0, words(11));
   EXPECT_EQ(w.arrivals(0), 0b111u);
+  EXPECT_TRUE(w.complete(0));
+  EXPECT_FALSE(w.complete(1));
   ASSERT_TRUE(w.front_complete());
   EXPECT_EQ(w.pop_front(), words(23));
   EXPECT_EQ(w.base(), 1u);
