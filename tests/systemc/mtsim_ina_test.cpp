@@ -2,6 +2,7 @@
 // switch network, M/b reached on a fat-tree, a run with a window of one flit and a slow adder
 // (every switch back-pressuring all the time) that still drains with every sum exact, and bad
 // input refused with exit 1.
+#include <fstream>
 #include <regex>
 #include <string>
 
@@ -34,6 +35,22 @@ TEST(MtsimIna, ExactSumsInBothTypesOnSwitchNetworks) {
       EXPECT_EQ(r.code, 0) << r.out;
       EXPECT_THAT(r.out, HasSubstr("verified        yes"));
     }
+  }
+}
+
+TEST(MtsimIna, ExactSumsOnAFileWithSwitches) {
+  // Two machines of three nodes, their switches on a root switch by a double link and by a
+  // link of its own latency.
+  const std::string dir = mt::test::fresh_dir("mtsim_ina_", "file");
+  const std::string path = dir + "/two_machines.json";
+  std::ofstream(path) << R"({"nodes": [0, 1, 2, 3, 4, 5], "switches": [0, 1, 2],
+    "links": [{"a": "n0", "b": "s0"}, {"a": "n1", "b": "s0"}, {"a": "n2", "b": "s0"},
+              {"a": "n3", "b": "s1"}, {"a": "n4", "b": "s1"}, {"a": "n5", "b": "s1"},
+              {"a": "s0", "b": "s2", "width": 2}, {"a": "s1", "b": "s2", "latency": 300}]})";
+  for (const char* dtype : {"int32", "fp32"}) {
+    const auto r = run_command(kMtsim + " -t file:" + path + " -a ina -b 20KiB --dtype " + dtype);
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_THAT(r.out, HasSubstr("verified        yes: all 6 nodes hold the exact sum"));
   }
 }
 
