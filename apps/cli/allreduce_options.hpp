@@ -15,10 +15,12 @@ namespace mt::noc {
 inline CLI::Option* add_algorithm_option(CLI::App& app, std::string& algorithm) {
   return app
       .add_option("-a,--algorithm", algorithm,
-                  "multitree, multitree-opt (torus, ring, BiGraph, two-level fat-tree), ring, ring-bi, ring2d, ring2d-paper, dbtree, hdrm "
-                  "(BiGraph), flexreduce, blueconnect (hierarchies of machines, hier:A+B+...), "
-                  "mtree (direct networks), or msccl:PATH (an MSCCL XML all-reduce, imported and verified: "
-                  "docs/msccl.md)")
+                  "multitree, multitree-opt (torus, ring, BiGraph, two-level fat-tree), ring, "
+                  "ring-bi, ring2d, ring2d-paper (torus), dbtree, hdrm (BiGraph), flexreduce, "
+                  "blueconnect (hierarchies of machines, hier:A+B+...), mtree (direct networks), "
+                  "ps (parameter server on node 0; switch networks), ina (in-network aggregation; "
+                  "switch networks), or msccl:PATH (an MSCCL XML all-reduce, imported and "
+                  "verified: docs/msccl.md)")
       ->capture_default_str();
 }
 

@@ -47,8 +47,12 @@ struct PlanArgs {
 void add_plan_args(CLI::App* cmd, PlanArgs& a) {
   add_topology_option(*cmd, a.topology)->required();
   cmd->add_option("-a,--algorithm", a.algorithm,
-                  "multitree, multitree-opt (torus, ring, BiGraph, two-level fat-tree), ring, ring-bi, ring2d, ring2d-paper, dbtree, hdrm, "
-                  "flexreduce, blueconnect (hierarchies of machines, hier:A+B+...), mtree (direct networks), or msccl:PATH (an MSCCL XML all-reduce, imported and verified: docs/msccl.md)")
+                  "multitree, multitree-opt (torus, ring, BiGraph, two-level fat-tree), ring, "
+                  "ring-bi, ring2d, ring2d-paper (torus), dbtree, hdrm, flexreduce, blueconnect "
+                  "(hierarchies of machines, hier:A+B+...), mtree (direct networks), ps (parameter "
+                  "server on node 0; switch networks), ina (in-network aggregation; switch "
+                  "networks), or msccl:PATH (an MSCCL XML all-reduce, imported and verified: "
+                  "docs/msccl.md)")
       ->required();
   cmd->add_option("-b,--bytes", a.bytes, "all-reduce buffer size, e.g. 65536, 64KiB, 1MiB")
       ->capture_default_str();
@@ -213,6 +217,10 @@ int run_plan(const MtcArgs& a, std::ostream& out) {
   PlanIndex index(plan);  // the verifier's and the tables' (a plan on torus:64x64: 0.3 s)
   const VerifyReport report = require_valid(plan, topo, &index);
   // Whole before anything is written: a plan MSCCL cannot express leaves no output.
+  if (a.format == "msccl" && !plan.aggregations.empty()) {
+    throw InputError(fmt::format("--format msccl: a {} plan sums in the switches, which an MSCCL "
+                                 "algorithm (sends between GPUs) cannot express", plan.algorithm));
+  }
   const std::string msccl_xml = a.format == "msccl" ? export_msccl(plan) : std::string();
   TableOptions topt;
   topt.children_slots = a.children;
@@ -235,6 +243,7 @@ int run_plan(const MtcArgs& a, std::ostream& out) {
     for (const auto& sink : sinks) sink->add(t);
   }
   for (const auto& sink : sinks) sink->finish();
+  if (!a.quiet && a.format == "text") write_aggregation_text(out, plan);
   if (a.format == "msccl") {
     out << msccl_xml;
   } else if (a.format != "json") {

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <iterator>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include <fmt/compile.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace mt {
 namespace {
@@ -68,6 +71,25 @@ void TablesTextWriter::add(const ScheduleTable& t) {
 void write_tables_text(std::ostream& os, const TableSet& set) {
   TablesTextWriter writer(os, set);
   write_tables(writer, set);
+}
+
+void write_aggregation_text(std::ostream& os, const Plan& plan) {
+  std::vector<const SwitchAggregation*> rows;
+  for (const SwitchAggregation& a : plan.aggregations) rows.push_back(&a);
+  std::stable_sort(rows.begin(), rows.end(), [](const SwitchAggregation* a,
+                                                const SwitchAggregation* b) {
+    return a->vertex < b->vertex;
+  });
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const SwitchAggregation& a = *rows[i];
+    if (i == 0 || rows[i - 1]->vertex != a.vertex) {
+      os << fmt::format("\nSwitch {} (aggregation)\n  {:>6}  {:>6}  {}\n", a.vertex, "FlowID",
+                        "Parent", "Children");
+    }
+    const std::string parent =
+        a.parent == SwitchAggregation::kTop ? std::string("top") : std::to_string(a.parent);
+    os << fmt::format("  {:>6}  {:>6}  {}\n", a.flow, parent, fmt::join(a.children, " "));
+  }
 }
 
 }  // namespace mt

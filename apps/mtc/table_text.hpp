@@ -25,4 +25,9 @@ class TablesTextWriter : public TableSink {
 
 void write_tables_text(std::ostream& os, const TableSet& set);
 
+// The switches' aggregation tables of an in-network aggregation plan (Plan::aggregations):
+// one block per switch (its vertex id), a row per flow with its children and its parent
+// switch, "top" at the top of the tree. Nothing for other plans.
+void write_aggregation_text(std::ostream& os, const Plan& plan);
+
 }  // namespace mt

@@ -39,6 +39,10 @@ Plan build_blueconnect(const Topology& topo, const PlanOptions& opt);
 // MTREE's rate-weighted, pipelined spanning trees on a direct network with link capacities
 // and latencies (algorithms/mtree.hpp).
 Plan build_mtree(const Topology& topo, const PlanOptions& opt);
+// Parameter server: every worker sends its buffer to node 0, which sends the sum back (ps.cpp).
+Plan build_ps(const Topology& topo, const PlanOptions& opt);
+// In-network aggregation: the switches add the nodes' buffers along a tree (ina.cpp).
+Plan build_ina(const Topology& topo, const PlanOptions& opt);
 
 // A plan with the fields every algorithm fills the same way: name, topology, sizes.
 Plan plan_header(const std::string& algorithm, const Topology& topo, const PlanOptions& opt);

@@ -29,7 +29,7 @@ bool image_algorithm(const std::string& name) {
 const std::vector<std::string>& algorithm_names() {
   static const std::vector<std::string> names{"multitree", "multitree-opt", "ring", "ring-bi",
                                               "ring2d", "ring2d-paper", "dbtree", "hdrm",
-                                              "flexreduce", "blueconnect", "mtree"};
+                                              "flexreduce", "blueconnect", "mtree", "ps", "ina"};
   return names;
 }
 
@@ -148,6 +148,13 @@ PlanSize estimate_size(const TopologySize& size, const std::string& algorithm,
     if (size.kind == TopologyKind::kFile || size.kind == TopologyKind::kBiGraph) {
       p.extra_seconds = 2 * n * search_visits(size) * 2e-9;
     }
+  } else if (algorithm == "ps" || algorithm == "ina") {
+    p.steps_per_phase = algorithm == "ps" ? std::ceil((n - 1) / 4) : 1;
+    p.transfers = 2 * n;
+    // ina: a breadth-first search over the network from every switch for the tree's top.
+    if (algorithm == "ina") {
+      p.extra_seconds = static_cast<double>(size.switches) * search_visits(size) * 2e-9;
+    }
   } else if (algorithm == "hdrm") {
     p.steps_per_phase = ceil_log2(n);
     p.transfers = 2 * n * p.steps_per_phase;
@@ -239,10 +246,11 @@ Plan build_plan(const Topology& topo, const std::string& algorithm, const PlanOp
   if (algorithm == "flexreduce") return build_flexreduce(topo, opt);
   if (algorithm == "blueconnect") return build_blueconnect(topo, opt);
   if (algorithm == "mtree") return build_mtree(topo, opt);
+  if (algorithm == "ps") return build_ps(topo, opt);
+  if (algorithm == "ina") return build_ina(topo, opt);
   throw InputError(fmt::format("algorithm \"{}\": unknown (multitree, multitree-opt, ring, "
                                "ring-bi, ring2d, ring2d-paper, dbtree, hdrm, flexreduce, "
-                               "blueconnect, "
-                               "mtree, msccl:PATH)", algorithm));
+                               "blueconnect, mtree, ps, ina, msccl:PATH)", algorithm));
 }
 
 }  // namespace mt

@@ -70,6 +70,19 @@ struct Transfer {
   Op op = Op::kReduce;
 };
 
+// In-network aggregation (the ina algorithm, docs/ina.md): switch `vertex`'s part in the
+// aggregation tree of flow `flow`. Its children (nodes or switches, each one link away) send
+// it their sums of the flow's chunk; it adds them and sends the sum to `parent` (a switch one
+// link away), or, at the top of the tree (parent kTop), the full sum back down to every child.
+// A switch below the top copies the full sum from its parent down to every child.
+struct SwitchAggregation {
+  static constexpr uint32_t kTop = std::numeric_limits<uint32_t>::max();
+  uint32_t flow = 0;
+  uint32_t vertex = 0;
+  std::vector<uint32_t> children;
+  uint32_t parent = kTop;
+};
+
 struct Plan {
   std::string algorithm;
   std::string topology;          // spec string of the topology it was built for
@@ -89,6 +102,11 @@ struct Plan {
   // Indirect networks only: the directed link ids each transfer occupies (same index as
   // transfers). Empty for direct networks, where the link is implied by src and dst.
   std::vector<std::vector<uint32_t>> routes;
+  // In-network aggregation only (algorithms/ina.cpp): the switches' aggregation tables. Then
+  // a node's Reduce of a flow goes into the tree at its first switch, whatever node it names
+  // (its route's first link is the one into the tree), and its Gather of the flow comes back
+  // from the network in the name of the node it names (verifier/aggregation_check.hpp).
+  std::vector<SwitchAggregation> aggregations;
 
   uint32_t total_steps() const { return 2 * steps_per_phase; }
 };

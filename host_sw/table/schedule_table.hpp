@@ -90,6 +90,9 @@ class NodeTableCompiler {
   const ArrivalsBy& arrivals() const { return arrivals_; }
 
  private:
+  // In-network aggregation (Plan::aggregations): the node's Reduce into the tree, parent the
+  // node it names, and its Gather of the sum from that node, no children (docs/ina.md).
+  const std::vector<TableEntry>& compile_aggregated(uint32_t node);
   TableEntry& next_entry();
   void append_split(const TableEntry& proto, const std::vector<uint32_t>& nodes, size_t first,
                     size_t last);

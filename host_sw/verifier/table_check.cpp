@@ -1,5 +1,7 @@
 #include "verifier/table_check.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace mt {
@@ -20,6 +22,10 @@ TableChecker::TableChecker(const Plan& plan, const PlanIndex& index, uint64_t ba
 
 void TableChecker::check(const ScheduleTable& table) {
   if (list_.full()) return;
+  if (!plan_.aggregations.empty()) {
+    check_aggregated(table);
+    return;
+  }
   check_sends(table);
   const std::string rule = table_rule_error(table);
   if (!rule.empty()) list_.add(rule);
@@ -62,6 +68,29 @@ void TableChecker::check_sends(const ScheduleTable& table) {
                                     base_addr_ + plan_.ranges[t.range].offset,
                                     plan_.ranges[t.range].size)));
   }
+}
+
+void TableChecker::check_aggregated(const ScheduleTable& table) {
+  std::vector<TableEntry> want;
+  for (const Transfer& t : plan_.transfers) {
+    if ((t.op == Op::kReduce ? t.src : t.dst) != table.node) continue;
+    TableEntry e;
+    e.op = t.op;
+    e.flow = t.flow;
+    e.parent = t.op == Op::kReduce ? t.dst : t.src;
+    e.step = t.step;
+    e.start_addr = base_addr_ + plan_.ranges[t.range].offset;
+    e.size = plan_.ranges[t.range].size;
+    want.push_back(e);
+  }
+  std::stable_sort(want.begin(), want.end(),
+                   [](const TableEntry& a, const TableEntry& b) { return a.step < b.step; });
+  if (want != table.entries) {
+    list_.add(fmt::format("node {}: its table is not the {} entries of its Reduce into the "
+                          "aggregation tree and its Gather back", table.node, want.size()));
+  }
+  const std::string rule = table_rule_error(table);
+  if (!rule.empty()) list_.add(rule);
 }
 
 }  // namespace mt

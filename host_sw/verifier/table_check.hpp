@@ -18,7 +18,9 @@ namespace mt {
 // bytes, in the order of PlanIndex::sends), it keeps the rules of a whole table
 // (table_rule_error), and the NI's wait rules hold for its entries. Over every node that is
 // what verify_tables proves of the whole set (its plan_from_tables is then the proved plan),
-// in the memory of one table.
+// in the memory of one table. For an in-network aggregation plan (Plan::aggregations, which
+// verify_plan proves instead of the wait rules) a table must hold exactly the node's Reduce
+// into the tree and its Gather back, parent the node they name, no children, in step order.
 class TableChecker {
  public:
   TableChecker(const Plan& plan, const PlanIndex& index, uint64_t base_addr, size_t max_errors);
@@ -28,6 +30,7 @@ class TableChecker {
 
  private:
   void check_sends(const ScheduleTable& table);
+  void check_aggregated(const ScheduleTable& table);
 
   const Plan& plan_;
   const PlanIndex& index_;

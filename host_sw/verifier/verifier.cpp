@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "plan/plan_index.hpp"
 #include "topology/routing.hpp"
+#include "verifier/aggregation_check.hpp"
 #include "verifier/check_sums.hpp"
 #include "verifier/wait_rules.hpp"
 
@@ -206,6 +207,11 @@ VerifyReport verify(const Plan& plan, const Topology& topo, size_t max_errors,
     if (!rule.empty()) errors.add(rule);
   }
   if (!r.ok()) return r;  // later checks index by the ids checked here
+  if (!plan.aggregations.empty()) {
+    // In-network aggregation: the switches sum; the node-to-node checks below do not apply.
+    check_aggregation(plan, topo, errors);
+    return r;
+  }
   std::optional<PlanIndex> own_index;
   const PlanIndex& index = given_index ? *given_index : own_index.emplace(plan);
   check_links(plan, topo, index, r, errors);
@@ -225,6 +231,15 @@ VerifyReport verify_plan(const Plan& plan, const Topology& topo, size_t max_erro
 }
 
 VerifyReport verify_tables(const TableSet& tables, const Topology& topo, size_t max_errors) {
+  if (tables.algorithm == "ina") {
+    // The NIs' half of an in-network aggregation: the sums are the switches' tables, which a
+    // table set does not hold. verify_plan proves the plan, TableChecker its tables.
+    VerifyReport r;
+    r.errors.push_back("tables of ina: each NI sends into the switches' aggregation tree and "
+                       "waits for its sum, and the switches' tables are not in a table set; "
+                       "the plan is proved where it is built (mtc plan -a ina, mtsim -a ina)");
+    return r;
+  }
   Plan plan = plan_from_tables(tables);
   plan.neighbour_only = topo.direct();
   for (const Transfer& t : plan.transfers) {

@@ -39,7 +39,8 @@ VerifyReport verify_plan(const Plan& plan, const Topology& topo, size_t max_erro
 // decrease, no entry names its own node), the plan they send verifies, and the NI's wait
 // rules (schedule_table.hpp) make every send wait for all the data it carries. Contention freedom is not checked (tables
 // carry neither the promise nor routes; verify_plan checks it on the plan), only reported in
-// max_step_link_load.
+// max_step_link_load. Tables of ina (in-network aggregation) are refused with an error: their
+// sums are in the switches' tables, which a table set does not hold.
 VerifyReport verify_tables(const TableSet& tables, const Topology& topo, size_t max_errors = 20);
 
 // Throws InputError with the first error(s) when the plan does not verify; the report when

@@ -18,6 +18,7 @@
 #include "allreduce/allreduce_system.hpp"
 #include "common/error.hpp"
 #include "common/input_file.hpp"
+#include "common/resource_error.hpp"
 #include "image/image.hpp"
 #include "network/network.hpp"
 #include "ni_formats.hpp"
@@ -96,6 +97,11 @@ Loaded load_tables(const AllReduceOptions& opt, const Topology& topo, TableSet i
   Loaded l;
   if (!opt.images.empty()) {
     l.set = std::move(images);
+    if (l.set.algorithm == "ina") {
+      throw InputError(fmt::format("{}: an image set holds the NIs' tables only, not the "
+                                   "switches' aggregation tables an ina run needs; run mtsim -a "
+                                   "ina", opt.images));
+    }
     if (l.set.nodes != topo.nodes()) {
       throw InputError(fmt::format("image set {} is for {} nodes, topology {} has {}",
                                    opt.images, l.set.nodes, topo.spec(), topo.nodes()));
@@ -248,8 +254,9 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
         opt.images.empty() ? &loaded.plan : nullptr);
   } catch (const std::bad_alloc&) {
     throw InputError(fmt::format(
-        "the host refused memory for a {}-byte all-reduce on {} nodes with --data {}{}",
-        set.bytes, topo.nodes(), data_mode_name(opt.data), sampled_hint(opt.data)));
+        "the host refused memory for a {}-byte all-reduce on {} nodes with --data {}{}{}",
+        set.bytes, topo.nodes(), data_mode_name(opt.data), address_space_limit_text(),
+        sampled_hint(opt.data)));
   }
   // SystemC's notes ("simulation stopped by user", trace timescale) are not news here.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "aggregation/aggregation_table.hpp"
 #include "allreduce/data_sample.hpp"
 #include "plan/plan.hpp"
 #include "memory/accel_memory.hpp"
@@ -43,6 +44,9 @@ struct AllReduceOptions {
   NiConfig ni;
   MemoryConfig memory;          // base and bytes: set to the buffer's window
   ReductionConfig reduction;
+  // The switches' aggregation units of an in-network aggregation plan (ina; its dtype is the
+  // plan's).
+  AggregationConfig aggregation;
   uint64_t seed = 1;            // data each node starts with
   DataMode data = DataMode::kFull;  // what the memories store and the check covers
   // Test hook (mtsim --inject-fault): adds 1 to `element` of node `node`'s initial data, so

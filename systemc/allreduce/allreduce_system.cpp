@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "allreduce/aggregation_setup.hpp"
 #include "topology/cut_bound.hpp"
 #include "topology/physical_bound.hpp"
 #include "common/error.hpp"
@@ -61,6 +62,16 @@ AllReduceSystem::AllReduceSystem(sc_core::sc_module_name name, const Topology& t
   if (net_.switched() && !topo.direct()) {
     const bool messages = opt.ni.flow_control == FlowControl::kMessage;
     switch_paths_ = std::make_unique<SwitchPaths>(net_, messages ? plan : nullptr);
+  }
+  if (plan && !plan->aggregations.empty()) {
+    if (opt.ni.flow_control != FlowControl::kMessage) {
+      throw InputError("in-network aggregation (ina) takes messages: the switches sum a flow's "
+                       "messages flit by flit, and packets of the flow carry no sequence of "
+                       "their own; use --flow-control message");
+    }
+    AggregationConfig aggregation = opt.aggregation;
+    aggregation.dtype = set.dtype;
+    load_aggregation(net_, *plan, aggregation);
   }
   std::sort(rtl_nodes_.begin(), rtl_nodes_.end());
   rtl_nodes_.erase(std::unique(rtl_nodes_.begin(), rtl_nodes_.end()), rtl_nodes_.end());
@@ -205,6 +216,13 @@ AllReduceResult AllReduceSystem::result() const {
   r.bandwidth_gbps = r.cycles ? static_cast<double>(r.bytes) / ns : 0;
   r.bound_cycles = allreduce_bound_cycles(topo_, r.bytes, kFlitPayloadBytes);
   r.bound_basis = allreduce_bound_basis(topo_);
+  if (set_.algorithm == "ina") {
+    // 2(N-1)M/(N b) holds where endpoints reduce; with the switches summing, a node's links
+    // carry M each way, which the cut bound states.
+    r.bound_cycles = 0;
+    r.bound_basis = "none for in-network aggregation: the switches sum, a node's links carry "
+                    "M each way (the cut bound)";
+  }
   const CutBound cut = cut_bound(topo_, r.bytes, kFlitPayloadBytes);
   r.cut_bound_cycles = cut.cycles;
   r.cut_bound_basis = cut.basis;

@@ -29,6 +29,7 @@ Router::Router(sc_core::sc_module_name name, const RouterSpec& spec, const NocCo
                      neighbour_.size(), max_router_ports(cfg.vcs), cfg.vcs));
   }
   const uint8_t n_ports = ports();
+  real_ports_ = n_ports;
   uint32_t first_local = kMaxRouterPorts;
   std::vector<uint8_t> links;
   for (uint8_t p = 0; p < n_ports; ++p) {
@@ -97,7 +98,7 @@ Router::~Router() = default;
 
 void Router::before_end_of_elaboration() {
   if (!shared_->direct_calls) return;
-  for (uint8_t p = 0; p < ports(); ++p) {
+  for (uint8_t p = 0; p < real_ports_; ++p) {
     if (!has_port(p)) continue;
     in_[p]->set_flit_peer(this, p, clock_.period());
     out_[p]->set_flit_peer(this, p, clock_.period());
@@ -105,7 +106,7 @@ void Router::before_end_of_elaboration() {
 }
 
 void Router::end_of_elaboration() {
-  for (uint8_t p = 0; p < ports(); ++p) {
+  for (uint8_t p = 0; p < real_ports_; ++p) {
     if (!has_port(p)) continue;
     PortLink& link = port_links_[p];
     link.fw = (*out_[p]).operator->();
@@ -224,7 +225,7 @@ void Router::evaluate(uint64_t now) {
   bool progress = false;
 
   // RC for idle VCs whose front (a head) is usable and whose previous packet has left.
-  for (VcMask m = nonempty_ & ~(vc_alloc_ | active_); m != 0; m &= m - 1) {
+  for (VcMask m = nonempty_ & ~(vc_alloc_ | active_ | aggregating_); m != 0; m &= m - 1) {
     const unsigned i = lowest_bit(m);
     const uint64_t t = std::max(ivcs_[i].fifo.front().usable, ivcs_[i].ready);
     if (t <= now) {
@@ -235,6 +236,7 @@ void Router::evaluate(uint64_t now) {
   }
   allocate_vcs(now, progress, next);
   allocate_switch(now, progress, next);
+  if (aggregator_) aggregate(now, progress, next);
 
   // A grant changes what the next cycle can do; without one, this cycle's outcome repeats
   // until a stage delay ends or a flit or credit arrives, all of which are in `next`.
@@ -293,6 +295,9 @@ std::string Router::vc_report(unsigned i) const {
       }
       break;
     }
+    case VcState::kAggregating:
+      s += ", its message taken by the aggregation unit";
+      break;
     case VcState::kActive: {
       s += fmt::format(", holds output {} vc {} with {} credit(s), needs {}",
                        port_label(v.out_port), v.out_vc,
@@ -305,7 +310,7 @@ std::string Router::vc_report(unsigned i) const {
 }
 
 std::string Router::state_report() const {
-  std::string s;
+  std::string s = aggregator_ ? aggregator_->state_report() : std::string();
   for (unsigned i = 0; i < ivcs_.size(); ++i) {
     if (ivcs_[i].fifo.empty() && ivcs_[i].state == VcState::kIdle) continue;
     s += vc_report(i);

@@ -43,6 +43,15 @@
 // already in cycle g with delay st+1+latency, so it is usable there in the same cycle as if
 // it had waited in a traversal buffer (nothing can overtake it: an output sends at most one
 // flit per cycle, in grant order). flits_out() still counts a flit from its send cycle.
+//
+// Aggregation (switches of an in-network aggregation run only; aggregation/switch_aggregator.hpp
+// and docs/ina.md): attach_aggregator() gives a switch an aggregation unit and a virtual input
+// port for each output its results leave by, port codes after the real ones. A message of a
+// flow in the unit's table arriving over a link is claimed at RC (its route is not read) and
+// leaves its input VC through the unit, one flit per input port a cycle, from the cycle SA
+// could have granted it on, its credit going upstream then; the unit's results enter the
+// virtual ports (usable the next cycle) and take RC, VA and SA as any input does. Without a
+// unit, RC tests one pointer per head and the evaluation one pointer per cycle.
 #pragma once
 
 #include <array>
@@ -55,6 +64,7 @@
 
 #include <systemc>
 
+#include "aggregation/switch_aggregator.hpp"
 #include "flit/flit.hpp"
 #include "flit/source_route.hpp"
 #include "link/flit_sockets.hpp"
@@ -163,6 +173,12 @@ class Router final : public sc_core::sc_module, public FlitPeer {
   // One line per busy input VC: what it holds and what it waits for (deadlock reports).
   std::string state_report() const;
 
+  // Gives this switch an aggregation unit (see Aggregation above), before the simulation
+  // starts: a virtual input port for each of unit->out_ports(). mt::InputError when the
+  // router is not a switch or the ports would be more than its VC masks hold.
+  void attach_aggregator(std::unique_ptr<SwitchAggregator> unit);
+  const SwitchAggregator* aggregator() const { return aggregator_.get(); }
+
  private:
   static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
@@ -170,7 +186,7 @@ class Router final : public sc_core::sc_module, public FlitPeer {
     Flit flit;
     uint64_t usable = 0;  // first cycle the router may use it
   };
-  enum class VcState : uint8_t { kIdle, kVcAlloc, kActive };
+  enum class VcState : uint8_t { kIdle, kVcAlloc, kActive, kAggregating };
   struct InputVc {
     RingBuffer<Arrival> fifo{8};
     VcState state = VcState::kIdle;
@@ -197,6 +213,8 @@ class Router final : public sc_core::sc_module, public FlitPeer {
   void allocate_vcs(uint64_t now, bool& progress, uint64_t& next);          // VA
   void allocate_switch(uint64_t now, bool& progress, uint64_t& next);       // SA
   void grant_switch(unsigned ivc_index, uint64_t now);
+  // Aggregation: the unit takes claimed flits, then sends what is due into the virtual ports.
+  void aggregate(uint64_t now, bool& progress, uint64_t& next);
   // Credits arriving at an output port are taken into its output VCs when a decision needs
   // more than an output VC holds (take_port_credits), or all of them when an evaluation moves
   // nothing, to find the next wake-up (take_credits): the decisions see every credit usable by
@@ -280,6 +298,10 @@ class Router final : public sc_core::sc_module, public FlitPeer {
   std::vector<uint64_t> flits_out_;  // granted, per output port (some not yet sent)
   std::vector<uint64_t> flits_in_;  // per input VC
   Flit credit_;  // scratch payload for credits
+  // Aggregation (null and 0 unless attach_aggregator was called).
+  std::unique_ptr<SwitchAggregator> aggregator_;
+  VcMask aggregating_ = 0;    // input VCs whose message the unit takes
+  unsigned real_ports_ = 0;   // port codes below it are the router's own; above, virtual
 };
 
 }  // namespace mt::noc

@@ -23,6 +23,12 @@ void Router::route(unsigned i, uint64_t now) {
                      port_name(static_cast<uint8_t>(in_port)), in_vc,
                      flit_type_name(head.type), head.str()));
   }
+  if (aggregator_ && in_port < real_ports_ && aggregator_->claims(head)) {
+    v.state = VcState::kAggregating;  // the unit takes the message (router.hpp, Aggregation)
+    aggregating_ |= vc_bit(i);
+    v.ready = now + cfg_.rc_delay;
+    return;
+  }
   v.priority = shared_->priority ? shared_->priority(head) : 0;
   const bool injected = ((local_ports_ >> in_port) & 1u) != 0;
   if (switch_routes_) {

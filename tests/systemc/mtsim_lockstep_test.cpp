@@ -65,7 +65,10 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"torus8x8_multitree_sampled", "-t torus:8x8 -a multitree -b 64KiB --data sampled"},
         Case{"fattree4x2_multitree", "-t fattree:4x2 -a multitree -b 64KiB"},
         Case{"fattree4x2_ring_packet", "-t fattree:4x2 -a ring -b 16KiB --flow-control packet"},
-        Case{"bigraph4x4_hdrm", "-t bigraph:4x4 -a hdrm -b 16KiB"}),
+        Case{"bigraph4x4_hdrm", "-t bigraph:4x4 -a hdrm -b 16KiB"},
+        Case{"fattree4x2_ina_window8",
+             "-t fattree:4x2 -a ina -b 64KiB --ina-window 8 --ina-latency 7"},
+        Case{"fattree4x2_ps", "-t fattree:4x2 -a ps -b 16KiB"}),
     [](const ::testing::TestParamInfo<Case>& p) { return std::string(p.param.name); });
 
 }  // namespace
