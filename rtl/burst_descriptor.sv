@@ -30,6 +30,7 @@ module burst_descriptor #(
 ) (
   // 1: message-based (one head for the send); 0: packet-based (a head per PACKET_BYTES).
   input  logic              message_i,
+  // The burst's address (its send's address plus offset_i).
   input  logic [ADDR_W-1:0] addr_i,
   // The send's bytes from offset_i on (its size less offset_i).
   input  logic [SIZE_W-1:0] left_i,
@@ -71,7 +72,7 @@ module burst_descriptor #(
     burst = {1'b0, offset_i} / (SIZE_W + 1)'(BURST_BYTES);
     ends_send = left <= {1'b0, len_i};
     has_head_o = message_i ? offset_i == '0 : burst % (SIZE_W + 1)'(BurstsPerPacket) == '0;
-    head_addr_o = addr_i + ADDR_W'(offset_i);
+    head_addr_o = addr_i;
     packet_bytes_o = left > (SIZE_W + 1)'(PACKET_BYTES) ? PB_W'(PACKET_BYTES) : PB_W'(left);
     // A packet's flits: its head and at least one payload flit.
     packet_flits_o = PF_W'(((SIZE_W + 1)'(packet_bytes_o) + (SIZE_W + 1)'(15)) >> 4);

@@ -99,6 +99,7 @@ module send_channel #(
   logic [JPTR_W:0]   jcount_q;
   logic [SIZE_W-1:0] fetched_q;       // bytes of the oldest send read so far
   logic [SIZE_W-1:0] left_q;          // and still to read, once one of its bursts was read
+  logic [ADDR_W-1:0] baddr_q;         // and the address of its next burst then
   logic [BPTR_W-1:0] bhead_q, btail_q;  // bursts being read, oldest first (u_bursts)
   logic [LINES_W-1:0] bcount_q;
   logic [FLITS_W-1:0] flits_q;        // flits read or being read and not yet injected
@@ -113,7 +114,7 @@ module send_channel #(
 
   // ---- the burst the oldest send asks for ------------------------------------------------
   logic              j_message;
-  logic [ADDR_W-1:0] j_addr;
+  logic [ADDR_W-1:0] j_addr, burst_addr;
   logic [SIZE_W-1:0] j_bytes, left, len;
   logic [COUNT_W-1:0] burst_flits;
   logic [LINES_W-1:0] ep_lines;
@@ -126,6 +127,7 @@ module send_channel #(
   // No subtraction on the way to the burst decision: the bytes left are registered after the
   // send's first burst.
   assign left = fetched_q == '0 ? j_bytes : left_q;
+  assign burst_addr = fetched_q == '0 ? j_addr : baddr_q;
   assign len = left < SIZE_W'(BURST_BYTES) ? left : SIZE_W'(BURST_BYTES);
   // The burst decision reads registers only: the flits and the last-burst flag of the send's
   // first burst were counted when it was pushed, those of a later burst when the burst before
@@ -133,21 +135,22 @@ module send_channel #(
   assign last_burst = fetched_q == '0 ? jone_q[jhead_q] : next_last_q;
   assign burst_flits = fetched_q == '0 ? jfirst_q[jhead_q] : next_flits_q;
 
-  // The flits of the burst after this one, when this one is not the send's last (so it is a
-  // full burst): it starts BURST_BYTES later, not at the send's start, and holds the bytes left
-  // after this burst, up to a burst. Only left's low bits reach its length.
+  // The burst after this one, which matters only when this one is not the send's last (so it
+  // is a full burst): it starts BURST_BYTES later (no adder of two operands: offset and address
+  // step by a constant), not at the send's start, and holds the bytes left after this burst, up
+  // to a burst. Only left's low bits reach its flit count.
   localparam int unsigned LOW_W = $clog2(2 * BURST_BYTES + 1);
   logic [SIZE_W-1:0] after_offset, after_left, after_len;
   logic [LOW_W-1:0]  left_past;  // left less a burst, where left is under two bursts
   logic [COUNT_W-1:0] after_flits;
-  assign after_offset = fetched_q + len;
-  assign after_left = left - len;
+  assign after_offset = fetched_q + SIZE_W'(BURST_BYTES);
+  assign after_left = left - SIZE_W'(BURST_BYTES);
   assign left_past = LOW_W'(left) - LOW_W'(BURST_BYTES);
   assign after_len = left >= SIZE_W'(2 * BURST_BYTES) ? SIZE_W'(BURST_BYTES) : SIZE_W'(left_past);
   flit_count #(
     .SIZE_W(SIZE_W), .BURST_BYTES(BURST_BYTES), .PACKET_BYTES(PACKET_BYTES)
   ) u_count (
-    .message_i(j_message), .start_i(1'b0), .offset_i(fetched_q + SIZE_W'(BURST_BYTES)),
+    .message_i(j_message), .start_i(1'b0), .offset_i(after_offset),
     .len_i(after_len), .count_o(after_flits)
   );
 
@@ -173,7 +176,7 @@ module send_channel #(
                  32'(flits_q) + 32'(burst_flits) <= BUFFER_FLITS &&
                  32'(bcount_q) + 32'(ep_lines) < LINES;
   assign fetch_o = fetch;
-  assign fetch_addr_o = j_addr + ADDR_W'(fetched_q);
+  assign fetch_addr_o = burst_addr;
   assign fetch_len_o = BURST_LEN_W'(len);
 
   // ---- the send queue --------------------------------------------------------------------
@@ -202,7 +205,7 @@ module send_channel #(
     .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .BURST_BYTES(BURST_BYTES), .PACKET_BYTES(PACKET_BYTES),
     .SUBPACKET_FLITS(SUBPACKET_FLITS)
   ) u_descriptor (
-    .message_i(j_message), .addr_i(j_addr), .left_i(left), .offset_i(fetched_q), .len_i(len),
+    .message_i(j_message), .addr_i(burst_addr), .left_i(left), .offset_i(fetched_q), .len_i(len),
     .has_head_o(d_has_head), .head_addr_o(d_head_addr), .packet_bytes_o(d_packet_bytes),
     .packet_flits_o(d_packet_flits), .last_o(d_last), .ends_o(d_ends),
     .last_bytes_o(d_last_bytes), .phase_o(d_phase)
@@ -287,7 +290,8 @@ module send_channel #(
         fetched_q <= last_burst ? '0 : after_offset;
         left_q <= after_left;
         next_flits_q <= after_flits;
-        next_last_q <= after_left <= SIZE_W'(BURST_BYTES);
+        next_last_q <= left <= SIZE_W'(2 * BURST_BYTES);
+        baddr_q <= burst_addr + ADDR_W'(BURST_BYTES);
         btail_q <= bnext(btail_q);
       end
       if (burst_done_i) bhead_q <= bnext(bhead_q);

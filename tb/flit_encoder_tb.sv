@@ -55,7 +55,8 @@ module flit_encoder_tb #(
     .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .BURST_BYTES(BURST_BYTES), .PACKET_BYTES(PACKET_BYTES),
     .SUBPACKET_FLITS(SUBPACKET_FLITS)
   ) u_descriptor (
-    .message_i, .addr_i, .left_i(bytes_i - offset_i), .offset_i, .len_i, .has_head_o(has_head),
+    .message_i, .addr_i(addr_i + offset_i), .left_i(bytes_i - offset_i), .offset_i, .len_i,
+    .has_head_o(has_head),
     .head_addr_o(head_addr), .packet_bytes_o(packet_bytes), .packet_flits_o,
     .last_o(last), .ends_o(ends), .last_bytes_o(last_bytes), .phase_o(phase)
   );

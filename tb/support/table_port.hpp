@@ -1,6 +1,7 @@
-// Reads a table entry through the head read port (rd_idx_i, rd_*_o) of any Verilated model
-// that has rtl/schedule_table.sv's (schedule_table, table_hex_loader): the index in one cycle,
-// the fields in the next.
+// Reads a table entry through the head read port (rd_head_i, rd_start_i, rd_*_o) of any
+// Verilated model that has rtl/schedule_table.sv's (schedule_table, table_hex_loader): the
+// index as the head in one cycle (the entry is one of the two candidates read), and again in
+// the next, when the fields come.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +16,8 @@ namespace mt::tb {
 template <uint32_t kNodeW, uint32_t kK, class Model>
 TableEntry read_entry(Clocked<Model>& dut, uint32_t index) {
   constexpr uint32_t nil = (1u << kNodeW) - 1;
-  dut->rd_idx_i = static_cast<std::remove_reference_t<decltype(dut->rd_idx_i)>>(index);
+  dut->rd_head_i = static_cast<std::remove_reference_t<decltype(dut->rd_head_i)>>(index);
+  dut->rd_start_i = 0;
   dut.tick();
   dut.settle();
   TableEntry e;
