@@ -13,13 +13,10 @@
 
 namespace mt::tb {
 
+// The fields on rd_*_o now, as an entry.
 template <uint32_t kNodeW, uint32_t kK, class Model>
-TableEntry read_entry(Clocked<Model>& dut, uint32_t index) {
+TableEntry read_fields(Clocked<Model>& dut) {
   constexpr uint32_t nil = (1u << kNodeW) - 1;
-  dut->rd_head_i = static_cast<std::remove_reference_t<decltype(dut->rd_head_i)>>(index);
-  dut->rd_start_i = 0;
-  dut.tick();
-  dut.settle();
   TableEntry e;
   e.op = static_cast<Op>(dut->rd_op_o);
   e.flow = dut->rd_flow_o;
@@ -32,6 +29,15 @@ TableEntry read_entry(Clocked<Model>& dut, uint32_t index) {
   e.start_addr = dut->rd_addr_o;
   e.size = dut->rd_size_o;
   return e;
+}
+
+template <uint32_t kNodeW, uint32_t kK, class Model>
+TableEntry read_entry(Clocked<Model>& dut, uint32_t index) {
+  dut->rd_head_i = static_cast<std::remove_reference_t<decltype(dut->rd_head_i)>>(index);
+  dut->rd_start_i = 0;
+  dut.tick();
+  dut.settle();
+  return read_fields<kNodeW, kK>(dut);
 }
 
 }  // namespace mt::tb
