@@ -255,8 +255,8 @@ AllReduceResult run_allreduce(const AllReduceOptions& opt) {
   } catch (const std::bad_alloc&) {
     throw InputError(fmt::format(
         "the host refused memory for a {}-byte all-reduce on {} nodes with --data {}{}{}",
-        set.bytes, topo.nodes(), data_mode_name(opt.data), address_space_limit_text(),
-        sampled_hint(opt.data)));
+        set.bytes, topo.nodes(), data_mode_name(opt.data), sampled_hint(opt.data),
+        address_space_limit_text()));
   }
   // SystemC's notes ("simulation stopped by user", trace timescale) are not news here.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
