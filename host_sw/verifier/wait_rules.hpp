@@ -47,6 +47,8 @@ class WaitRules {
   std::unordered_multimap<uint64_t, uint32_t> range_id_;  // ranges by (offset, size)
   std::vector<uint8_t> flow_state_;
   std::vector<bool> covered_;  // arrivals some entry waits for
+  std::vector<bool> switch_flow_;  // flows with an aggregation tree (Plan::aggregations)
+  bool switch_flow(uint32_t f) const { return f < switch_flow_.size() && switch_flow_[f]; }
   NodeTableCompiler compiler_;
   ArrivalsBy flow_index_, range_index_;
   bool ranges_are_flows_ = true;  // every transfer carries its flow's chunk (MultiTree)

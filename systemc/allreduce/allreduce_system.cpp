@@ -216,7 +216,7 @@ AllReduceResult AllReduceSystem::result() const {
   r.bandwidth_gbps = r.cycles ? static_cast<double>(r.bytes) / ns : 0;
   r.bound_cycles = allreduce_bound_cycles(topo_, r.bytes, kFlitPayloadBytes);
   r.bound_basis = allreduce_bound_basis(topo_);
-  if (set_.algorithm == "ina") {
+  if (set_.algorithm == "ina" || set_.algorithm == "netreduce") {
     // 2(N-1)M/(N b) holds where endpoints reduce; with the switches summing, a node's links
     // carry M each way, which the cut bound states.
     r.bound_cycles = 0;
