@@ -19,7 +19,10 @@ namespace mt {
 // before its data is complete). `tables` null: check the tables compile_tables would build.
 // Not checked: that a message the plan delivers at a later step cannot reach the node before
 // its earlier send of the same bytes. Tree-shaped plans rule that out by causality (a parent's
-// data depends on the child's send), which every algorithm here relies on.
+// data depends on the child's send), which every algorithm here relies on. In a plan with
+// aggregation trees (Plan::aggregations) a Reduce into a tree never reaches the node it names
+// (a switch takes it), and a tree's sum, a Gather, is awaited in its own step by an entry
+// that only waits for it (table/schedule_table.hpp, compile_mixed).
 void check_wait_rules(const Plan& plan, const PlanIndex& index, const TableSet* tables,
                       ErrorList& errors);
 
