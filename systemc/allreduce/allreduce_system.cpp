@@ -65,9 +65,10 @@ AllReduceSystem::AllReduceSystem(sc_core::sc_module_name name, const Topology& t
   }
   if (plan && !plan->aggregations.empty()) {
     if (opt.ni.flow_control != FlowControl::kMessage) {
-      throw InputError("in-network aggregation (ina) takes messages: the switches sum a flow's "
-                       "messages flit by flit, and packets of the flow carry no sequence of "
-                       "their own; use --flow-control message");
+      throw InputError(fmt::format("in-network aggregation ({}) takes messages: the switches "
+                                   "sum a flow's messages flit by flit, and packets of the flow "
+                                   "carry no sequence of their own; use --flow-control message",
+                                   plan->algorithm));
     }
     AggregationConfig aggregation = opt.aggregation;
     aggregation.dtype = set.dtype;
