@@ -19,7 +19,8 @@ inline CLI::Option* add_algorithm_option(CLI::App& app, std::string& algorithm) 
                   "ring-bi, ring2d, ring2d-paper (torus), dbtree, hdrm (BiGraph), flexreduce, "
                   "blueconnect (hierarchies of machines, hier:A+B+...), mtree (direct networks), "
                   "ps (parameter server on node 0; switch networks), ina (in-network aggregation; "
-                  "switch networks), or msccl:PATH (an MSCCL XML all-reduce, imported and "
+                  "switch networks), netreduce (hierarchical NetReduce; hierarchies of equal "
+                  "machines), or msccl:PATH (an MSCCL XML all-reduce, imported and "
                   "verified: docs/msccl.md)")
       ->capture_default_str();
 }

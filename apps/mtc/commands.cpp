@@ -51,7 +51,8 @@ void add_plan_args(CLI::App* cmd, PlanArgs& a) {
                   "ring-bi, ring2d, ring2d-paper (torus), dbtree, hdrm, flexreduce, blueconnect "
                   "(hierarchies of machines, hier:A+B+...), mtree (direct networks), ps (parameter "
                   "server on node 0; switch networks), ina (in-network aggregation; switch "
-                  "networks), or msccl:PATH (an MSCCL XML all-reduce, imported and verified: "
+                  "networks), netreduce (hierarchical NetReduce; hierarchies of equal machines), "
+                  "or msccl:PATH (an MSCCL XML all-reduce, imported and verified: "
                   "docs/msccl.md)")
       ->required();
   cmd->add_option("-b,--bytes", a.bytes, "all-reduce buffer size, e.g. 65536, 64KiB, 1MiB")

@@ -43,6 +43,9 @@ Plan build_mtree(const Topology& topo, const PlanOptions& opt);
 Plan build_ps(const Topology& topo, const PlanOptions& opt);
 // In-network aggregation: the switches add the nodes' buffers along a tree (ina.cpp).
 Plan build_ina(const Topology& topo, const PlanOptions& opt);
+// Hierarchical NetReduce on machines of equal size: ring reduce-scatter in each machine, the
+// switches' aggregation across machines, ring all-gather in each machine (netreduce.cpp).
+Plan build_netreduce(const Topology& topo, const PlanOptions& opt);
 
 // A plan with the fields every algorithm fills the same way: name, topology, sizes.
 Plan plan_header(const std::string& algorithm, const Topology& topo, const PlanOptions& opt);

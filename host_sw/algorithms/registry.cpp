@@ -29,7 +29,8 @@ bool image_algorithm(const std::string& name) {
 const std::vector<std::string>& algorithm_names() {
   static const std::vector<std::string> names{"multitree", "multitree-opt", "ring", "ring-bi",
                                               "ring2d", "ring2d-paper", "dbtree", "hdrm",
-                                              "flexreduce", "blueconnect", "mtree", "ps", "ina"};
+                                              "flexreduce", "blueconnect", "mtree", "ps", "ina",
+                                              "netreduce"};
   return names;
 }
 
@@ -155,6 +156,12 @@ PlanSize estimate_size(const TopologySize& size, const std::string& algorithm,
     if (algorithm == "ina") {
       p.extra_seconds = static_cast<double>(size.switches) * search_visits(size) * 2e-9;
     }
+  } else if (algorithm == "netreduce") {
+    // A ring of n in each machine and a tree per chunk: about 2 N transfers a chunk.
+    const double machines = static_cast<double>(size.switches > 1 ? size.switches - 1 : 1);
+    const double per_machine = n / machines;
+    p.steps_per_phase = per_machine;
+    p.transfers = 2 * n * per_machine;
   } else if (algorithm == "hdrm") {
     p.steps_per_phase = ceil_log2(n);
     p.transfers = 2 * n * p.steps_per_phase;
@@ -248,9 +255,11 @@ Plan build_plan(const Topology& topo, const std::string& algorithm, const PlanOp
   if (algorithm == "mtree") return build_mtree(topo, opt);
   if (algorithm == "ps") return build_ps(topo, opt);
   if (algorithm == "ina") return build_ina(topo, opt);
+  if (algorithm == "netreduce") return build_netreduce(topo, opt);
   throw InputError(fmt::format("algorithm \"{}\": unknown (multitree, multitree-opt, ring, "
                                "ring-bi, ring2d, ring2d-paper, dbtree, hdrm, flexreduce, "
-                               "blueconnect, mtree, ps, ina, msccl:PATH)", algorithm));
+                               "blueconnect, mtree, ps, ina, netreduce, "
+                               "msccl:PATH)", algorithm));
 }
 
 }  // namespace mt

@@ -27,12 +27,16 @@ std::optional<Prediction> predict_cycles(const Topology& topo, const std::string
                                   "{:.1f}%, chunks {}", r.selected.size(), r.built.trees.size(),
                                   rate, r.capacity_bound, 100 * rate / r.capacity_bound, chunks)};
   }
-  if (algorithm != "flexreduce" && algorithm != "blueconnect" && algorithm != "ring") return {};
+  if (algorithm != "flexreduce" && algorithm != "blueconnect" && algorithm != "ring" &&
+      algorithm != "netreduce") {
+    return {};
+  }
   try {
     read_hierarchy(topo, algorithm);
   } catch (const InputError&) {
     return {};  // not a hierarchy: the models below do not apply
   }
+  if (algorithm == "netreduce") return Prediction{predict_netreduce(topo, opt.bytes, p), "NetReduce Eq. (3)"};
   if (algorithm == "flexreduce") return Prediction{predict_flexreduce(topo, opt.bytes, p), "FlexReduce Eq. (6)"};
   if (algorithm == "blueconnect") return Prediction{predict_blueconnect(topo, opt.bytes, p), "BlueConnect Eq. (3)"};
   return Prediction{predict_ring_hier(topo, opt.bytes, p), "ring, Eq. (2) doubled"};

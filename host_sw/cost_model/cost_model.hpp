@@ -32,11 +32,14 @@ double ring_reduce_scatter(double n, double d, double w, double alpha);
 double predict_flexreduce(const Topology& topo, uint64_t bytes, const CostParams& p);   // hier
 double predict_blueconnect(const Topology& topo, uint64_t bytes, const CostParams& p);  // hier
 double predict_ring_hier(const Topology& topo, uint64_t bytes, const CostParams& p);    // hier
+// Eq. (3) of the NetReduce appendix on a hierarchy of equal machines (netreduce_plan.cpp).
+double predict_netreduce(const Topology& topo, uint64_t bytes, const CostParams& p);
 // mtree_solve's trees (algorithms/mtree.hpp) on a direct network.
 double predict_mtree(const Topology& topo, const MtreeResult& r, const CostParams& p);
 
 // The model of `algorithm` on `topo`, or nothing where none applies: FlexReduce, BlueConnect
-// and the ring on hierarchies of machines, MTREE on direct networks.
+// and the ring on hierarchies of machines, hierarchical NetReduce on hierarchies of equal
+// machines, MTREE on direct networks.
 std::optional<Prediction> predict_cycles(const Topology& topo, const std::string& algorithm,
                                          const PlanOptions& opt, const CostParams& p);
 

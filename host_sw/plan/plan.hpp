@@ -102,10 +102,11 @@ struct Plan {
   // Indirect networks only: the directed link ids each transfer occupies (same index as
   // transfers). Empty for direct networks, where the link is implied by src and dst.
   std::vector<std::vector<uint32_t>> routes;
-  // In-network aggregation only (algorithms/ina.cpp): the switches' aggregation tables. Then
-  // a node's Reduce of a flow goes into the tree at its first switch, whatever node it names
-  // (its route's first link is the one into the tree), and its Gather of the flow comes back
-  // from the network in the name of the node it names (verifier/aggregation_check.hpp).
+  // In-network aggregation only (algorithms/ina.cpp, netreduce.cpp): the switches'
+  // aggregation tables. Then a node's Reduce of a flow with a tree goes into the tree at its
+  // first switch, whatever node it names (its route's first link is the one into the tree),
+  // and its Gather of the flow comes back from the network in the name of the node it names
+  // (verifier/aggregation_check.hpp). Flows without a tree move between nodes as in any plan.
   std::vector<SwitchAggregation> aggregations;
 
   uint32_t total_steps() const { return 2 * steps_per_phase; }

@@ -14,6 +14,12 @@ NodeTableCompiler::NodeTableCompiler(const Plan& plan, const PlanIndex& index,
     : plan_(plan), index_(index), opt_(opt), arrivals_(plan, index, ArrivalsBy::Key::kFlow) {
   if (opt.children_slots == 0) throw InputError("children slots K must be at least 1");
   for (const Transfer& t : plan.transfers) has_puts_ = has_puts_ || t.op == Op::kPut;
+  if (plan.aggregations.empty()) return;
+  switch_flow_.assign(plan.flows.size(), false);
+  for (const SwitchAggregation& a : plan.aggregations) {
+    if (a.flow < switch_flow_.size()) switch_flow_[a.flow] = true;
+  }
+  mixed_ = std::find(switch_flow_.begin(), switch_flow_.end(), false) != switch_flow_.end();
 }
 
 // The Put arrivals of `node` that no later Gather or Put of their flow forwards, so that no
@@ -112,6 +118,7 @@ const std::vector<TableEntry>& NodeTableCompiler::compile_aggregated(uint32_t no
 }
 
 const std::vector<TableEntry>& NodeTableCompiler::compile(uint32_t node) {
+  if (mixed_) return compile_mixed(node);
   if (!plan_.aggregations.empty()) return compile_aggregated(node);
   const size_t k = opt_.children_slots;
   arrivals_.load(node);

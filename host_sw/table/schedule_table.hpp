@@ -93,6 +93,17 @@ class NodeTableCompiler {
   // In-network aggregation (Plan::aggregations): the node's Reduce into the tree, parent the
   // node it names, and its Gather of the sum from that node, no children (docs/ina.md).
   const std::vector<TableEntry>& compile_aggregated(uint32_t node);
+  // A mixed plan (ring transfers between nodes beside aggregation trees: hierarchical
+  // NetReduce; mixed_table.cpp): the node's sends as compile() makes them, its Reduce into a
+  // tree after a terminal Reduce for each earlier arrival of its bytes that no entry awaits
+  // yet (the ring's last reduce-scatter step), and its Gather of the tree's sum from the node
+  // it names, no children; the tree Gathers the plan has the named node send are the
+  // switches', not its table's.
+  const std::vector<TableEntry>& compile_mixed(uint32_t node);
+  void mixed_reduce(const Transfer& t);
+  void mixed_gather(const uint32_t*& it, const uint32_t* end);
+  void await_before_tree(uint32_t node, const Transfer& t);
+  bool switch_flow(uint32_t flow) const { return flow < switch_flow_.size() && switch_flow_[flow]; }
   TableEntry& next_entry();
   void append_split(const TableEntry& proto, const std::vector<uint32_t>& nodes, size_t first,
                     size_t last);
@@ -108,6 +119,9 @@ class NodeTableCompiler {
   size_t used_ = 0;
   std::vector<bool> reduced_;        // a Reduce of the flow is in this node's table
   bool has_puts_ = false;            // the plan has Puts
+  std::vector<bool> switch_flow_;    // flows with an aggregation tree
+  bool mixed_ = false;               // and flows without one (compile_mixed)
+  std::vector<uint32_t> events_;     // compile_mixed: the transfers of the node's entries
   std::vector<uint32_t> puts_;       // the node's Put arrivals no later entry waits for yet
   std::vector<std::pair<uint32_t, uint32_t>> written_;
   std::vector<uint32_t> children_, dsts_, from_, sorted_a_, sorted_b_;

@@ -71,10 +71,11 @@ std::vector<bool> sum_at(const Topology& topo, uint32_t flow, uint32_t s, const 
   return held;
 }
 
-// The NIs' side of flow f: one Reduce into the tree and one Gather back per node, of the
-// flow's chunk, the Gather from the node the Reduce names.
-void check_nodes(const Plan& plan, const Topology& topo, uint32_t f, const Entries& tree,
-                 ErrorList& errors) {
+// The NIs' side of flow f: one Reduce into the tree and one Gather back per node that takes
+// part (every node, unless `mixed`: the nodes that send or wait for any message of the flow),
+// of the flow's chunk, the Gather from the node the Reduce names. Returns who takes part.
+std::vector<bool> check_nodes(const Plan& plan, const Topology& topo, uint32_t f,
+                              const Entries& tree, bool mixed, ErrorList& errors) {
   const uint32_t T = plan.steps_per_phase;
   std::vector<uint32_t> reduces(plan.nodes, 0), gathers(plan.nodes, 0), named(plan.nodes, kNoNode);
   for (size_t i = 0; i < plan.transfers.size(); ++i) {
@@ -109,12 +110,15 @@ void check_nodes(const Plan& plan, const Topology& topo, uint32_t f, const Entri
                              "names another", f, t.dst, t.src));
     }
   }
+  std::vector<bool> part(plan.nodes, true);
   for (uint32_t n = 0; n < plan.nodes && !errors.full(); ++n) {
-    if (reduces[n] != 1 || gathers[n] != 1) {
+    part[n] = !mixed || reduces[n] != 0 || gathers[n] != 0;
+    if (part[n] && (reduces[n] != 1 || gathers[n] != 1)) {
       errors.add(fmt::format("flow {}: node {} sends {} Reduce(s) into the tree and waits for "
                              "{} Gather(s); one of each", f, n, reduces[n], gathers[n]));
     }
   }
+  return part;
 }
 
 // The flows' chunks cover the buffer exactly once.
@@ -150,25 +154,36 @@ void check_aggregation(const Plan& plan, const Topology& topo, ErrorList& errors
                              a.vertex));
     }
   }
+  const bool mixed = mixed_aggregation(plan);
   for (uint32_t f = 0; f < plan.flows.size() && !errors.full(); ++f) {
     if (trees[f].empty()) {
-      errors.add(fmt::format("flow {}: no aggregation tree", f));
+      if (!mixed) errors.add(fmt::format("flow {}: no aggregation tree", f));
       continue;
     }
     check_entries(topo, f, trees[f], errors);
-    check_nodes(plan, topo, f, trees[f], errors);
+    const std::vector<bool> part = check_nodes(plan, topo, f, trees[f], mixed, errors);
     uint32_t top = kNoNode;
     for (const auto& [s, a] : trees[f]) top = a->parent == SwitchAggregation::kTop ? s : top;
     if (errors.full() || top == kNoNode) continue;
     const std::vector<bool> held = sum_at(topo, f, top, trees[f], 0, errors);
     for (uint32_t n = 0; n < plan.nodes && !errors.full(); ++n) {
-      if (!held[n]) {
-        errors.add(fmt::format("flow {}: the sum at the top, switch vertex {}, lacks node {}'s "
-                               "buffer", f, top, n));
+      if (part[n] != held[n]) {
+        errors.add(fmt::format("flow {}: the sum at the top, switch vertex {}, {} node {}'s "
+                               "buffer", f, top, held[n] ? "holds" : "lacks", n));
       }
     }
   }
-  check_cover(plan, errors);
+  // A mixed plan's chunks are moved by both kinds of flow; its sums prove the cover.
+  if (!mixed) check_cover(plan, errors);
+}
+
+bool mixed_aggregation(const Plan& plan) {
+  if (plan.aggregations.empty()) return false;
+  std::vector<bool> has_tree(plan.flows.size(), false);
+  for (const SwitchAggregation& a : plan.aggregations) {
+    if (a.flow < has_tree.size()) has_tree[a.flow] = true;
+  }
+  return std::find(has_tree.begin(), has_tree.end(), false) != has_tree.end();
 }
 
 }  // namespace mt

@@ -16,6 +16,14 @@ namespace mt {
 // a switch's sum is the disjoint union of its children's, so the top holds every node's
 // contribution exactly once; and the flows' chunks cover the buffer exactly once. Errors
 // name the flow, switch and node.
+//
+// In a mixed plan (mixed_aggregation: some flows have no tree, and move between nodes) the
+// nodes that take part in a flow with a tree are those that send or wait for any of its
+// messages, each once of each kind; the top's sum must hold exactly those. The node-to-node
+// flows, and the cover of the buffer, are proved by the wait rules and sums (aggregation_sums.hpp).
 void check_aggregation(const Plan& plan, const Topology& topo, ErrorList& errors);
+
+// Whether the plan has switch aggregation and flows without a tree (hierarchical NetReduce).
+bool mixed_aggregation(const Plan& plan);
 
 }  // namespace mt

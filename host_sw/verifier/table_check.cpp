@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "verifier/aggregation_check.hpp"
+
 namespace mt {
 namespace {
 
@@ -18,11 +20,15 @@ std::string send_text(Op op, uint32_t flow, uint32_t dst, uint32_t step, uint64_
 TableChecker::TableChecker(const Plan& plan, const PlanIndex& index, uint64_t base_addr,
                            size_t max_errors)
     : plan_(plan), index_(index), base_addr_(base_addr), list_(errors_, max_errors),
-      wait_rules_(plan, index) {}
+      wait_rules_(plan, index), switch_flow_(plan.flows.size(), false) {
+  for (const SwitchAggregation& a : plan.aggregations) {
+    if (a.flow < switch_flow_.size()) switch_flow_[a.flow] = true;
+  }
+}
 
 void TableChecker::check(const ScheduleTable& table) {
   if (list_.full()) return;
-  if (!plan_.aggregations.empty()) {
+  if (!plan_.aggregations.empty() && !mixed_aggregation(plan_)) {
     check_aggregated(table);
     return;
   }
@@ -38,7 +44,15 @@ void TableChecker::check(const ScheduleTable& table) {
 void TableChecker::check_sends(const ScheduleTable& table) {
   const PlanIndex::Span sends = index_.sends(table.node);
   const uint32_t* next = sends.begin();
+  // A tree's Gather that the plan has a node send is the switches' (mixed plans).
+  auto skip_switch_gathers = [&] {
+    while (next != sends.end() && plan_.transfers[*next].op == Op::kGather &&
+           switch_flow(plan_.transfers[*next].flow)) {
+      ++next;
+    }
+  };
   auto expect = [&](size_t i, const TableEntry& e, uint32_t dst) {
+    skip_switch_gathers();
     auto got = [&] { return send_text(e.op, e.flow, dst, e.step, e.start_addr, e.size); };
     if (next == sends.end()) {
       list_.add(fmt::format("node {}, table entry {}: sends {}, which the plan does not",
@@ -61,6 +75,7 @@ void TableChecker::check_sends(const ScheduleTable& table) {
       for (uint32_t c : e.children) expect(i, e, c);
     }
   }
+  skip_switch_gathers();
   if (next != sends.end()) {
     const Transfer& t = plan_.transfers[*next];
     list_.add(fmt::format("node {}: its table does not send the plan's {}", table.node,

@@ -20,7 +20,9 @@ namespace mt {
 // what verify_tables proves of the whole set (its plan_from_tables is then the proved plan),
 // in the memory of one table. For an in-network aggregation plan (Plan::aggregations, which
 // verify_plan proves instead of the wait rules) a table must hold exactly the node's Reduce
-// into the tree and its Gather back, parent the node they name, no children, in step order.
+// into the tree and its Gather back, parent the node they name, no children, in step order;
+// in a mixed plan (aggregation_check.hpp, mixed_aggregation) the checks above, less the tree
+// Gathers the plan has a node send, which the switches send.
 class TableChecker {
  public:
   TableChecker(const Plan& plan, const PlanIndex& index, uint64_t base_addr, size_t max_errors);
@@ -38,6 +40,8 @@ class TableChecker {
   std::vector<std::string> errors_;
   ErrorList list_;
   WaitRules wait_rules_;
+  std::vector<bool> switch_flow_;  // flows with an aggregation tree
+  bool switch_flow(uint32_t f) const { return f < switch_flow_.size() && switch_flow_[f]; }
 };
 
 }  // namespace mt

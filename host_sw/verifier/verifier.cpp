@@ -10,6 +10,7 @@
 #include "plan/plan_index.hpp"
 #include "topology/routing.hpp"
 #include "verifier/aggregation_check.hpp"
+#include "verifier/aggregation_sums.hpp"
 #include "verifier/check_sums.hpp"
 #include "verifier/wait_rules.hpp"
 
@@ -207,13 +208,22 @@ VerifyReport verify(const Plan& plan, const Topology& topo, size_t max_errors,
     if (!rule.empty()) errors.add(rule);
   }
   if (!r.ok()) return r;  // later checks index by the ids checked here
-  if (!plan.aggregations.empty()) {
+  if (!plan.aggregations.empty() && !mixed_aggregation(plan)) {
     // In-network aggregation: the switches sum; the node-to-node checks below do not apply.
     check_aggregation(plan, topo, errors);
     return r;
   }
   std::optional<PlanIndex> own_index;
   const PlanIndex& index = given_index ? *given_index : own_index.emplace(plan);
+  if (!plan.aggregations.empty()) {
+    // Mixed: the trees as above, the NIs' waits across both kinds of flow, and the sums
+    // with each tree's sum in place (aggregation_sums.hpp).
+    check_aggregation(plan, topo, errors);
+    if (!r.ok()) return r;
+    check_wait_rules(plan, index, tables, errors);
+    check_mixed_sums(plan, errors);
+    return r;
+  }
   check_links(plan, topo, index, r, errors);
   check_wait_rules(plan, index, tables, errors);
   check_sums(plan, errors);
@@ -231,13 +241,14 @@ VerifyReport verify_plan(const Plan& plan, const Topology& topo, size_t max_erro
 }
 
 VerifyReport verify_tables(const TableSet& tables, const Topology& topo, size_t max_errors) {
-  if (tables.algorithm == "ina") {
+  if (tables.algorithm == "ina" || tables.algorithm == "netreduce") {
     // The NIs' half of an in-network aggregation: the sums are the switches' tables, which a
     // table set does not hold. verify_plan proves the plan, TableChecker its tables.
     VerifyReport r;
-    r.errors.push_back("tables of ina: each NI sends into the switches' aggregation tree and "
-                       "waits for its sum, and the switches' tables are not in a table set; "
-                       "the plan is proved where it is built (mtc plan -a ina, mtsim -a ina)");
+    r.errors.push_back(fmt::format("tables of {0}: each NI sends into the switches' "
+                                   "aggregation tree and waits for its sum, and the switches' "
+                                   "tables are not in a table set; the plan is proved where it "
+                                   "is built (mtc plan -a {0}, mtsim -a {0})", tables.algorithm));
     return r;
   }
   Plan plan = plan_from_tables(tables);

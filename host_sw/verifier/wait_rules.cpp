@@ -46,6 +46,7 @@ TableOptions unbounded_children() {
 WaitRules::WaitRules(const Plan& plan, const PlanIndex& index)
     : plan_(plan), overlaps_(overlapping_ranges(plan.ranges)),
       flow_state_(plan.flows.size(), 0), covered_(plan.transfers.size(), false),
+      switch_flow_(plan.flows.size(), false),
       compiler_(plan, index, unbounded_children()),
       flow_index_(plan, index, ArrivalsBy::Key::kFlow),
       range_index_(plan, index, ArrivalsBy::Key::kRange) {
@@ -54,6 +55,9 @@ WaitRules::WaitRules(const Plan& plan, const PlanIndex& index)
     range_id_.emplace(range_key(plan.ranges[i].offset, plan.ranges[i].size), i);
   }
   for (const Transfer& t : plan.transfers) ranges_are_flows_ = ranges_are_flows_ && t.range == t.flow;
+  for (const SwitchAggregation& a : plan.aggregations) {
+    if (a.flow < switch_flow_.size()) switch_flow_[a.flow] = true;
+  }
 }
 
 // Ranges of the same bytes are interchangeable here (each overlaps what the other does), so
@@ -89,8 +93,11 @@ void WaitRules::await(uint32_t v, size_t i, const TableEntry& e, uint32_t from, 
   bool found = false;
   // Gather and Put arrivals share the NI's row: a wait for one is answered by either.
   const bool written = writes(op);
+  // The sum of an aggregation tree comes back in its own step, to an entry of that step that
+  // only waits for it (table/schedule_table.hpp, compile_mixed).
+  const uint32_t last = e.step + (switch_flow(e.flow) && written && e.children.empty() ? 1 : 0);
   for (const ArrivalsBy::Arrival& t : by_flow.of(e.flow)) {
-    if (writes(t.op) != written || t.op == Op::kNop || t.step >= e.step) continue;
+    if (writes(t.op) != written || t.op == Op::kNop || t.step >= last) continue;
     if (t.src == from) {
       covered_[t.id] = true;
       found = true;
@@ -112,6 +119,8 @@ void WaitRules::check_sent_bytes(uint32_t v, const TableEntry& e, int64_t rid,
   for (uint32_t r : overlaps_[static_cast<size_t>(rid)]) {
     for (const ArrivalsBy::Arrival& t : by_range.of(r)) {
       if (t.step >= e.step || covered_[t.id]) continue;
+      // A Reduce into an aggregation tree never reaches the node it names: a switch takes it.
+      if (t.op == Op::kReduce && switch_flow(t.flow)) continue;
       const ByteRange& b = plan_.ranges[static_cast<size_t>(rid)];
       errors.add(fmt::format("node {}, flow {}, step {}: sends bytes [{}, {}) before waiting for "
                              "the {} of flow {} from node {} (step {}); no entry up to this one "

@@ -19,7 +19,10 @@ namespace mt {
 // before its data is complete). `tables` null: check the tables compile_tables would build.
 // Not checked: that a message the plan delivers at a later step cannot reach the node before
 // its earlier send of the same bytes. Tree-shaped plans rule that out by causality (a parent's
-// data depends on the child's send), which every algorithm here relies on.
+// data depends on the child's send), which every algorithm here relies on. In a plan with
+// aggregation trees (Plan::aggregations) a Reduce into a tree never reaches the node it names
+// (a switch takes it), and a tree's sum, a Gather, is awaited in its own step by an entry
+// that only waits for it (table/schedule_table.hpp, compile_mixed).
 void check_wait_rules(const Plan& plan, const PlanIndex& index, const TableSet* tables,
                       ErrorList& errors);
 
@@ -47,6 +50,8 @@ class WaitRules {
   std::unordered_multimap<uint64_t, uint32_t> range_id_;  // ranges by (offset, size)
   std::vector<uint8_t> flow_state_;
   std::vector<bool> covered_;  // arrivals some entry waits for
+  std::vector<bool> switch_flow_;  // flows with an aggregation tree (Plan::aggregations)
+  bool switch_flow(uint32_t f) const { return f < switch_flow_.size() && switch_flow_[f]; }
   NodeTableCompiler compiler_;
   ArrivalsBy flow_index_, range_index_;
   bool ranges_are_flows_ = true;  // every transfer carries its flow's chunk (MultiTree)

@@ -97,10 +97,10 @@ Loaded load_tables(const AllReduceOptions& opt, const Topology& topo, TableSet i
   Loaded l;
   if (!opt.images.empty()) {
     l.set = std::move(images);
-    if (l.set.algorithm == "ina") {
-      throw InputError(fmt::format("{}: an image set holds the NIs' tables only, not the "
-                                   "switches' aggregation tables an ina run needs; run mtsim -a "
-                                   "ina", opt.images));
+    if (l.set.algorithm == "ina" || l.set.algorithm == "netreduce") {
+      throw InputError(fmt::format("{0}: an image set holds the NIs' tables only, not the "
+                                   "switches' aggregation tables a run of {1} needs; run mtsim -a "
+                                   "{1}", opt.images, l.set.algorithm));
     }
     if (l.set.nodes != topo.nodes()) {
       throw InputError(fmt::format("image set {} is for {} nodes, topology {} has {}",

@@ -65,9 +65,10 @@ AllReduceSystem::AllReduceSystem(sc_core::sc_module_name name, const Topology& t
   }
   if (plan && !plan->aggregations.empty()) {
     if (opt.ni.flow_control != FlowControl::kMessage) {
-      throw InputError("in-network aggregation (ina) takes messages: the switches sum a flow's "
-                       "messages flit by flit, and packets of the flow carry no sequence of "
-                       "their own; use --flow-control message");
+      throw InputError(fmt::format("in-network aggregation ({}) takes messages: the switches "
+                                   "sum a flow's messages flit by flit, and packets of the flow "
+                                   "carry no sequence of their own; use --flow-control message",
+                                   plan->algorithm));
     }
     AggregationConfig aggregation = opt.aggregation;
     aggregation.dtype = set.dtype;
@@ -216,7 +217,7 @@ AllReduceResult AllReduceSystem::result() const {
   r.bandwidth_gbps = r.cycles ? static_cast<double>(r.bytes) / ns : 0;
   r.bound_cycles = allreduce_bound_cycles(topo_, r.bytes, kFlitPayloadBytes);
   r.bound_basis = allreduce_bound_basis(topo_);
-  if (set_.algorithm == "ina") {
+  if (set_.algorithm == "ina" || set_.algorithm == "netreduce") {
     // 2(N-1)M/(N b) holds where endpoints reduce; with the switches summing, a node's links
     // carry M each way, which the cut bound states.
     r.bound_cycles = 0;

@@ -794,7 +794,7 @@ TEST(Hardening, UnknownAlgorithmInAManifestIsRefused) {
     EXPECT_THAT(r.out, HasSubstr("manifest.json: key 'algorithm': unknown algorithm \"nosuch\" (one "
                                  "of multitree, multitree-opt, ring, ring-bi, ring2d, "
                                  "ring2d-paper, dbtree, hdrm, flexreduce, blueconnect, mtree, "
-                                 "ps, ina, msccl)"));
+                                 "ps, ina, netreduce, msccl)"));
   }
 }
 
