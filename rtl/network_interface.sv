@@ -413,7 +413,7 @@ module network_interface #(
     .cfg_error_o, .cfg_rdata_o,
     .status_o(table_status_o), .entries_o(table_entries), .dtype_o(table_dtype),
     .error_cause_o(table_cause), .route_node_o(route_node), .route_i(route),
-    .rd_head_i(IDX_W'(head_q)), .rd_start_i(start_i), .rd_op_o(e_op), .rd_flow_o(e_flow),
+    .rd_idx_i(IDX_W'(head_d)), .rd_op_o(e_op), .rd_flow_o(e_flow),
     .rd_parent_o(e_parent), .rd_children_o(e_children), .rd_step_o(e_step),
     .rd_addr_o(e_addr), .rd_size_o(e_size), .rd_routes_o(e_routes)
   );

@@ -26,14 +26,10 @@
 // load, so the stored route is the one the NI would compute at issue; the head entry's sends
 // then need no routing of their own.
 //
-// Reading. rd_*_o give the entry at rd_head_i, the NI's head index, which moves by at most one
-// entry a cycle: it is rd_head_i or rd_head_i + 1 of the cycle before, or 0 after a cycle with
-// rd_start_i. The entries are kept in two storage arrays, the even and the odd ones, so both
-// candidates are read in the cycle before from rd_head_i alone (a synchronous read each, as an
-// SRAM macro gives it) and the new head's parity picks one: the read address never waits for
-// the decision to move the head. Node fields hold nil as all ones in NODE_W bits, whatever the
-// image's node_bits; rd_routes_o holds send slot k's route at [k*ROUTE_W +: ROUTE_W] (0 where
-// the slot sends nothing).
+// Reading. rd_idx_i selects an entry of the installed table; its fields appear on rd_*_o in
+// the next cycle (a synchronous read, as an SRAM macro gives it). Node fields hold nil as all
+// ones in NODE_W bits, whatever the image's node_bits; rd_routes_o holds send slot k's route
+// at [k*ROUTE_W +: ROUTE_W] (0 where the slot sends nothing).
 //
 // Bus: one access per cfg_valid_i && cfg_ready_o; its response (cfg_rvalid_o, cfg_error_o,
 // cfg_rdata_o) comes in the next cycle. cfg_error_o is the SystemC target's address error:
@@ -79,8 +75,7 @@ module schedule_table #(
   output logic [NODE_W-1:0]   route_node_o,
   input  logic [ROUTE_W-1:0]  route_i,
   // Head read port.
-  input  logic [IDX_W-1:0]    rd_head_i,
-  input  logic                rd_start_i,
+  input  logic [IDX_W-1:0]    rd_idx_i,
   output logic [1:0]          rd_op_o,
   output logic [NODE_W-1:0]   rd_flow_o,
   output logic [NODE_W-1:0]   rd_parent_o,
@@ -168,7 +163,7 @@ module schedule_table #(
   logic [CntW-1:0] entries_q, entries_d;
   logic        dtype_q, dtype_d;
   logic [TABLE_ERROR_BITS-1:0] cause_q, cause_d;
-  logic [EntryW-1:0] rd_q;             // the entry at rd_head_i
+  logic [EntryW-1:0] rd_q;             // the entry at last cycle's rd_idx_i
 
   // ---- the header, one field at a time ---------------------------------------------------
   // Header bytes shift into fld_q from the top, so in the cycle a field's last byte comes in
@@ -673,34 +668,21 @@ module schedule_table #(
     for (int i = 1; i <= RouteLag; i++) rt_slot_q[i] <= rt_slot_q[i-1];
   end
 
-  // The banks: the even entries in one storage array and the odd ones in another, each of
-  // 2 * ceil(DEPTH / 2) entries (bank, index / 2); the loader writes the inactive bank, the
-  // head port reads the active one (a registered read in each array). An entry is written
+  // The banks, one storage array of 2 * DEPTH entries (bank, index): the loader writes the
+  // inactive bank, the head port reads the active one (a registered read). An entry is written
   // when it and the image so far are right: in the cycle its pad is taken, the entry's first
   // error is e_err_q or the pad's own (e_final), told here from the pad alone.
-  localparam int unsigned HALF = (DEPTH + 1) / 2;
-  localparam int unsigned HALF_W = HALF > 1 ? $clog2(HALF) : 1;
   logic bank_we;
   assign bank_we = e_done && e_err_q == TABLE_ERROR_NONE && !pad_bad &&
                    err_q == TABLE_ERROR_NONE && 32'(ent_idx_q) < DEPTH;
-  // The candidates for the next cycle's head: rd_head_i and the entry after it (or entry 0).
-  logic [IDX_W:0]    next_idx;
-  logic [HALF_W-1:0] rd_half [2];
-  logic [EntryW-1:0] rd_half_q [2];
-  assign next_idx = (IDX_W + 1)'(rd_head_i) + (IDX_W + 1)'(1);
-  assign rd_half[0] = rd_start_i ? '0 : HALF_W'(next_idx >> 1);  // the even candidate
-  assign rd_half[1] = HALF_W'(rd_head_i >> 1);                      // the odd candidate
-  for (genvar h = 0; h < 2; h++) begin : g_half
-    storage_array #(
-      .WIDTH(EntryW), .DEPTH(2 * HALF), .WRITES(1), .READS(1), .SYNC_READ(1'b1)
-    ) u_banks (
-      .clk_i,
-      .we_i(bank_we && ent_idx_q[0] == 1'(h)),
-      .waddr_i({!active_q, HALF_W'(ent_idx_q[IDX_W-1:0] >> 1)}), .wmask_i(1'b1), .wdata_i(e_q),
-      .raddr_i({active_q, rd_half[h]}), .rdata_o(rd_half_q[h])
-    );
-  end
-  assign rd_q = rd_head_i[0] ? rd_half_q[1] : rd_half_q[0];
+  storage_array #(
+    .WIDTH(EntryW), .DEPTH(2 * DEPTH), .WRITES(1), .READS(1), .SYNC_READ(1'b1)
+  ) u_banks (
+    .clk_i,
+    .we_i(bank_we),
+    .waddr_i({!active_q, ent_idx_q[IDX_W-1:0]}), .wmask_i(1'b1), .wdata_i(e_q),
+    .raddr_i({active_q, rd_idx_i}), .rdata_o(rd_q)
+  );
 
   assign cfg_rvalid_o  = resp_valid_q;
   assign cfg_error_o   = resp_error_q;

@@ -154,48 +154,6 @@ TEST(ScheduleTable, LoadsEveryGoldenImageAsTheCppDecoderReadsIt) {
   RecordProperty("longest_ready_wait", static_cast<int>(longest_wait));
 }
 
-// The head port as the NI drives it: the head holds or moves on by one entry each cycle (a
-// random walk over the table, each step reading whichever candidate the head lands on), and
-// a start from anywhere reads entry 0 next. Every cycle the fields are those of the head.
-TEST(ScheduleTable, HeadPortFollowsTheHeadAndRestartsAtZero) {
-  const fs::path bin = fs::path(MT_SOURCE_DIR) / "schedules/multitree_torus8x8/node_05.bin";
-  const std::vector<uint8_t> image = read_bytes(bin);
-  const ScheduleTable want = decode_image(image).table;
-  const uint32_t entries = static_cast<uint32_t>(want.entries.size());
-  ASSERT_GE(entries, 8u) << bin;
-  Table t(5, 64);
-  ASSERT_EQ(t.load(image), format::table_status::kLoaded) << bin;
-  auto& dut = t.dut();
-  std::mt19937 rng(35);
-  uint32_t head = 0, restarts = 0, moves = 0;
-  dut->rd_head_i = 0;
-  dut->rd_start_i = 1;  // the first run's start
-  for (int cycle = 0; cycle < 4000; ++cycle) {
-    dut.tick();
-    dut->rd_head_i = static_cast<uint8_t>(head);
-    dut->rd_start_i = 0;
-    dut.settle();
-    ASSERT_EQ((read_fields<kNodeW, kK>(dut)), want.entries[head])
-        << "cycle " << cycle << ", head " << head;
-    // The next cycle's head: a start from anywhere, a move by one, or the same entry.
-    const uint32_t r = rng() % 16;
-    if (r == 0 && head != 0) {
-      dut->rd_start_i = 1;
-      head = 0;
-      ++restarts;
-    } else if (r < 10 && head + 1 < entries) {
-      ++head;
-      ++moves;
-    } else if (head + 1 == entries) {
-      dut->rd_start_i = 1;
-      head = 0;
-      ++restarts;
-    }
-  }
-  EXPECT_GT(restarts, 50u);
-  EXPECT_GT(moves, 1000u);
-}
-
 // A golden image of a 4x4 torus node with one header field or byte changed.
 class BadImage : public ::testing::Test {
  protected:

@@ -18,8 +18,7 @@ UNIT_BITS = 8
 # What each array is, by the block that holds it and its instance name: its kind, what it
 # holds, and the part of the NI it belongs to (area.py PARTS).
 ROLES = {
-    ("schedule_table", "u_banks"): ("table", "table banks: the even or the odd entries "
-                                    "(2 x DEPTH/2)", "multitree"),
+    ("schedule_table", "u_banks"): ("table", "table banks (2 x DEPTH entries)", "multitree"),
     ("network_interface", "u_block_data"): ("ni_buffers", "block slots: received data / sums",
                                             "conventional"),
     ("network_interface", "u_block_acc"): ("ni_buffers", "block slots: local partial sums",

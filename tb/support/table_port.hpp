@@ -1,7 +1,6 @@
-// Reads a table entry through the head read port (rd_head_i, rd_start_i, rd_*_o) of any
-// Verilated model that has rtl/schedule_table.sv's (schedule_table, table_hex_loader): the
-// index as the head in one cycle (the entry is one of the two candidates read), and again in
-// the next, when the fields come.
+// Reads a table entry through the head read port (rd_idx_i, rd_*_o) of any Verilated model
+// that has rtl/schedule_table.sv's (schedule_table, table_hex_loader): the index in one cycle,
+// the fields in the next.
 #pragma once
 
 #include <cstdint>
@@ -13,10 +12,12 @@
 
 namespace mt::tb {
 
-// The fields on rd_*_o now, as an entry.
 template <uint32_t kNodeW, uint32_t kK, class Model>
-TableEntry read_fields(Clocked<Model>& dut) {
+TableEntry read_entry(Clocked<Model>& dut, uint32_t index) {
   constexpr uint32_t nil = (1u << kNodeW) - 1;
+  dut->rd_idx_i = static_cast<std::remove_reference_t<decltype(dut->rd_idx_i)>>(index);
+  dut.tick();
+  dut.settle();
   TableEntry e;
   e.op = static_cast<Op>(dut->rd_op_o);
   e.flow = dut->rd_flow_o;
@@ -29,15 +30,6 @@ TableEntry read_fields(Clocked<Model>& dut) {
   e.start_addr = dut->rd_addr_o;
   e.size = dut->rd_size_o;
   return e;
-}
-
-template <uint32_t kNodeW, uint32_t kK, class Model>
-TableEntry read_entry(Clocked<Model>& dut, uint32_t index) {
-  dut->rd_head_i = static_cast<std::remove_reference_t<decltype(dut->rd_head_i)>>(index);
-  dut->rd_start_i = 0;
-  dut.tick();
-  dut.settle();
-  return read_fields<kNodeW, kK>(dut);
 }
 
 }  // namespace mt::tb
