@@ -39,23 +39,21 @@
 //     by their Reduces.
 // With fewer 16-byte grains than chunks some sub-chunks are empty; the "first/last
 // non-empty" rules keep every wait on a message that is really sent. Shares own disjoint bytes and flows.
-#include <algorithm>
 
 #include <fmt/format.h>
 
 #include "algorithms/algorithms.hpp"
+#include "algorithms/grid_rings.hpp"
 #include "common/error.hpp"
 
 namespace mt {
 namespace {
 
-// (a - k) mod m for k <= 2m.
-uint32_t minus(uint32_t a, uint32_t k, uint32_t m) { return (a + 2 * m - k) % m; }
+using grid_rings::minus;
 
 struct Share {
-  bool rows_first = true;  // first stage along X (rows), else along Y (columns)
-  bool reverse = false;    // rings toward lower coordinates
-  uint32_t first = 0;      // its flows and chunk ranges are [first, first + W*H)
+  grid_rings::Order order;
+  uint32_t first = 0;  // its flows and chunk ranges are [first, first + W*H)
 };
 
 struct Stages {
@@ -68,8 +66,8 @@ class ShareBuilder {
  public:
   ShareBuilder(Plan& plan, const Topology& topo, const Share& share, const Stages& stages)
       : plan_(plan), topo_(topo), share_(share), stages_(stages),
-        A_(share.rows_first ? topo.width() : topo.height()),
-        B_(share.rows_first ? topo.height() : topo.width()) {}
+        A_(share.order.rows_first ? topo.width() : topo.height()),
+        B_(share.order.rows_first ? topo.height() : topo.width()) {}
 
   void build();
 
@@ -92,12 +90,7 @@ class ShareBuilder {
 };
 
 uint32_t ShareBuilder::node(uint32_t a, uint32_t b) const {
-  uint32_t x = share_.rows_first ? a : b, y = share_.rows_first ? b : a;
-  if (share_.reverse) {
-    x = topo_.width() - 1 - x;
-    y = topo_.height() - 1 - y;
-  }
-  return y * topo_.width() + x;
+  return grid_rings::node(topo_, share_.order, a, b);
 }
 
 // First-stage reduce-scatter label of piece p in line b: the owner's first non-empty
@@ -167,20 +160,12 @@ void ShareBuilder::build() {
   for (uint32_t s = 1; s < A_; ++s) first_stage(s, T + stages_.second + s, Op::kGather);
 }
 
-// The shares of a W x H grid: both orders unless a side is 1, both directions unless a side
-// is 2.
+// The shares of a W x H grid, one per order of its rings.
 std::vector<Share> shares_of(uint32_t W, uint32_t H) {
-  const bool both_orders = W > 1 && H > 1;
-  const bool both_ways = W != 2 && H != 2;
   std::vector<Share> shares;
-  for (bool rows_first : {true, false}) {
-    if (!rows_first && !both_orders) break;
-    for (bool reverse : {false, true}) {
-      if (reverse && !both_ways) break;
-      shares.push_back({rows_first, reverse, 0});
-    }
+  for (const grid_rings::Order o : grid_rings::orders(W, H)) {
+    shares.push_back({o, static_cast<uint32_t>(shares.size()) * W * H});
   }
-  for (size_t i = 0; i < shares.size(); ++i) shares[i].first = static_cast<uint32_t>(i) * W * H;
   return shares;
 }
 
@@ -193,11 +178,8 @@ Plan build_ring2d(const Topology& topo, const PlanOptions& opt) {
   }
   const uint32_t W = topo.width(), H = topo.height();
   const std::vector<Share> shares = shares_of(W, H);
-  // With both orders each stage is as long as the longer side's ring; a 1-wide grid has one
-  // order and one real stage.
-  Stages stages;
-  stages.first = shares.size() > 1 && !shares.back().rows_first ? std::max(W, H) - 1 : W - 1;
-  stages.second = shares.size() > 1 && !shares.back().rows_first ? std::max(W, H) - 1 : H - 1;
+  const grid_rings::StageSteps steps = grid_rings::stage_steps(W, H);
+  const Stages stages{steps.first, steps.second};
   Plan plan = plan_header("ring2d", topo, opt);
   plan.steps_per_phase = stages.T();
   plan.ranges = split_bytes(opt.bytes, static_cast<uint32_t>(shares.size()) * W * H);

@@ -34,24 +34,22 @@
 // lines keeping step prevent it. On a torus every line is the same ring and they do (every
 // run's sums are checked); on a mesh a line's closing multi-hop packet falls behind and the
 // sums come out wrong, so ring2d-paper runs on tori only.
-#include <algorithm>
 
 #include <fmt/format.h>
 
 #include "algorithms/algorithms.hpp"
+#include "algorithms/grid_rings.hpp"
 #include "common/error.hpp"
 
 namespace mt {
 namespace {
 
-// (a - k) mod m for k <= 2m.
-uint32_t minus(uint32_t a, uint32_t k, uint32_t m) { return (a + 2 * m - k) % m; }
+using grid_rings::minus;
 
 struct Share {
-  bool rows_first = true;  // first stage along X (rows), else along Y (columns)
-  bool reverse = false;    // rings toward lower coordinates
-  uint32_t first = 0;      // its flows are [first, first + 2*W*H)
-  ByteRange bytes;         // the bytes it reduces
+  grid_rings::Order order;
+  uint32_t first = 0;  // its flows are [first, first + 2*W*H)
+  ByteRange bytes;     // the bytes it reduces
 };
 
 struct Stages {
@@ -64,8 +62,8 @@ class SharePlanner {
  public:
   SharePlanner(Plan& plan, const Topology& topo, const Share& share, const Stages& stages)
       : plan_(plan), topo_(topo), share_(share), stages_(stages),
-        A_(share.rows_first ? topo.width() : topo.height()),
-        B_(share.rows_first ? topo.height() : topo.width()) {}
+        A_(share.order.rows_first ? topo.width() : topo.height()),
+        B_(share.order.rows_first ? topo.height() : topo.width()) {}
 
   void build();
 
@@ -85,12 +83,7 @@ class SharePlanner {
 };
 
 uint32_t SharePlanner::node(uint32_t a, uint32_t b) const {
-  uint32_t x = share_.rows_first ? a : b, y = share_.rows_first ? b : a;
-  if (share_.reverse) {
-    x = topo_.width() - 1 - x;
-    y = topo_.height() - 1 - y;
-  }
-  return y * topo_.width() + x;
+  return grid_rings::node(topo_, share_.order, a, b);
 }
 
 // A transfer of its flow's chunk; a chunk with no bytes (fewer grains than pieces) moves none.
@@ -135,23 +128,14 @@ void SharePlanner::build() {
   for (uint32_t t = 1; t < B_; ++t) second_stage(t, T + t, Op::kGather);
 }
 
-// The shares of a W x H grid (as ring2d's): both orders unless a side is 1, both directions
-// unless a side is 2; each takes an equal part of the buffer.
+// The shares of a W x H grid, one per order of its rings (as ring2d's), each an equal part of
+// the buffer.
 std::vector<Share> shares_of(uint32_t W, uint32_t H, uint64_t bytes) {
-  const bool both_orders = W > 1 && H > 1;
-  const bool both_ways = W != 2 && H != 2;
+  const std::vector<grid_rings::Order> orders = grid_rings::orders(W, H);
+  const std::vector<ByteRange> parts = split_bytes(bytes, static_cast<uint32_t>(orders.size()));
   std::vector<Share> shares;
-  for (bool rows_first : {true, false}) {
-    if (!rows_first && !both_orders) break;
-    for (bool reverse : {false, true}) {
-      if (reverse && !both_ways) break;
-      shares.push_back({rows_first, reverse, 0, {}});
-    }
-  }
-  const std::vector<ByteRange> parts = split_bytes(bytes, static_cast<uint32_t>(shares.size()));
-  for (size_t i = 0; i < shares.size(); ++i) {
-    shares[i].first = static_cast<uint32_t>(i) * 2 * W * H;
-    shares[i].bytes = parts[i];
+  for (size_t i = 0; i < orders.size(); ++i) {
+    shares.push_back({orders[i], static_cast<uint32_t>(i) * 2 * W * H, parts[i]});
   }
   return shares;
 }
@@ -166,10 +150,8 @@ Plan build_ring2d_paper(const Topology& topo, const PlanOptions& opt) {
   }
   const uint32_t W = topo.width(), H = topo.height();
   const std::vector<Share> shares = shares_of(W, H, opt.bytes);
-  const bool both_orders = shares.size() > 1 && !shares.back().rows_first;
-  Stages stages;
-  stages.first = both_orders ? std::max(W, H) - 1 : W - 1;
-  stages.second = both_orders ? std::max(W, H) - 1 : H - 1;
+  const grid_rings::StageSteps steps = grid_rings::stage_steps(W, H);
+  const Stages stages{steps.first, steps.second};
   if (stages.T() == 0) {
     throw InputError(fmt::format("ring2d-paper: topology {} has one node; there is nothing to "
                                  "all-reduce", topo.spec()));

@@ -109,14 +109,7 @@ const std::vector<TableEntry>& NodeTableCompiler::compile_mixed(uint32_t node) {
       continue;
     }
     if (t.op == Op::kReduce) await_before_tree(node, t);
-    TableEntry& e = next_entry();
-    e.op = t.op;
-    e.flow = t.flow;
-    e.parent = t.op == Op::kReduce ? t.dst : t.src;
-    e.children.clear();
-    e.step = t.step;
-    e.start_addr = opt_.base_addr + plan_.ranges.at(t.range).offset;
-    e.size = plan_.ranges.at(t.range).size;
+    add_tree_entry(t);
   }
   entries_.resize(used_);
   return entries_;

@@ -98,18 +98,21 @@ void NodeTableCompiler::sources(uint32_t flow, bool written, uint32_t before,
   }
 }
 
+void NodeTableCompiler::add_tree_entry(const Transfer& t) {
+  TableEntry& e = next_entry();
+  e.op = t.op;
+  e.flow = t.flow;
+  e.parent = t.op == Op::kReduce ? t.dst : t.src;
+  e.children.clear();
+  e.step = t.step;
+  e.start_addr = opt_.base_addr + plan_.ranges.at(t.range).offset;
+  e.size = plan_.ranges.at(t.range).size;
+}
+
 const std::vector<TableEntry>& NodeTableCompiler::compile_aggregated(uint32_t node) {
   used_ = 0;
   for (const Transfer& t : plan_.transfers) {
-    if ((t.op == Op::kReduce ? t.src : t.dst) != node) continue;
-    TableEntry& e = next_entry();
-    e.op = t.op;
-    e.flow = t.flow;
-    e.parent = t.op == Op::kReduce ? t.dst : t.src;
-    e.children.clear();
-    e.step = t.step;
-    e.start_addr = opt_.base_addr + plan_.ranges.at(t.range).offset;
-    e.size = plan_.ranges.at(t.range).size;
+    if ((t.op == Op::kReduce ? t.src : t.dst) == node) add_tree_entry(t);
   }
   std::stable_sort(entries_.begin(), entries_.begin() + static_cast<long>(used_),
                    [](const TableEntry& a, const TableEntry& b) { return a.step < b.step; });

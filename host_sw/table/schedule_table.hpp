@@ -103,6 +103,9 @@ class NodeTableCompiler {
   void mixed_reduce(const Transfer& t);
   void mixed_gather(const uint32_t*& it, const uint32_t* end);
   void await_before_tree(uint32_t node, const Transfer& t);
+  // The entry of a transfer into or out of an aggregation tree: a Reduce to the node it names,
+  // or a Gather from it, no children.
+  void add_tree_entry(const Transfer& t);
   bool switch_flow(uint32_t flow) const { return flow < switch_flow_.size() && switch_flow_[flow]; }
   TableEntry& next_entry();
   void append_split(const TableEntry& proto, const std::vector<uint32_t>& nodes, size_t first,

@@ -17,6 +17,7 @@
 #include "table/schedule_table.hpp"
 #include "topology/routing.hpp"
 #include "verifier/verifier.hpp"
+#include "support/verify_errors.hpp"
 
 namespace mt {
 namespace {
@@ -29,11 +30,7 @@ const std::vector<std::string> kOthers = {"ring:2",        "ring:5",        "rin
                                           "bigraph:4x4",   "bigraph:2x8"};
 const std::vector<uint64_t> kSizes = {4, 12, 1000, 65536, (1u << 20) + 12};
 
-std::string errors_of(const VerifyReport& r) {
-  std::string s;
-  for (const std::string& e : r.errors) s += "\n  " + e;
-  return s;
-}
+using test::errors_of;
 
 uint32_t ceil_log2(uint32_t n) {
   uint32_t k = 0;

@@ -17,6 +17,7 @@
 #include "common/input_file.hpp"
 #include "interop/msccl.hpp"
 #include "support/run_command.hpp"
+#include "support/verify_errors.hpp"
 #include "verifier/verifier.hpp"
 
 namespace mt {
@@ -42,11 +43,7 @@ std::map<std::tuple<uint32_t, uint32_t, uint64_t, uint64_t, Op>, int> moves(cons
   return m;
 }
 
-std::string errors_of(const VerifyReport& r) {
-  std::string s;
-  for (const std::string& e : r.errors) s += e + "\n";
-  return s;
-}
+using test::errors_of;
 
 Plan import_text(const std::string& xml, const Topology& topo, uint64_t bytes) {
   return msccl_to_plan(msccl::parse_xml(xml, "test.xml"), topo, options(bytes), "test.xml");

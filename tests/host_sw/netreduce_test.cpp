@@ -14,6 +14,7 @@
 #include "cost_model/netreduce.hpp"
 #include "plan/plan_index.hpp"
 #include "support/run_command.hpp"
+#include "support/verify_errors.hpp"
 #include "table/schedule_table.hpp"
 #include "verifier/table_check.hpp"
 #include "verifier/verifier.hpp"
@@ -23,11 +24,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string errors_of(const VerifyReport& r) {
-  std::string s;
-  for (const std::string& e : r.errors) s += "\n  " + e;
-  return s;
-}
+using test::errors_of;
 
 Plan netreduce(const std::string& spec, uint64_t bytes = 4096) {
   PlanOptions opt;

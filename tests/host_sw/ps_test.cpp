@@ -11,15 +11,12 @@
 #include "common/error.hpp"
 #include "table/schedule_table.hpp"
 #include "verifier/verifier.hpp"
+#include "support/verify_errors.hpp"
 
 namespace mt {
 namespace {
 
-std::string errors_of(const VerifyReport& r) {
-  std::string s;
-  for (const std::string& e : r.errors) s += "\n  " + e;
-  return s;
-}
+using test::errors_of;
 
 TEST(Ps, VerifiesOnEveryKindOfNetwork) {
   for (const char* spec : {"fattree:4x2", "fattree:8x2", "fattree:2x3", "bigraph:2x4",
