@@ -10,9 +10,10 @@
 //              cycle: it asks for its local read, or waits behind the Reduce block of its
 //              256-byte line being reduced (read-after-write interlock)
 //   completions the memory's completion of the cycle: a burst's flits join its port's NI
-//              buffer, a Reduce read goes to the reduction unit, a write completes its block;
-//              a message whose blocks are all in memory clears its dependency (⑤, ⑥); a
-//              Reduce whose sum is complete asks for its write-back
+//              buffer, a Reduce read goes to the reduction unit, a write completes its block,
+//              and a message whose blocks are all in memory enters the arrival register,
+//              clearing its dependency (⑤, ⑥) from the next cycle on; a Reduce whose sum is
+//              complete asks for its write-back
 //   interlock  the next waiting Reduce block of the line just written back asks for its
 //              read
 //   DMA        each port's oldest send asks for its next burst (send_channel.sv)
@@ -273,6 +274,10 @@ module network_interface #(
   logic [K*KEY_W-1:0]  nb_keys;
   logic                no_slot, no_record, empty_block, arrive, slots_empty;
   logic [KEY_W-1:0]    arrive_key;
+  // The arrival register: a message wholly in memory in this cycle is recorded by the
+  // dependency scoreboard in the next (systemc/ni/README.md, "Arrivals").
+  logic                arrive_q;
+  logic [KEY_W-1:0]    arrive_key_q;
 
   always_comb begin
     empty_block = 1'b0;
@@ -312,6 +317,14 @@ module network_interface #(
     .done_rec_i(done_meta), .arrive_o(arrive), .arrive_key_o(arrive_key),
     .empty_o(slots_empty)
   );
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) arrive_q <= 1'b0;
+    else arrive_q <= arrive;
+  end
+  always_ff @(posedge clk_i) begin
+    if (arrive) arrive_key_q <= arrive_key;
+  end
 
   // ---- reduction (reduction_sequencer.sv): Reduce blocks whose read is in, one at a time ----
   logic                beat_valid, bypass, red_out, wb_q;
@@ -454,8 +467,9 @@ module network_interface #(
   );
 
   dependency_tracker #(.NODE_W(NODE_W), .K(K), .FLOWS(FLOWS), .SLOTS(SLOTS)) u_dependencies (
-    .clk_i, .rst_ni, .start_i, .arrive_i(arrive), .arrive_op_i(arrive_key[1:0]),
-    .arrive_flow_i(arrive_key[2 +: NODE_W]), .arrive_sender_i(arrive_key[2 + NODE_W +: NODE_W]),
+    .clk_i, .rst_ni, .start_i, .arrive_i(arrive_q), .arrive_op_i(arrive_key_q[1:0]),
+    .arrive_flow_i(arrive_key_q[2 +: NODE_W]),
+    .arrive_sender_i(arrive_key_q[2 + NODE_W +: NODE_W]),
     .op_i(e_op), .flow_i(e_flow), .parent_i(e_parent), .children_i(e_children),
     .issue_i(issue), .ready_o(dep_ready), .wait_op_o(dep_wait_op),
     .wait_node_o(dep_wait_node), .overflow_o(dep_overflow)

@@ -89,6 +89,7 @@ void NetworkInterface::start() {
   started_ = true;
   done_ = false;
   dependencies.reset();
+  arriving_.clear();
   plan_forwarding();
   const uint64_t now = now_cycle();
   if (on_step) on_step(place_.node, timestep.value(), now);
@@ -238,7 +239,13 @@ void NetworkInterface::release_waiting(uint64_t now) {
 void NetworkInterface::count_block(uint32_t slot) {
   Block& b = blocks_[slot];
   b.counted = true;
-  if (slots.count(slot)) dependencies.arrive(b.op, b.flow, b.sender);
+  if (slots.count(slot)) arriving_.push_back({b.op, b.flow, b.sender});
+}
+
+void NetworkInterface::record_arrivals() {
+  for (const Message& m : arriving_) dependencies.arrive(m.op, m.flow, m.sender);
+  if (!arriving_.empty()) ++progress_;
+  arriving_.clear();
 }
 
 void NetworkInterface::block_done(uint32_t slot) {
@@ -435,6 +442,7 @@ void NetworkInterface::evaluate(uint64_t now) {
   if (!started_) return;
   const uint64_t before = progress_;
   try {
+    record_arrivals();
     eject(now);
     run_events(now);
     release_waiting(now);
