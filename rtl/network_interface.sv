@@ -282,10 +282,13 @@ module network_interface #(
   always_comb begin
     empty_block = 1'b0;
     for (int p = 0; p < K; p++) begin
-      // No sender makes an empty block, or one of a length not in whole elements.
-      nb[p] = blk[p] && started_q && blk_len[LEN_W*p +: LEN_W] != '0 &&
-              blk_len[LEN_W*p +: 2] == 2'b00;
-      if (blk[p] && started_q && !nb[p]) empty_block = 1'b1;
+      nb[p] = blk[p] && started_q;
+      // No sender makes an empty block, or one of a length not in whole elements: such a
+      // block stops the run in its cycle (what it takes in that cycle is never used), so the
+      // check stays off the path from the decode to the slots, records and interlock.
+      if (nb[p] && (blk_len[LEN_W*p +: LEN_W] == '0 || blk_len[LEN_W*p +: 2] != 2'b00)) begin
+        empty_block = 1'b1;
+      end
       nb_keys[KEY_W*p +: KEY_W] =
           {blk_sender[NODE_W*p +: NODE_W], blk_flow[NODE_W*p +: NODE_W], blk_op[2*p +: 2]};
       nb_meta[META_W*p +: META_W] = nb_rec[MSG_W*p +: MSG_W];
@@ -416,7 +419,6 @@ module network_interface #(
   logic [K*JOB_W-1:0]   send_job;
   logic [K-1:0]         ch_dma_idle, ch_idle, ch_overflow, ch_fetch;
   logic [K*$clog2(SEND_QUEUE + 1)-1:0] ch_queued;
-  logic [K-1:0]         ch_pop;
 
   schedule_table #(
     .NODE_W(NODE_W), .K(K), .STEP_W(STEP_W), .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .DEPTH(DEPTH)
@@ -502,8 +504,8 @@ module network_interface #(
   end
 
   // The entry issues when it is for this step, waits for nothing, and its sends fit their
-  // ports' send queues once this cycle's pops leave them (a pop, known late in the cycle, makes
-  // room for one more).
+  // ports' send queues as they were at the cycle's start (a send leaving the queue in this
+  // cycle makes room from the next: the burst decision that pops it stays off the issue path).
   logic room;
   always_comb begin
     room = 1'b1;
@@ -514,7 +516,7 @@ module network_interface #(
         if (send[k] && 32'(send_port[PORT_W*k +: PORT_W]) == p) adding = adding + 1;
       end
       queued = 32'(ch_queued[$clog2(SEND_QUEUE + 1)*p +: $clog2(SEND_QUEUE + 1)]);
-      if (queued + adding > SEND_QUEUE && !(ch_pop[p] && queued + adding == SEND_QUEUE + 1)) begin
+      if (queued + adding > SEND_QUEUE) begin
         room = 1'b0;
       end
     end
@@ -542,7 +544,6 @@ module network_interface #(
     ) u_channel (
       .clk_i, .rst_ni, .node_id_i(node_id_q), .push_i(push), .push_job_i(send_job),
       .queued_o(ch_queued[$clog2(SEND_QUEUE + 1)*p +: $clog2(SEND_QUEUE + 1)]),
-      .pop_o(ch_pop[p]),
       .fetch_o(ch_fetch[p]), .fetch_addr_o(fetch_addr[ADDR_W*p +: ADDR_W]),
       .fetch_len_o(fetch_len[BURST_LEN_W*p +: BURST_LEN_W]),
       .burst_done_i(done_valid && done_kind == KindBurst && done_tag[PORT_W-1:0] == PORT_W'(p)),

@@ -306,6 +306,7 @@ void NetworkInterface::prefetch(const Pending& ev) const {
 
 void NetworkInterface::fetch(uint64_t now) {
   for (uint32_t p = 0; p < channels_.size(); ++p) {
+    queued_at_start_[p] = channels_[p].queued();
     if (channels_[p].queued() == 0) continue;  // an idle port: no call (every evaluation)
     const std::optional<BurstRead> r = channels_[p].next_burst(now);
     if (!r) continue;
@@ -414,11 +415,13 @@ void NetworkInterface::control(uint64_t now) {
       return;
     }
   }
-  // The sends must fit their ports' send queues (the RTL's); otherwise the entry waits.
+  // The sends must fit their ports' send queues as they were at the cycle's start (the RTL's
+  // queue counts; a send leaving in this cycle makes room from the next); otherwise the entry
+  // waits.
   std::array<uint32_t, kMaxLocalPorts> adding{};
   for (const SendRequest& s : decoded_.sends) ++adding.at(route_to(s).port_index);
   for (uint32_t p = 0; p < channels_.size(); ++p) {
-    if (channels_[p].queued() + adding[p] > ni_.send_queue) return;
+    if (queued_at_start_[p] + adding[p] > ni_.send_queue) return;
   }
   if (e.op == Op::kNop) lockstep.load(now, decoded_.lockstep_cycles);
   dependencies.issue(e);

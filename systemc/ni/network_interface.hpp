@@ -211,6 +211,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   NiConfig ni_;
   std::vector<std::unique_ptr<Endpoint>> ports_;
   std::vector<SendChannel> channels_;  // per port
+  std::array<size_t, kMaxLocalPorts> queued_at_start_{};  // per port: its sends at fetch()
   RingBuffer<Arrived> inbox_;  // by cycle, then port
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> events_;
   uint64_t seq_ = 0;
