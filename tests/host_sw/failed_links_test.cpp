@@ -2,8 +2,8 @@
 // true) take links out of the network, bad input is refused by name, routes never cross a
 // failed link, and every planner either plans around them (its plan and tables verify) or
 // refuses saying why.
+#include <algorithm>
 #include <cctype>
-#include <functional>
 #include <set>
 #include <string>
 
@@ -14,6 +14,7 @@
 #include "algorithms/algorithms.hpp"
 #include "algorithms/hamiltonian_cycle.hpp"
 #include "common/error.hpp"
+#include "support/input_error_of.hpp"
 #include "support/run_command.hpp"
 #include "support/verify_errors.hpp"
 #include "table/schedule_table.hpp"
@@ -26,19 +27,12 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using Pair = Topology::VertexPair;
+using test::error_of;
 
 // One X link, one Y link, an X wrap and a Y wrap link of an 8x8 torus.
 const char* const kFour = "torus:8x8,failed=6-62+9-17+27-28+32-39";
-
-std::string error_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 bool crosses(const Topology& t, uint32_t link) {
   const Link& l = t.links()[link];
@@ -260,6 +254,16 @@ TEST(FailedLinks, PlannersThatNeedEveryLinkRefuseSayingWhy) {
   const auto bad = test::run_command(std::string(MTC_EXE) + " plan -a multitree -t torus:4x4,failed=0-5");
   EXPECT_EQ(bad.code, 1);
   EXPECT_THAT(bad.out, HasSubstr("failed link 0-5 does not exist"));
+}
+
+// mtc dot draws a failed link dashed red, not as a link.
+TEST(FailedLinks, DotDrawsAFailedLinkDashed) {
+  const auto r = test::run_command(std::string(MTC_EXE) +
+                                   " dot -t torus:4x4,failed=5-6 -a multitree -b 4KiB");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("f0_5 -> f0_6 [dir=none, color=red, style=dashed];"));
+  EXPECT_THAT(r.out, Not(HasSubstr("f0_5 -> f0_6 [dir=none, color=gray80];")));
+  EXPECT_THAT(r.out, HasSubstr("f0_4 -> f0_5 [dir=none, color=gray80];"));
 }
 
 }  // namespace
