@@ -28,7 +28,8 @@ namespace mt {
 inline CLI::Option* add_topology_option(CLI::App& app, std::string& spec,
                                         const std::string& more = "") {
   return app.add_option("-t,--topology", spec,
-                        "torus:WxH, mesh:WxH, ring:N, fattree:MxL, bigraph:SxK, hier:A+B+... or file:PATH.json" +
+                        "torus:WxH, mesh:WxH, ring:N (each with ,failed=A-B+C-D+... for failed links), "
+                        "fattree:MxL, bigraph:SxK, hier:A+B+... or file:PATH.json" +
                             (more.empty() ? std::string() : " " + more));
 }
 

@@ -23,6 +23,29 @@ bool grid(const Topology& t) {
          t.kind() == TopologyKind::kRing;
 }
 
+// Physical links, once per pair, and failed links dashed red; a torus's wrap-around links
+// would cross the grid, so only the tree edges that use them are drawn (curved around the
+// nodes).
+std::string physical_links(const Topology& topo, const std::string& p, bool wrap_links_hidden) {
+  auto hidden = [&](uint32_t a, uint32_t b) {
+    auto gap = [](uint32_t u, uint32_t v) { return u > v ? u - v : v - u; };
+    return wrap_links_hidden &&
+           gap(topo.x_of(a), topo.x_of(b)) + gap(topo.y_of(a), topo.y_of(b)) > 1;
+  };
+  std::string s;
+  std::set<std::pair<uint32_t, uint32_t>> drawn;
+  for (const Link& l : topo.links()) {
+    if (!drawn.insert({std::min(l.src, l.dst), std::max(l.src, l.dst)}).second) continue;
+    if (hidden(l.src, l.dst)) continue;
+    s += fmt::format("  {}{} -> {}{} [dir=none, color=gray80];\n", p, l.src, p, l.dst);
+  }
+  for (const auto& [a, b] : topo.failed_links()) {
+    if (hidden(a, b)) continue;
+    s += fmt::format("  {}{} -> {}{} [dir=none, color=red, style=dashed];\n", p, a, p, b);
+  }
+  return s;
+}
+
 std::string tree(const Plan& plan, const Topology& topo, uint32_t f, double dx, double dy) {
   const std::string p = fmt::format("f{}_", f);
   std::string s;
@@ -41,18 +64,7 @@ std::string tree(const Plan& plan, const Topology& topo, uint32_t f, double dx, 
     if (pinned) attrs += fmt::format(", pos=\"{},{}!\"", dx + topo.x_of(v) * 1.2, dy - topo.y_of(v) * 1.2);
     s += fmt::format("  {}{} [{}];\n", p, v, attrs);
   }
-  // Physical links, once per pair; a torus's wrap-around links would cross the grid, so only
-  // the tree edges that use them are drawn (curved around the nodes).
-  std::set<std::pair<uint32_t, uint32_t>> drawn;
-  for (const Link& l : topo.links()) {
-    if (!drawn.insert({std::min(l.src, l.dst), std::max(l.src, l.dst)}).second) continue;
-    auto gap = [](uint32_t a, uint32_t b) { return a > b ? a - b : b - a; };
-    if (wrap_links_hidden &&
-        gap(topo.x_of(l.src), topo.x_of(l.dst)) + gap(topo.y_of(l.src), topo.y_of(l.dst)) > 1) {
-      continue;
-    }
-    s += fmt::format("  {}{} -> {}{} [dir=none, color=gray80];\n", p, l.src, p, l.dst);
-  }
+  s += physical_links(topo, p, wrap_links_hidden);
   for (const Transfer& t : plan.transfers) {
     if (t.flow != f || t.op != Op::kGather) continue;
     const uint32_t step = t.step - plan.steps_per_phase;

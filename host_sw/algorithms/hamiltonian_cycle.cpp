@@ -1,6 +1,8 @@
 #include "algorithms/hamiltonian_cycle.hpp"
 
+#include <algorithm>
 #include <numeric>
+#include <utility>
 
 namespace mt {
 namespace {
@@ -110,6 +112,61 @@ std::vector<uint32_t> search_cycle(const Topology& topo) {
   return {rev.rbegin(), rev.rend()};
 }
 
+// Hops of a cycle that are not one link, counting no further than `limit`.
+uint32_t missing_hops(const Topology& topo, const std::vector<uint32_t>& order, uint32_t limit) {
+  const size_t n = order.size();
+  uint32_t missing = 0;
+  for (size_t i = 0; i < n && missing < limit; ++i) {
+    missing += topo.adjacent(order[i], order[(i + 1) % n]) ? 0 : 1;
+  }
+  return missing;
+}
+
+// The symmetries of a grid (moved_cycle): 8 on a square, 4 on another rectangle, each after
+// every translation on a torus.
+uint32_t grid_symmetries(const Topology& topo) {
+  const uint32_t shapes = topo.width() == topo.height() ? 8 : 4;
+  return topo.kind() == TopologyKind::kTorus ? shapes * topo.nodes() : shapes;
+}
+
+// The grid's cycle moved by one of its symmetries, k: shape k % 8 (bit 0 mirrors x, bit 1
+// mirrors y, bit 2 swaps x and y, square grids only), then on a torus translation k / 8
+// (node (x, y) to (x + dx, y + dy)).
+std::vector<uint32_t> moved_cycle(const Topology& topo, const std::vector<uint32_t>& order,
+                                  uint32_t k) {
+  const uint32_t w = topo.width(), h = topo.height();
+  const uint32_t shape = w == h ? k % 8 : k % 4, shift = w == h ? k / 8 : k / 4;
+  std::vector<uint32_t> out(order.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    uint32_t x = topo.x_of(order[i]), y = topo.y_of(order[i]);
+    if (shape & 1) x = w - 1 - x;
+    if (shape & 2) y = h - 1 - y;
+    if (shape & 4) std::swap(x, y);
+    out[i] = ((y + shift / w) % h) * w + (x + shift % w) % w;
+  }
+  return out;
+}
+
+// Most symmetries tried on a grid with failed links (each costs a pass over the cycle).
+constexpr uint32_t kMaxMoves = 1024;
+
+// A grid with failed links: its cycle moved by the first of its symmetries that crosses no
+// failed link (the cycle itself when it crosses none), else by the one with the fewest hops
+// that are not a link, whose multi-hop packets then go round the failures.
+std::vector<uint32_t> cycle_around_failures(const Topology& topo, std::vector<uint32_t> order) {
+  const uint32_t moves = std::min(kMaxMoves, grid_symmetries(topo));
+  uint32_t best = missing_hops(topo, order, topo.nodes());
+  for (uint32_t k = 1; k < moves && best > 0; ++k) {
+    std::vector<uint32_t> candidate = moved_cycle(topo, order, k);
+    const uint32_t missing = missing_hops(topo, candidate, best);
+    if (missing < best) {
+      best = missing;
+      order = std::move(candidate);
+    }
+  }
+  return order;
+}
+
 }  // namespace
 
 RingCycle hamiltonian_cycle(const Topology& topo) {
@@ -140,6 +197,9 @@ RingCycle hamiltonian_cycle(const Topology& topo) {
     case TopologyKind::kBiGraph:
       c.order = id_order(n);
       break;
+  }
+  if (!topo.failed_links().empty() && topo.kind() != TopologyKind::kFile) {
+    c.order = cycle_around_failures(topo, std::move(c.order));
   }
   c.one_hop = true;
   for (uint32_t i = 0; i < n; ++i) {

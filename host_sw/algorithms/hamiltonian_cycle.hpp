@@ -21,7 +21,10 @@ constexpr uint32_t kCycleSearchMaxNodes = 16;
 // Torus: a snake that closes with one link (always exists). Mesh with an even side: the snake
 // that returns along the first column (or row). Odd x odd mesh: a snake whose only non-link
 // hop is two links long. 1-row/1-column mesh: id order. Ring: the ring. Fat-tree, BiGraph:
-// id order (every hop crosses switches). File: exact search if small, else id order.
+// id order (every hop crosses switches). File: exact search if small, else id order. A torus,
+// mesh or ring with failed links: that cycle moved by the first symmetry of the grid (a
+// translation, a mirror image, x and y swapped on a square) that crosses no failed link, else
+// by the one with the fewest hops that are not a link.
 RingCycle hamiltonian_cycle(const Topology& topo);
 
 }  // namespace mt

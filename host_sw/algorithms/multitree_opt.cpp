@@ -75,6 +75,12 @@ class TorusMoves {
           "(multitree-opt moves one tree to every root, which needs a network that looks the "
           "same from every node; use multitree there)", topo.spec()));
     }
+    if (!topo.failed_links().empty()) {
+      throw InputError(fmt::format(
+          "multitree-opt: topology {} has failed links (multitree-opt moves one tree to every "
+          "root, which needs a network that looks the same from every node, and the failed "
+          "links break that; multitree plans around them)", topo.spec()));
+    }
     add_dimension(w_, 1, 0);
     add_dimension(h_, 0, 1);
   }

@@ -186,7 +186,7 @@ Plan build_ring2d(const Topology& topo, const PlanOptions& opt) {
   for (const Share& s : shares) ShareBuilder(plan, topo, s, stages).build();
 
   // Torus rings are all one-link hops; a mesh row or column longer than 2 closes with a
-  // multi-hop packet.
+  // multi-hop packet, and a hop across a failed link is one that goes round it.
   plan.neighbour_only = true;
   for (const Transfer& t : plan.transfers) {
     plan.neighbour_only = plan.neighbour_only && topo.adjacent(t.src, t.dst);

@@ -148,6 +148,12 @@ Plan build_ring2d_paper(const Topology& topo, const PlanOptions& opt) {
                                  "runs whole rings along its rows and columns, which on a mesh "
                                  "fall out of step: ring2d_paper.cpp)", topo.spec()));
   }
+  if (!topo.failed_links().empty()) {
+    throw InputError(fmt::format("ring2d-paper: topology {} has failed links (a line whose "
+                                 "hop goes round a failed link as a multi-hop packet falls out "
+                                 "of step, as on a mesh, and its Puts overwrite sums: "
+                                 "ring2d_paper.cpp; ring2d plans around them)", topo.spec()));
+  }
   const uint32_t W = topo.width(), H = topo.height();
   const std::vector<Share> shares = shares_of(W, H, opt.bytes);
   const grid_rings::StageSteps steps = grid_rings::stage_steps(W, H);

@@ -26,6 +26,12 @@ struct Message {
   uint32_t send_step = 0, recv_step = 0;  // flattened steps
   uint32_t src = 0, dst = 0, first = 0, cnt = 0;
   bool reduce = false;  // received by rrc, rrs or rrcs
+  // Not reduced (r, rcs: stored over the receiver's chunks), but a reduced message runs
+  // after it on its ranks or ranks they wait for (schedule sets it): a Put of the
+  // reduce-scatter, not a Gather.
+  bool put = false;
+  // Whether it belongs to the reduce-scatter: a Reduce or a Put.
+  bool reduce_phase() const { return reduce || put; }
 };
 
 struct Dataflow {
@@ -38,11 +44,11 @@ std::string describe(const Algo& algo, const FlatStep& s);
 
 // Each message's lockstep step (from 1): a send reads at the start of its step, a receive
 // lands at its end, a threadblock sends (and receives) at most one message a step, and every
-// step runs after its threadblock's previous step and its dependency. Every message that is
-// reduced gets a step before every message that is not (a plan's two phases). `explain`
-// describes a flattened step. InputError for a deadlock or a reduce that runs after a
-// message that is not reduced.
-std::vector<uint32_t> schedule(const Dataflow& flow,
+// step runs after its threadblock's previous step and its dependency. Marks every message
+// that is not reduced but has a reduced one after it as a Put (Message::put); every Reduce
+// and Put gets a step before every Gather (a plan's two phases). `explain` describes a
+// flattened step. InputError for a deadlock.
+std::vector<uint32_t> schedule(Dataflow& flow,
                                const std::function<std::string(uint32_t)>& explain);
 
 }  // namespace mt::msccl

@@ -103,6 +103,7 @@ std::vector<RankOps> threadblocks(const Plan& plan) {
     const Transfer& t = plan.transfers[id];
     LocalOp send{t.step, 0, id, to[t.src][t.dst], {}, StepType::kSend, {}, 0};
     LocalOp recv{t.step, 1, id, from[t.dst][t.src], {}, StepType::kRecv, {}, 0};
+    // A Reduce adds what arrives (rrc); a Gather and a Put store it over the chunk (r).
     if (t.op == Op::kReduce) recv.type = StepType::kRecvReduceCopy;
     ranks[t.src].ops.push_back(send);
     ranks[t.dst].ops.push_back(recv);

@@ -11,6 +11,7 @@
 #include "common/input_file.hpp"
 #include "interop/msccl.hpp"
 #include "interop/msccl_dataflow.hpp"
+#include "interop/msccl_flows.hpp"
 #include "topology/routing.hpp"
 
 namespace mt {
@@ -151,42 +152,24 @@ Dataflow match(const Algo& algo, std::vector<FlatStep> steps, const std::string&
   return flow;
 }
 
-// The node that ends the reduce-scatter with chunk c's sum: it sends a Gather of c and
-// receives none (else the last to receive a Reduce of c).
-std::vector<uint32_t> roots(const Plan& plan, uint32_t chunks) {
-  std::vector<uint32_t> root(chunks, 0);
-  std::vector<std::set<uint32_t>> gathered(chunks), gathering(chunks);
-  for (const Transfer& t : plan.transfers) {
-    if (t.op == Op::kReduce) root[t.flow] = t.dst;
-    if (t.op == Op::kGather) {
-      gathering[t.flow].insert(t.src);
-      gathered[t.flow].insert(t.dst);
-    }
-  }
-  for (uint32_t c = 0; c < chunks; ++c) {
-    for (uint32_t v : gathering[c]) {
-      if (gathered[c].count(v) == 0) root[c] = v;
-    }
-  }
-  return root;
-}
-
-// The messages as transfers, a transfer per non-empty chunk (flow and range c for chunk c), in
-// step order: reduced messages keep their steps 1..R, the others move to T+1..2T.
+// The messages as transfers, a transfer per non-empty chunk (flow and range c for chunk c, until
+// assign_msccl_flows gives each its tree's flow), in step order: Reduces and Puts keep their
+// steps 1..R, Gathers move to T+1..2T.
 void add_transfers(Plan& plan, const Dataflow& flow, const std::vector<uint32_t>& steps) {
   uint32_t reduced = 0, last = 0;
   for (size_t i = 0; i < steps.size(); ++i) {
     last = std::max(last, steps[i]);
-    if (flow.messages[i].reduce) reduced = std::max(reduced, steps[i]);
+    if (flow.messages[i].reduce_phase()) reduced = std::max(reduced, steps[i]);
   }
   plan.steps_per_phase = std::max({1u, reduced, last - reduced});
   const uint32_t shift = plan.steps_per_phase - reduced;
   for (size_t i = 0; i < steps.size(); ++i) {
     const Message& m = flow.messages[i];
-    const uint32_t step = m.reduce ? steps[i] : steps[i] + shift;
+    const uint32_t step = m.reduce_phase() ? steps[i] : steps[i] + shift;
+    const Op op = m.reduce ? Op::kReduce : m.put ? Op::kPut : Op::kGather;
     for (uint32_t c = m.first; c < m.first + m.cnt; ++c) {
       if (plan.ranges[c].size == 0) continue;  // fewer 16-byte grains than chunks
-      plan.transfers.push_back({c, m.src, m.dst, c, step, m.reduce ? Op::kReduce : Op::kGather});
+      plan.transfers.push_back({c, m.src, m.dst, c, step, op});
     }
   }
   std::stable_sort(plan.transfers.begin(), plan.transfers.end(),
@@ -238,7 +221,7 @@ Plan msccl_to_plan(const Algo& algo, const Topology& topo, const PlanOptions& op
     throw InputError(fmt::format("{}: nchunksperloop={}; at most {} chunks import", where,
                                  algo.nchunksperloop, kMaxChunks));
   }
-  const Dataflow flow = match(algo, flatten(algo, where), where);
+  Dataflow flow = match(algo, flatten(algo, where), where);
   if (flow.messages.empty()) throw InputError(fmt::format("{}: the algorithm sends nothing", where));
   const std::vector<uint32_t> steps = schedule(flow, [&](uint32_t s) {
     return fmt::format("{}: {}", where, describe(algo, flow.steps[s]));
@@ -251,8 +234,7 @@ Plan msccl_to_plan(const Algo& algo, const Topology& topo, const PlanOptions& op
   plan.dtype = opt.dtype;
   plan.ranges = split_bytes(opt.bytes, algo.nchunksperloop);
   add_transfers(plan, flow, steps);
-  const std::vector<uint32_t> root = roots(plan, algo.nchunksperloop);
-  for (uint32_t c = 0; c < algo.nchunksperloop; ++c) plan.flows.push_back({root[c], plan.ranges[c]});
+  assign_msccl_flows(plan, algo.nchunksperloop);
   set_links(plan, topo);
   return plan;
 }

@@ -1,5 +1,6 @@
 // Lockstep steps for an MSCCL program's messages: the earliest step each can take (a longest
-// path through the program's order), with every reduced message before every other.
+// path through the program's order), with every Reduce and Put (a stored message a reduced
+// one runs after) before every Gather.
 //
 // Times count half steps: step k's sends read at 2k, its receives land at 2k + 1, so a send
 // that follows a receive on its rank goes a step later and a receive that follows a send may
@@ -105,30 +106,28 @@ std::vector<uint32_t> event_order(const Graph& g, const Dataflow& flow,
   return order;
 }
 
-// No reduced message may follow one that is not: a plan reduces every chunk before it
-// gathers any.
-void check_phases(const Graph& g, const Dataflow& flow, const std::vector<uint32_t>& order,
-                  const std::function<std::string(uint32_t)>& explain) {
+// Marks the Puts: the messages not reduced that a reduced message runs after (through the
+// program's order on either end's rank). A plan's Gathers come after its last Reduce, so a
+// store with a Reduce after it writes a partial sum in the reduce-scatter: a Put.
+void mark_puts(const Graph& g, Dataflow& flow, const std::vector<uint32_t>& order) {
   std::vector<std::vector<uint32_t>> out(g.events.size());
   for (const Edge& e : g.edges) out[e.from].push_back(e.to);
-  std::vector<bool> after(g.events.size(), false);
-  for (uint32_t v : order) {
-    const Event& ev = g.events[v];
-    const bool message = ev.dir != Dir::kLocal;
-    if (message && flow.messages[ev.unit].reduce && after[v]) {
-      throw InputError(fmt::format(
-          "{} runs after a message that is not reduced (r, rcs) reached its rank or one it "
-          "waits for; a plan reduces every chunk before it gathers any",
-          explain(ev.dir == Dir::kSend ? flow.messages[ev.unit].send_step
-                                       : flow.messages[ev.unit].recv_step)));
+  std::vector<bool> before_reduce(g.events.size(), false);  // a reduced message runs after it
+  for (auto v = order.rbegin(); v != order.rend(); ++v) {
+    for (uint32_t w : out[*v]) {
+      const Event& next = g.events[w];
+      const bool reduced = next.dir != Dir::kLocal && flow.messages[next.unit].reduce;
+      before_reduce[*v] = before_reduce[*v] || before_reduce[w] || reduced;
     }
-    const bool gathers = message && !flow.messages[ev.unit].reduce;
-    for (uint32_t w : out[v]) after[w] = after[w] || after[v] || gathers;
+    const Event& ev = g.events[*v];
+    if (ev.dir != Dir::kLocal && before_reduce[*v] && !flow.messages[ev.unit].reduce) {
+      flow.messages[ev.unit].put = true;
+    }
   }
 }
 
 // The earliest half-step times: every edge kept, a send at an even time (2k, k >= 1, k >=
-// `floor` for a message not reduced), its receive exactly one later. Passes in event order
+// `floor` for a Gather), its receive exactly one later. Passes in event order
 // until nothing moves; a receive that must land later than its send's step pulls the send
 // along, which a lockstep plan may not allow (InputError).
 std::vector<uint32_t> solve(const Graph& g, const Dataflow& flow, const std::vector<uint32_t>& order,
@@ -147,7 +146,7 @@ std::vector<uint32_t> solve(const Graph& g, const Dataflow& flow, const std::vec
         const Message& m = flow.messages[ev.unit];
         const uint32_t s = g.last[m.send_step], r = g.first[m.recv_step];
         const uint64_t earliest = ev.dir == Dir::kSend ? (t + 1) / 2 : t / 2;  // 2k >= t, 2k + 1 >= t
-        const uint64_t k = std::max({earliest, uint64_t{m.reduce ? 1 : std::max(1u, floor)},
+        const uint64_t k = std::max({earliest, uint64_t{m.reduce_phase() ? 1 : std::max(1u, floor)},
                                      time[s] / 2, time[r] / 2});
         moved = moved || 2 * k != time[s] || 2 * k + 1 != time[r];
         time[s] = 2 * k;
@@ -177,15 +176,15 @@ std::string describe(const Algo& algo, const FlatStep& s) {
                      step_type_name(s.type));
 }
 
-std::vector<uint32_t> schedule(const Dataflow& flow,
+std::vector<uint32_t> schedule(Dataflow& flow,
                                const std::function<std::string(uint32_t)>& explain) {
   const Graph g = build_graph(flow);
   const std::vector<uint32_t> order = event_order(g, flow, explain);
-  check_phases(g, flow, order, explain);
+  mark_puts(g, flow, order);
   const std::vector<uint32_t> steps = solve(g, flow, order, 0, explain);
-  uint32_t reduced = 0;  // R: the last step of a reduced message
+  uint32_t reduced = 0;  // R: the last step of a Reduce or Put
   for (size_t i = 0; i < steps.size(); ++i) {
-    if (flow.messages[i].reduce) reduced = std::max(reduced, steps[i]);
+    if (flow.messages[i].reduce_phase()) reduced = std::max(reduced, steps[i]);
   }
   return solve(g, flow, order, reduced + 1, explain);
 }

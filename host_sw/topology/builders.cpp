@@ -7,36 +7,18 @@
 namespace mt {
 namespace {
 
-// Adds the directed link a->b unless a already has one to b (a dimension of size 2 has a
-// single link per direction, DESIGN.md). a's links are the last ones added, from `first` on:
-// the scan is at most four long, so a grid builds in linear time.
-void add_unique(std::vector<Link>& links, size_t first, uint32_t a, uint32_t b) {
-  for (size_t i = first; i < links.size(); ++i) {
-    if (links[i].src == a && links[i].dst == b) return;
-  }
-  links.push_back({a, b});
-}
-
 std::string grid_spec(TopologyKind kind, uint32_t w, uint32_t h) {
   if (kind == TopologyKind::kRing) return fmt::format("ring:{}", w);
   return fmt::format("{}:{}x{}", kind == TopologyKind::kMesh ? "mesh" : "torus", w, h);
 }
 
 Topology make_grid(TopologyKind kind, uint32_t w, uint32_t h) {
-  const bool wrap = kind != TopologyKind::kMesh;
   grid_size(kind, w, h);
   std::vector<Link> links;
   links.reserve(static_cast<size_t>(w) * h * 4);
-  for (uint32_t y = 0; y < h; ++y) {
-    for (uint32_t x = 0; x < w; ++x) {
-      const uint32_t n = y * w + x;
-      const size_t first = links.size();
-      // Neighbour order y-1, y+1, x-1, x+1 (paper §III-C1).
-      if (y > 0 || (wrap && h > 1)) add_unique(links, first, n, ((y + h - 1) % h) * w + x);
-      if (y + 1 < h || (wrap && h > 1)) add_unique(links, first, n, ((y + 1) % h) * w + x);
-      if (x > 0 || (wrap && w > 1)) add_unique(links, first, n, y * w + (x + w - 1) % w);
-      if (x + 1 < w || (wrap && w > 1)) add_unique(links, first, n, y * w + (x + 1) % w);
-    }
+  for (uint32_t n = 0; n < w * h; ++n) {
+    const GridNeighbours nb = grid_neighbours(kind, w, h, n);
+    for (uint32_t i = 0; i < nb.count; ++i) links.push_back({n, nb.id[i]});
   }
   Topology t(kind, grid_spec(kind, w, h), w * h, 0, std::move(links));
   t.set_grid(w, h);
@@ -44,6 +26,22 @@ Topology make_grid(TopologyKind kind, uint32_t w, uint32_t h) {
 }
 
 }  // namespace
+
+GridNeighbours grid_neighbours(TopologyKind kind, uint32_t w, uint32_t h, uint32_t n) {
+  const bool wrap = kind != TopologyKind::kMesh;
+  const uint32_t x = n % w, y = n / w;
+  GridNeighbours nb;
+  // A neighbour once: a dimension of size 2 has a single link per direction (DESIGN.md).
+  auto add = [&nb](uint32_t m) {
+    if (!nb.has(m)) nb.id[nb.count++] = m;
+  };
+  // Neighbour order y-1, y+1, x-1, x+1 (paper §III-C1).
+  if (y > 0 || (wrap && h > 1)) add(((y + h - 1) % h) * w + x);
+  if (y + 1 < h || (wrap && h > 1)) add(((y + 1) % h) * w + x);
+  if (x > 0 || (wrap && w > 1)) add(y * w + (x + w - 1) % w);
+  if (x + 1 < w || (wrap && w > 1)) add(y * w + (x + 1) % w);
+  return nb;
+}
 
 TopologySize grid_size(TopologyKind kind, uint32_t w, uint32_t h) {
   const std::string spec = grid_spec(kind, w, h);

@@ -85,8 +85,7 @@ std::optional<WeakestCut> closed_form(const Topology& topo) {
   if (topo.min_node_degree() == 1) {
     return least_linked_node(topo, "a one-link node; every cut has a link");
   }
-  const TopologyKind k = topo.kind();
-  if (k == TopologyKind::kTorus || k == TopologyKind::kRing || k == TopologyKind::kMesh) {
+  if (topo.whole_grid()) {
     return least_linked_node(topo, "grid: edge connectivity = least degree");
   }
   return std::nullopt;

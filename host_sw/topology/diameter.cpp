@@ -122,10 +122,8 @@ uint32_t search_diameter(const Topology& t, double max_visits) {
 }
 
 uint32_t Topology::diameter() const {
-  if (kind_ == TopologyKind::kTorus || kind_ == TopologyKind::kRing) {
-    return width_ / 2 + height_ / 2;
-  }
-  if (kind_ == TopologyKind::kMesh) return (width_ - 1) + (height_ - 1);
+  if (whole_grid() && kind_ == TopologyKind::kMesh) return (width_ - 1) + (height_ - 1);
+  if (whole_grid()) return width_ / 2 + height_ / 2;
   if (known_diameter_ != 0) return known_diameter_;
   return search_diameter(*this, kMaxVisits);
 }

@@ -47,11 +47,6 @@ std::vector<uint32_t> grid_route(const Topology& topo, uint32_t src, uint32_t ds
   return path;
 }
 
-bool is_grid(const Topology& topo) {
-  const TopologyKind k = topo.kind();
-  return k == TopologyKind::kTorus || k == TopologyKind::kMesh || k == TopologyKind::kRing;
-}
-
 }  // namespace
 
 std::vector<uint32_t> route(const Topology& topo, uint32_t src, uint32_t dst) {
@@ -63,12 +58,14 @@ Router::Router(const Topology& topo) : topo_(topo) {}
 
 std::vector<uint32_t> Router::route(uint32_t src, uint32_t dst) {
   if (src == dst) return {};
-  if (is_grid(topo_)) return grid_route(topo_, src, dst);
+  if (topo_.whole_grid()) return grid_route(topo_, src, dst);
   if (topo_.kind() == TopologyKind::kFatTree) return fattree_walk(src, dst);
   return search(src, dst);
 }
 
-bool Router::searches() const { return !is_grid(topo_) && topo_.kind() != TopologyKind::kFatTree; }
+bool Router::searches() const {
+  return !topo_.whole_grid() && topo_.kind() != TopologyKind::kFatTree;
+}
 
 std::vector<std::vector<uint32_t>> Router::routes_of(const Pairs& pairs) {
   std::vector<std::vector<uint32_t>> out(pairs.size());

@@ -9,10 +9,11 @@
 
 namespace mt {
 
-// Directed link ids from node src to node dst. Torus, mesh and ring: dimension order, X then
-// Y, the shorter way round on a wrapped dimension (a tie, half a ring away, goes + to an even
-// and - to an odd destination coordinate, as the routers). Other kinds:
-// a shortest path, the first found breadth-first in neighbour order. Empty when src == dst.
+// Directed link ids from node src to node dst. Torus, mesh and ring with every link
+// (Topology::whole_grid): dimension order, X then Y, the shorter way round on a wrapped
+// dimension (a tie, half a ring away, goes + to an even and - to an odd destination
+// coordinate, as the routers). Other networks, grids with failed links among them: a
+// shortest path, the first found breadth-first in neighbour order. Empty when src == dst.
 std::vector<uint32_t> route(const Topology& topo, uint32_t src, uint32_t dst);
 
 // The same routes, for many pairs. The first shortest path a breadth-first search finds in
@@ -26,7 +27,8 @@ class Router {
  public:
   explicit Router(const Topology& topo);
   std::vector<uint32_t> route(uint32_t src, uint32_t dst);
-  // Whether routes are searched for (files, BiGraph), not walked (grids, fat-trees).
+  // Whether routes are searched for (files, BiGraph, grids with failed links), not walked
+  // (whole grids, fat-trees).
   bool searches() const;
   // The routes of many transfers (anything with src and dst), route(src, dst) each, with a
   // search from each source for all of its destinations at once instead of one per transfer

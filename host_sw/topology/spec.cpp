@@ -1,5 +1,5 @@
-// Topology spec strings: torus:4x4, mesh:8x8, ring:16, fattree:8x2, bigraph:4x8, hier:3+4,
-// file:x.json.
+// Topology spec strings: torus:4x4, mesh:8x8, ring:16 (each with ,failed=0-1+5-6 for failed
+// links), fattree:8x2, bigraph:4x8, hier:3+4, file:x.json.
 #include <algorithm>
 #include <tuple>
 
@@ -42,7 +42,21 @@ struct Spec {
   std::string path;  // file:
   std::vector<uint32_t> learners;  // hier: per machine
   uint32_t ratio = kHierDefaultRatio;
+  std::vector<Topology::VertexPair> failed;  // torus, mesh, ring: failed=
 };
+
+// A grid's options after its size: ",failed=A-B+C-D+...", once. Returns the size part.
+std::string parse_grid_options(const std::string& rest, const std::string& spec, Spec& s) {
+  const size_t comma = rest.find(',');
+  if (comma == std::string::npos) return rest;
+  const std::string opt = rest.substr(comma + 1);
+  if (opt.rfind("failed=", 0) != 0 || opt.find(',') != std::string::npos) {
+    throw InputError(fmt::format("topology \"{}\": unknown option \"{}\" (failed=A-B+C-D+..., "
+                                 "the links marked failed, once)", spec, opt));
+  }
+  s.failed = parse_failed_links(opt.substr(7), spec);
+  return rest.substr(0, comma);
+}
 
 // hier:A+B+...[,ratio=R]: learners per machine, and the intra/inter bandwidth ratio.
 void parse_hier(const std::string& rest, const std::string& spec, Spec& s) {
@@ -89,10 +103,16 @@ Spec split_spec(const std::string& spec) {
   Spec s;
   s.kind = spec.substr(0, colon);
   const std::string rest = spec.substr(colon + 1);
-  if (s.kind == "torus" || s.kind == "mesh" || s.kind == "fattree" || s.kind == "bigraph") {
-    std::tie(s.a, s.b) = parse_pair(rest, spec);
+  if (s.kind == "torus" || s.kind == "mesh") {
+    std::tie(s.a, s.b) = parse_pair(parse_grid_options(rest, spec, s), spec);
   } else if (s.kind == "ring") {
-    s.a = parse_count(rest, spec);
+    s.a = parse_count(parse_grid_options(rest, spec, s), spec);
+  } else if (s.kind == "fattree" || s.kind == "bigraph") {
+    if (rest.find(',') != std::string::npos) {
+      throw InputError(fmt::format("topology \"{}\": {} takes no options (mark failed links "
+                                   "in a file: a link's \"failed\" field)", spec, s.kind));
+    }
+    std::tie(s.a, s.b) = parse_pair(rest, spec);
   } else if (s.kind == "hier") {
     parse_hier(rest, spec, s);
   } else if (s.kind == "file") {
@@ -105,13 +125,31 @@ Spec split_spec(const std::string& spec) {
   return s;
 }
 
+// A grid's spec with its failed links, in the order parse_failed_links gives them.
+std::string failed_grid_spec(const std::string& grid, const Spec& s) {
+  return fmt::format("{},failed={}", grid, failed_links_text(s.failed));
+}
+
+Topology grid_with_failures(Topology grid, const Spec& s) {
+  if (s.failed.empty()) return grid;
+  return without_links(grid, s.failed, failed_grid_spec(grid.spec(), s));
+}
+
+std::optional<TopologySize> grid_size_with_failures(TopologyKind kind, const Spec& s) {
+  const TopologySize size = grid_size(kind, s.a, kind == TopologyKind::kRing ? 1 : s.b);
+  if (s.failed.empty()) return size;
+  const std::string grid = kind == TopologyKind::kRing ? fmt::format("ring:{}", s.a)
+                                                        : fmt::format("{}:{}x{}", s.kind, s.a, s.b);
+  return failed_grid_size(size, s.failed, failed_grid_spec(grid, s));
+}
+
 }  // namespace
 
 Topology parse_topology(const std::string& spec) {
   const Spec s = split_spec(spec);
-  if (s.kind == "torus") return make_torus(s.a, s.b);
-  if (s.kind == "mesh") return make_mesh(s.a, s.b);
-  if (s.kind == "ring") return make_ring(s.a);
+  if (s.kind == "torus") return grid_with_failures(make_torus(s.a, s.b), s);
+  if (s.kind == "mesh") return grid_with_failures(make_mesh(s.a, s.b), s);
+  if (s.kind == "ring") return grid_with_failures(make_ring(s.a), s);
   if (s.kind == "fattree") return make_fattree(s.a, s.b);
   if (s.kind == "bigraph") return make_bigraph(s.a, s.b);
   if (s.kind == "hier") return make_hier(s.learners, s.ratio);
@@ -120,9 +158,9 @@ Topology parse_topology(const std::string& spec) {
 
 std::optional<TopologySize> topology_size(const std::string& spec) {
   const Spec s = split_spec(spec);
-  if (s.kind == "torus") return grid_size(TopologyKind::kTorus, s.a, s.b);
-  if (s.kind == "mesh") return grid_size(TopologyKind::kMesh, s.a, s.b);
-  if (s.kind == "ring") return grid_size(TopologyKind::kRing, s.a, 1);
+  if (s.kind == "torus") return grid_size_with_failures(TopologyKind::kTorus, s);
+  if (s.kind == "mesh") return grid_size_with_failures(TopologyKind::kMesh, s);
+  if (s.kind == "ring") return grid_size_with_failures(TopologyKind::kRing, s);
   if (s.kind == "fattree") return fattree_size(s.a, s.b);
   if (s.kind == "bigraph") return bigraph_size(s.a, s.b);
   if (s.kind == "hier") return hier_size(s.learners, s.ratio);

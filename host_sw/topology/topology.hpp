@@ -7,9 +7,11 @@
 // when it looks for a child: on a 2D torus/mesh y-1, y+1, x-1, x+1 (DESIGN.md).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mt {
@@ -65,6 +67,21 @@ class Topology {
   uint32_t height() const { return height_; }
   bool wraps() const { return kind_ == TopologyKind::kTorus || kind_ == TopologyKind::kRing; }
   TopologySize size() const;
+
+  // Links marked failed (a spec's failed= option, a file's "failed" field) as vertex pairs,
+  // the smaller id first, ascending: the network has no link between the two, so no route,
+  // plan or router uses one (README.md here).
+  using VertexPair = std::pair<uint32_t, uint32_t>;
+  const std::vector<VertexPair>& failed_links() const { return failed_; }
+  void set_failed_links(std::vector<VertexPair> failed) { failed_ = std::move(failed); }
+  // A torus, mesh or ring with every link of its grid: dimension-order routes, the grid's
+  // closed forms and its symmetries hold. A grid with failed links keeps its shape (width(),
+  // height(), the planners that follow rows and columns) but is routed and measured as any
+  // direct network.
+  bool whole_grid() const {
+    return failed_.empty() && (kind_ == TopologyKind::kTorus || kind_ == TopologyKind::kMesh ||
+                               kind_ == TopologyKind::kRing);
+  }
 
   const std::vector<Link>& links() const { return links_; }
   // Link l's latency in cycles, set by a file's "latency" field (both directions of a link, and
@@ -126,6 +143,7 @@ class Topology {
   uint32_t levels_ = 0;
   std::vector<Link> links_;
   std::vector<uint32_t> latency_;  // per link id; empty: none set
+  std::vector<VertexPair> failed_;
   // Outgoing links by vertex, in one array (a fattree:64x4 has 1.8e7 vertices): vertex v's
   // are out_ids_[out_start_[v] .. out_start_[v + 1]), in link id order.
   std::vector<uint32_t> out_start_;
@@ -137,6 +155,14 @@ class Topology {
 TopologySize grid_size(TopologyKind kind, uint32_t w, uint32_t h);  // torus, mesh, ring (h 1)
 TopologySize fattree_size(uint32_t m, uint32_t levels);
 TopologySize bigraph_size(uint32_t half, uint32_t per_switch);
+// Node n's neighbours on a W x H torus, mesh or ring (h 1), in neighbour order (y-1, y+1,
+// x-1, x+1, wrapping on a torus or ring), each once: a dimension of size 2 has one link.
+struct GridNeighbours {
+  uint32_t id[4];
+  uint32_t count = 0;
+  bool has(uint32_t m) const { return std::find(id, id + count, m) != id + count; }
+};
+GridNeighbours grid_neighbours(TopologyKind kind, uint32_t w, uint32_t h, uint32_t n);
 Topology make_torus(uint32_t w, uint32_t h);
 Topology make_mesh(uint32_t w, uint32_t h);
 Topology make_ring(uint32_t n);
@@ -157,13 +183,31 @@ Topology make_hier(const std::vector<uint32_t>& learners, uint32_t ratio = kHier
 Topology load_topology_file(const std::string& path);
 Topology parse_topology_json(const std::string& text, const std::string& spec);
 
+// Failed links (README.md here). `list` is a spec's failed= value, vertex pairs "a-b"
+// joined by '+' ("0-1+9-10"): the pairs, the smaller id first, ascending; InputError naming
+// what is wrong with the text (not a pair, a vertex paired with itself, a pair twice).
+std::vector<Topology::VertexPair> parse_failed_links(const std::string& list,
+                                                     const std::string& spec);
+// The value parse_failed_links reads, from its pairs.
+std::string failed_links_text(const std::vector<Topology::VertexPair>& failed);
+// The size of a W x H torus, mesh or ring without the links of `failed`, from their
+// coordinates alone; InputError naming a node out of range or a pair that is not linked.
+TopologySize failed_grid_size(TopologySize grid, const std::vector<Topology::VertexPair>& failed,
+                              const std::string& spec);
+// Network `t` without the links between each pair of `failed` (as parse_failed_links gives
+// them), named `spec`: the same kind, shape, neighbour order and link latencies less those
+// links, and the pairs in failed_links(). InputError naming a vertex out of range, a pair
+// that is not linked, or the network the rest leaves disconnected.
+Topology without_links(const Topology& t, const std::vector<Topology::VertexPair>& failed,
+                       const std::string& spec);
+
 // The diameter of a network without a closed form (files), exactly, by a search that on most
 // networks visits far fewer vertices and links than a search from every node (diameter.cpp).
 // InputError when it is not found within `max_visits` visits; Topology::diameter() allows 2e9.
 uint32_t search_diameter(const Topology& t, double max_visits);
 
-// Spec strings: torus:WxH, mesh:WxH, ring:N, fattree:MxL, bigraph:SxK, hier:A+B+...[,ratio=R],
-// file:PATH.
+// Spec strings: torus:WxH, mesh:WxH, ring:N (each [,failed=A-B+C-D+...]), fattree:MxL,
+// bigraph:SxK, hier:A+B+...[,ratio=R], file:PATH.
 Topology parse_topology(const std::string& spec);
 // The size parse_topology(spec) would build, without building it (a fattree:64x4 takes
 // seconds and gigabytes), so a tool can refuse a size up front; the same InputError for a

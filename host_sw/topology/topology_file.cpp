@@ -1,4 +1,5 @@
 // JSON topology files: any network the builders do not cover (format in README.md here).
+#include <algorithm>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -113,6 +114,17 @@ uint32_t read_latency(const json& l, size_t i, const std::string& spec) {
   return static_cast<uint32_t>(c.get<int64_t>());
 }
 
+// Whether the link is marked failed: "failed": true leaves it out of the network.
+bool read_failed(const json& l, size_t i, const std::string& spec) {
+  if (!l.contains("failed")) return false;
+  const json& f = l.at("failed");
+  if (!f.is_boolean()) {
+    throw InputError(fmt::format("topology {}: link {} failed must be true or false, is {}",
+                                 spec, i, f.dump()));
+  }
+  return f.get<bool>();
+}
+
 Topology topology_from_doc(const json& doc, const std::string& spec) {
   if (!doc.is_object()) throw InputError(fmt::format("topology {}: must be a JSON object", spec));
   check_keys(doc, {"name", "nodes", "switches", "links"}, "the top level", spec);
@@ -124,11 +136,12 @@ Topology topology_from_doc(const json& doc, const std::string& spec) {
   std::vector<Link> links;
   std::vector<uint32_t> latencies;  // per directed link; 0: the simulator's
   std::set<std::pair<uint32_t, uint32_t>> pairs;
+  std::vector<Topology::VertexPair> failed;
   const json& list = doc.at("links");
   for (size_t i = 0; i < list.size(); ++i) {
     const json& l = list[i];
     if (!l.is_object()) throw InputError(fmt::format("topology {}: link {} must be an object", spec, i));
-    check_keys(l, {"a", "b", "width", "latency"}, fmt::format("link {}", i), spec);
+    check_keys(l, {"a", "b", "width", "latency", "failed"}, fmt::format("link {}", i), spec);
     if (!l.contains("a") || !l.contains("b")) {
       throw InputError(fmt::format("topology {}: link {} needs \"a\" and \"b\"", spec, i));
     }
@@ -141,6 +154,7 @@ Topology topology_from_doc(const json& doc, const std::string& spec) {
       throw InputError(fmt::format("topology {}: link {} repeats {} - {}; give one link a width "
                                    "instead", spec, i, l.at("a").dump(), l.at("b").dump()));
     }
+    if (read_failed(l, i, spec)) failed.emplace_back(std::min(a, b), std::max(a, b));
     // A link k times wider is k parallel links (paper §VII-B); both directions, one latency.
     for (int64_t k = 0; k < width; ++k) links.push_back({a, b});
     for (int64_t k = 0; k < width; ++k) links.push_back({b, a});
@@ -155,6 +169,10 @@ Topology topology_from_doc(const json& doc, const std::string& spec) {
   }
   Topology t(TopologyKind::kFile, spec, nodes, switches, std::move(links));
   t.set_link_latencies(std::move(latencies));
+  if (!failed.empty()) {
+    std::sort(failed.begin(), failed.end());
+    t = without_links(t, failed, spec);
+  }
   // Now, so a network whose diameter takes too long to find is refused before any plan.
   t.set_known_diameter(t.diameter());
   return t;

@@ -12,6 +12,7 @@
 #include "verifier/aggregation_check.hpp"
 #include "verifier/aggregation_sums.hpp"
 #include "verifier/check_sums.hpp"
+#include "verifier/tree_links.hpp"
 #include "verifier/wait_rules.hpp"
 
 namespace mt {
@@ -128,7 +129,8 @@ class LinkCounter {
   std::vector<uint32_t> count_, stamp_, first_;
 };
 
-// Per step, how many transfers each directed link carries; bytes per link overall.
+// Per step, how many transfers each directed link carries; bytes per link overall. A flow with
+// a switch aggregation tree counts on the tree's links (tree_links.hpp).
 void check_links(const Plan& plan, const Topology& topo, const PlanIndex& index, VerifyReport& r,
                  ErrorList& errors) {
   LinkCounter counter(plan, topo, r, errors);
@@ -149,8 +151,15 @@ void check_links(const Plan& plan, const Topology& topo, const PlanIndex& index,
     const std::vector<std::vector<uint32_t>> searched =
         plan.routes.empty() && router.searches() ? router.routes(plan.transfers)
                                                  : std::vector<std::vector<uint32_t>>{};
+    // A flow with a switch aggregation tree goes into the tree, not along its route.
+    std::optional<TreeLinks> trees;
+    if (!plan.aggregations.empty()) trees.emplace(plan, topo);
     for (uint64_t i = order.start[1]; i < order.start[plan.total_steps() + 1]; ++i) {
       const uint32_t id = order.ids[i];
+      if (trees && trees->has_tree(plan.transfers[id].flow)) {
+        for (const TreeLinks::Hop& h : trees->hops(id)) counter.add(h.link, id, h.parallel);
+        continue;
+      }
       if (!plan.routes.empty()) {
         for (uint32_t l : plan.routes[id]) counter.add(l, id, 1);
         continue;
@@ -211,6 +220,7 @@ VerifyReport verify(const Plan& plan, const Topology& topo, size_t max_errors,
   if (!plan.aggregations.empty() && !mixed_aggregation(plan)) {
     // In-network aggregation: the switches sum; the node-to-node checks below do not apply.
     check_aggregation(plan, topo, errors);
+    if (r.ok()) check_links(plan, topo, PlanIndex(plan), r, errors);
     return r;
   }
   std::optional<PlanIndex> own_index;
@@ -220,6 +230,7 @@ VerifyReport verify(const Plan& plan, const Topology& topo, size_t max_errors,
     // with each tree's sum in place (aggregation_sums.hpp).
     check_aggregation(plan, topo, errors);
     if (!r.ok()) return r;
+    check_links(plan, topo, index, r, errors);
     check_wait_rules(plan, index, tables, errors);
     check_mixed_sums(plan, errors);
     return r;

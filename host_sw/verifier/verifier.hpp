@@ -18,7 +18,9 @@ struct VerifyReport {
   uint32_t diameter = 0;
   uint64_t transfers = 0;
   uint32_t max_step_link_load = 0;  // most transfers on one directed link in one step
-  std::vector<uint64_t> link_bytes; // bytes each directed link carries over the whole plan
+  // Bytes each directed link carries over the whole plan; an aggregation tree's flow on the
+  // tree's links, switch-to-switch hops included (tree_links.hpp).
+  std::vector<uint64_t> link_bytes;
   uint64_t max_link_bytes = 0;
   // Put arrivals that share bytes with a Reduce reaching the same node at a later step from
   // another node. The sums above are proven in step order; the NI applies each message as it

@@ -19,9 +19,13 @@ void AggregationConfig::validate() const {
   }
 }
 
+OutputSharing output_sharing_for(size_t most_flows, uint32_t vcs) {
+  return most_flows <= vcs ? OutputSharing::kVcPerFlow : OutputSharing::kFlowOrder;
+}
+
 void validate_aggregation_table(uint32_t vertex, const std::vector<AggregationEntry>& entries,
-                                uint32_t vcs) {
-  if (entries.size() > vcs) {
+                                uint32_t vcs, OutputSharing sharing) {
+  if (sharing == OutputSharing::kVcPerFlow && entries.size() > vcs) {
     throw InputError(fmt::format("switch {}: {} aggregation flows; its unit sends each flow's "
                                  "sums on a VC of its own, and there are {}", vertex,
                                  entries.size(), vcs));

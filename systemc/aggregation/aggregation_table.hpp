@@ -9,6 +9,7 @@
 // top of the tree, which sends the full sum back down to every child.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -38,10 +39,25 @@ struct AggregationConfig {
   void validate() const;
 };
 
+// How the flows of a unit share its outputs (docs/ina.md, "Flows and VCs").
+enum class OutputSharing : uint8_t {
+  // Flow k of the table sends on VC k of every output it uses, at any time: at most as many
+  // flows as VCs.
+  kVcPerFlow,
+  // Flow k sends on VC k mod vcs, and every output carries its flows' messages one after
+  // another in ascending flow id, each whole before the next begins: any number of flows.
+  kFlowOrder,
+};
+
+// The sharing a network's units use: kVcPerFlow when no switch has more than `vcs` flows
+// (`most_flows`), kFlowOrder otherwise (every unit alike: the deadlock-freedom argument of
+// docs/ina.md needs every output of every switch in flow order).
+OutputSharing output_sharing_for(size_t most_flows, uint32_t vcs);
+
 // mt::InputError naming switch `vertex` and the entry when an entry has no children, a child
-// label list of another length, a port twice, a flow twice, or more flows than `vcs` (each
-// flow's results leave on a VC of their own).
+// label list of another length, a port twice, a flow twice, or, under kVcPerFlow, more flows
+// than `vcs` (each flow's results leave on a VC of their own).
 void validate_aggregation_table(uint32_t vertex, const std::vector<AggregationEntry>& entries,
-                                uint32_t vcs);
+                                uint32_t vcs, OutputSharing sharing);
 
 }  // namespace mt::noc

@@ -10,12 +10,17 @@
 namespace mt::noc {
 
 SwitchAggregator::SwitchAggregator(uint32_t vertex, std::vector<AggregationEntry> entries,
-                                   const AggregationConfig& cfg, uint32_t vcs,
-                                   uint32_t vc_depth, uint32_t subpacket_flits,
-                                   const RouteHopCode& hops)
-    : vertex_(vertex), cfg_(cfg), vcs_(vcs), subpacket_flits_(subpacket_flits), hops_(&hops) {
+                                   const AggregationConfig& cfg, OutputSharing sharing,
+                                   uint32_t lanes, uint32_t vcs, uint32_t vc_depth,
+                                   uint32_t subpacket_flits, const RouteHopCode& hops)
+    : vertex_(vertex), cfg_(cfg), sharing_(sharing), vcs_(vcs),
+      subpacket_flits_(subpacket_flits), hops_(&hops) {
   cfg.validate();
-  validate_aggregation_table(vertex, entries, vcs);
+  validate_aggregation_table(vertex, entries, vcs, sharing);
+  if (lanes == 0 || lanes > vcs) {
+    throw InputError(
+        fmt::format("switch {}: {} aggregation lanes with {} VCs", vertex, lanes, vcs));
+  }
   for (const AggregationEntry& e : entries) {
     for (uint8_t p : e.child_ports) out_ports_.push_back(p);
     if (e.parent_port != kNoAggregationParent) out_ports_.push_back(e.parent_port);
@@ -31,27 +36,46 @@ SwitchAggregator::SwitchAggregator(uint32_t vertex, std::vector<AggregationEntry
   for (AggregationEntry& e : entries) {
     const uint32_t children = static_cast<uint32_t>(e.child_ports.size());
     FlowState s(e, AggregationWindow(children, cfg.window, cfg.dtype));
-    s.vc = static_cast<unsigned>(flows_.size());
+    s.index = static_cast<uint32_t>(flows_.size());
+    s.vc = sharing == OutputSharing::kFlowOrder ? s.index % lanes : s.index;
     s.due.assign(cfg.window, 0);
     s.taken.assign(children, 0);
     s.child_open.assign(children, false);
-    const bool top = e.parent_port == kNoAggregationParent;
-    if (top) {
-      for (uint32_t c = 0; c < children; ++c) {
-        s.results.push_back(
-            {vport_of(e.child_ports[c]), e.child_labels[c], Op::kGather, 0, Flit{}});
-      }
-    } else {
-      s.results.push_back({vport_of(e.parent_port), vertex, Op::kReduce, 0, Flit{}});
-      for (uint32_t c = 0; c < children; ++c) {
-        s.copies.push_back(
-            {vport_of(e.child_ports[c]), e.child_labels[c], Op::kGather, 0, Flit{}});
-      }
-    }
-    flow_index_[e.flow] = static_cast<uint32_t>(flows_.size());
+    add_streams(s);
+    flow_index_[e.flow] = s.index;
     flows_.push_back(std::move(s));
   }
   room_.assign(out_ports_.size() * vcs, vc_depth);
+  if (sharing_ == OutputSharing::kFlowOrder) order_streams();
+}
+
+void SwitchAggregator::add_streams(FlowState& s) {
+  const AggregationEntry& e = s.entry;
+  const uint32_t children = static_cast<uint32_t>(e.child_ports.size());
+  if (e.parent_port == kNoAggregationParent) {
+    for (uint32_t c = 0; c < children; ++c) {
+      s.results.push_back({vport_of(e.child_ports[c]), e.child_labels[c], Op::kGather, 0, Flit{}});
+    }
+    return;
+  }
+  s.results.push_back({vport_of(e.parent_port), vertex_, Op::kReduce, 0, Flit{}});
+  for (uint32_t c = 0; c < children; ++c) {
+    s.copies.push_back({vport_of(e.child_ports[c]), e.child_labels[c], Op::kGather, 0, Flit{}});
+  }
+}
+
+void SwitchAggregator::order_streams() {
+  order_.assign(out_ports_.size() * vcs_, {});
+  turn_.assign(order_.size(), 0);
+  for (const FlowState& s : flows_) {
+    for (const OutStream& o : s.results) order_[o.vport * vcs_ + s.vc].push_back(s.index);
+    for (const OutStream& o : s.copies) order_[o.vport * vcs_ + s.vc].push_back(s.index);
+  }
+  for (std::vector<uint32_t>& order : order_) {
+    std::sort(order.begin(), order.end(), [this](uint32_t a, uint32_t b) {
+      return flows_[a].entry.flow < flows_[b].entry.flow;
+    });
+  }
 }
 
 unsigned SwitchAggregator::vport_of(uint8_t port) const {
@@ -144,7 +168,13 @@ bool SwitchAggregator::take_parent_data(FlowState& s, const Flit& flit) {
 bool SwitchAggregator::room(const FlowState& s, const std::vector<OutStream>& outs) const {
   for (const OutStream& o : outs) {
     const uint32_t need = o.sent == 0 ? 2 : 1;
-    if (room_[o.vport * vcs_ + s.vc] < need) return false;
+    const size_t vvc = size_t{o.vport} * vcs_ + s.vc;
+    if (room_[vvc] < need) return false;
+    if (sharing_ == OutputSharing::kFlowOrder) {
+      const std::vector<uint32_t>& order = order_[vvc];
+      const uint32_t turn = turn_[vvc];
+      if (turn >= order.size() || order[turn] != s.index) return false;
+    }
   }
   return true;
 }
@@ -168,7 +198,7 @@ void SwitchAggregator::send(FlowState& s, std::vector<OutStream>& outs, const Fl
     if (o.sent == 0) {
       o.proto = head_of(s, o);
       o.proto.packet = (uint64_t{1} << 62) | (uint64_t{vertex_} << 32) |
-                       (s.vc * out_ports_.size() + o.vport);
+                       (s.index * out_ports_.size() + o.vport);
       o.proto.length = static_cast<uint32_t>(n);
       pending_.push_back({o.vport, s.vc, o.proto});
       --room_[o.vport * vcs_ + s.vc];
@@ -183,6 +213,7 @@ void SwitchAggregator::send(FlowState& s, std::vector<OutStream>& outs, const Fl
     f.data = data;
     --room_[o.vport * vcs_ + s.vc];
     ++o.sent;
+    if (o.sent == n && sharing_ == OutputSharing::kFlowOrder) ++turn_[o.vport * vcs_ + s.vc];
   }
 }
 

@@ -22,6 +22,14 @@
 // without the adder. A flit that cannot be taken stays in its input buffer: its credit does
 // not go back, so a full window or a full output back-pressures the senders; nothing is
 // dropped.
+//
+// Sharing (aggregation_table.hpp OutputSharing): under kVcPerFlow flow k of the table has VC
+// k of every virtual port to itself; under kFlowOrder flow k sends on lane k mod lanes, the
+// lane being the VC of its messages on the virtual port and on the link (the router holds a
+// result to its virtual VC), and each lane of a virtual port carries its flows' messages in
+// ascending flow id, the next flow's head only after the previous flow's tail: a flow whose
+// turn has not come keeps its sums in its window (and back-pressures its children once the
+// window is full), and a Gather from its parent stays in its input buffer.
 #pragma once
 
 #include <cstdint>
@@ -45,13 +53,16 @@ class SwitchAggregator final : public FlitPeer {
 
   // `hops`: the switch's route code (its results' one-hop routes). Validates the table and
   // the configuration (mt::InputError).
+  // `lanes` (1..vcs): under kFlowOrder, the VCs 0..lanes-1 its results use.
   SwitchAggregator(uint32_t vertex, std::vector<AggregationEntry> entries,
-                   const AggregationConfig& cfg, uint32_t vcs, uint32_t vc_depth,
-                   uint32_t subpacket_flits, const RouteHopCode& hops);
+                   const AggregationConfig& cfg, OutputSharing sharing, uint32_t lanes,
+                   uint32_t vcs, uint32_t vc_depth, uint32_t subpacket_flits,
+                   const RouteHopCode& hops);
 
   // The output ports the results leave by: virtual input port j of the router feeds
   // out_ports()[j].
   const std::vector<uint8_t>& out_ports() const { return out_ports_; }
+  OutputSharing sharing() const { return sharing_; }
   // Whether a head flit starts a message the unit takes (a message of a flow in its table).
   bool claims(const Flit& head) const {
     return is_subpacket(head.type) && flow_index_.count(head.tree) != 0;
@@ -85,6 +96,7 @@ class SwitchAggregator final : public FlitPeer {
     FlowState(AggregationEntry e, AggregationWindow w) : entry(std::move(e)), window(w) {}
     AggregationEntry entry;
     AggregationWindow window;
+    uint32_t index = 0;               // its place in the table (and in flows_)
     unsigned vc = 0;                  // the VC of its results on every virtual port
     std::vector<uint64_t> due;        // per window slot: when its sum leaves the adder
     std::vector<uint64_t> taken;      // per child: data flits taken
@@ -106,6 +118,12 @@ class SwitchAggregator final : public FlitPeer {
   bool take_head(InputContext& c, unsigned port, const Flit& flit);
   bool take_child_data(FlowState& s, InputContext& c, const Flit& flit, uint64_t now);
   bool take_parent_data(FlowState& s, const Flit& flit);
+  // Builds flow s's streams (results, and copies below the top).
+  void add_streams(FlowState& s);
+  // Fills order_ from the flows' streams (kFlowOrder).
+  void order_streams();
+  // Whether every stream of `outs` may send its next flit: its VC has room for it (and for
+  // the head, when not yet sent) and, under kFlowOrder, its virtual port's turn is s's.
   bool room(const FlowState& s, const std::vector<OutStream>& outs) const;
   // The head (when not yet sent) and payload flit `seq` of each stream, into pending_.
   void send(FlowState& s, std::vector<OutStream>& outs, const FlitData& data);
@@ -115,6 +133,7 @@ class SwitchAggregator final : public FlitPeer {
 
   uint32_t vertex_;
   AggregationConfig cfg_;
+  OutputSharing sharing_;
   uint32_t vcs_;
   uint32_t subpacket_flits_;
   const RouteHopCode* hops_;
@@ -123,6 +142,10 @@ class SwitchAggregator final : public FlitPeer {
   std::vector<FlowState> flows_;
   std::vector<InputContext> inputs_;  // per router input VC (port * vcs + vc)
   std::vector<uint32_t> room_;        // per virtual VC: flits it can still take
+  // kFlowOrder: per virtual VC (a lane of a virtual port), the flows (indices) with a message
+  // on it in ascending flow id, and the place in that list of the flow whose message goes now.
+  std::vector<std::vector<uint32_t>> order_;
+  std::vector<uint32_t> turn_;
   uint64_t adds_cycle_ = kNever;      // the cycle adds_left_ counts for
   uint32_t adds_left_ = 0;
   uint64_t next_packet_ = 0;

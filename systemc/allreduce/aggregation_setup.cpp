@@ -1,5 +1,6 @@
 #include "allreduce/aggregation_setup.hpp"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 
@@ -51,11 +52,18 @@ void load_aggregation(Network& net, const Plan& plan, const AggregationConfig& c
     tables[a.vertex].push_back(std::move(e));
   }
   const NocConfig& noc = net.config();
+  size_t most_flows = 0;
+  for (const auto& [vertex, entries] : tables) most_flows = std::max(most_flows, entries.size());
+  const OutputSharing sharing = output_sharing_for(most_flows, noc.vcs);
+  // The lanes: the VCs a message between switches starts on, 0 .. lanes - 1 (its class 0:
+  // every VC on a fat-tree or a hierarchy).
+  const SwitchRoutes* routes = net.switch_routes();
+  const uint32_t lanes = routes ? routes->class_vcs(0).second : noc.vcs;
   for (auto& [vertex, entries] : tables) {
     Router& r = net.router(vertex);
-    r.attach_aggregator(std::make_unique<SwitchAggregator>(vertex, std::move(entries), cfg,
-                                                           noc.vcs, noc.vc_depth, noc.subpacket_flits,
-                                                           r.hop_code()));
+    r.attach_aggregator(std::make_unique<SwitchAggregator>(
+        vertex, std::move(entries), cfg, sharing, lanes, noc.vcs, noc.vc_depth,
+        noc.subpacket_flits, r.hop_code()));
   }
 }
 

@@ -55,7 +55,8 @@ AllReduceSystem::AllReduceSystem(sc_core::sc_module_name name, const Topology& t
   }
   if (!rtl_nodes_.empty() && net_.switched()) {
     throw InputError(fmt::format("RTL nodes on {}: the RTL NI sends on a torus, mesh or ring "
-                                 "only (it has no source routes for switches)", topo.spec()));
+                                 "with no failed link only (it has no source routes for "
+                                 "switches or for a network routed by tables)", topo.spec()));
   }
   // Packets follow the tables: the planner's switch paths are for messages only (a path
   // longer than the head's Route field holds does not stop a packet run).

@@ -57,6 +57,8 @@ class Network : public sc_core::sc_module {
   const Topology& topology() const { return topo_; }
   const PortLayout& layout() const { return *layout_; }
   bool switched() const { return switch_routes_ != nullptr; }
+  // Switch networks: their routing (VC classes included); null on a grid.
+  const SwitchRoutes* switch_routes() const { return switch_routes_.get(); }
   // Switch networks: the Route field (flit/source_route.hpp) of a message that follows the
   // directed links `links` (a host plan's route) from a node to a node, or the tables' own
   // route; InputError naming `what` when a route does not fit the head or needs more VC

@@ -37,10 +37,7 @@ uint8_t port_toward(const Topology& t, uint32_t a, uint32_t b) {
 
 }  // namespace
 
-bool is_grid(const Topology& topo) {
-  const TopologyKind k = topo.kind();
-  return k == TopologyKind::kTorus || k == TopologyKind::kMesh || k == TopologyKind::kRing;
-}
+bool is_grid(const Topology& topo) { return topo.whole_grid(); }
 
 GridPlace grid_place(const Topology& topo, uint32_t node) {
   GridPlace place;

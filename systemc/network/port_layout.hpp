@@ -22,7 +22,9 @@ namespace mt::noc {
 
 // Where node n of a torus, mesh or ring sits.
 GridPlace grid_place(const Topology& topo, uint32_t node);
-// Whether the router network models this topology as a grid (torus, mesh, ring).
+// Whether the router network models this topology as a grid: a torus, mesh or ring with no
+// failed link. A grid with failed links is a direct network as a file gives one (a router per
+// node, a port per link in neighbour order, up*/down* tables).
 bool is_grid(const Topology& topo);
 // The port of a grid router (place, node, neighbours by port code) that leads one step along
 // each Step (dor_route.hpp), kMaxRouterPorts where none does; in a dimension of size 2 both

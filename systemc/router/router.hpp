@@ -50,7 +50,8 @@
 // flow in the unit's table arriving over a link is claimed at RC (its route is not read) and
 // leaves its input VC through the unit, one flit per input port a cycle, from the cycle SA
 // could have granted it on, its credit going upstream then; the unit's results enter the
-// virtual ports (usable the next cycle) and take RC, VA and SA as any input does. Without a
+// virtual ports (usable the next cycle) and take RC, VA and SA as any input does (in flow
+// order, OutputSharing::kFlowOrder, on the VC of their virtual port only). Without a
 // unit, RC tests one pointer per head and the evaluation one pointer per cycle.
 #pragma once
 

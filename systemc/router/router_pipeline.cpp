@@ -36,6 +36,15 @@ void Router::route(unsigned i, uint64_t now) {
   } else {
     route_grid(v, head, in_port, in_vc, injected);
   }
+  if (in_port >= real_ports_ && aggregator_->sharing() == OutputSharing::kFlowOrder) {
+    // A result in flow order keeps its lane's VC (router.hpp, Aggregation).
+    if (in_vc < v.vc_lo || in_vc >= v.vc_hi) {
+      fail(fmt::format("aggregation lane {} is not among VCs [{}, {}) of its route: {}", in_vc,
+                       v.vc_lo, v.vc_hi, head.str()));
+    }
+    v.vc_lo = static_cast<uint8_t>(in_vc);
+    v.vc_hi = static_cast<uint8_t>(in_vc + 1);
+  }
   v.message = is_subpacket(head.type);
   if (v.message) {
     v.need = 0;  // sub-packets reserve before SA instead

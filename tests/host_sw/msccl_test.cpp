@@ -106,7 +106,32 @@ INSTANTIATE_TEST_SUITE_P(
                       RoundTrip{"torus:4x4", "multitree", true},
                       RoundTrip{"mesh:3x3", "multitree", true},
                       RoundTrip{"torus:4x4", "multitree-opt", true},
-                      RoundTrip{"torus:4x4", "ring-bi", true}));
+                      RoundTrip{"torus:4x4", "ring-bi", true},
+                      RoundTrip{"torus:4x4", "ring2d-paper", true}));
+
+// ring2d-paper's line sums spread with Puts (write without adding): exported as r (receive
+// over the chunk), they come back as Puts, not Gathers, in the reduce-scatter's steps, and a
+// chunk that two all-reduces move (the line's, then the other dimension's) comes back as a
+// flow per tree, as many as the plan has.
+TEST(Msccl, Ring2dPaperPutsComeBackAsPutsInFlowsOfTheirOwn) {
+  const Topology topo = parse_topology("torus:4x4");
+  const Plan plan = build_plan(topo, "ring2d-paper", options(64 << 10));
+  const Plan back = import_text(export_msccl(plan), topo, plan.bytes);
+  ASSERT_TRUE(verify_plan(back, topo).ok()) << errors_of(verify_plan(back, topo));
+  auto count = [](const Plan& p, Op op) {
+    return std::count_if(p.transfers.begin(), p.transfers.end(),
+                         [op](const Transfer& t) { return t.op == op; });
+  };
+  EXPECT_GT(count(plan, Op::kPut), 0);
+  EXPECT_EQ(count(back, Op::kPut), count(plan, Op::kPut));
+  for (const Transfer& t : back.transfers) {
+    if (t.op == Op::kPut) {
+      EXPECT_LE(t.step, back.steps_per_phase) << "a Put of the reduce-scatter";
+    }
+  }
+  EXPECT_EQ(back.flows.size(), plan.flows.size());
+  EXPECT_EQ(verify_plan(back, topo).unordered_puts, verify_plan(plan, topo).unordered_puts);
+}
 
 TEST(Msccl, ExportedMultiTreeNamesEveryTransferOnce) {
   const Topology topo = parse_topology("torus:4x4");
@@ -183,14 +208,24 @@ TEST(Msccl, VerifierProvesOrRefusesAnImportedProgram) {
   EXPECT_THROW(require_valid(bad, topo), InputError);
 }
 
-TEST(Msccl, AReduceAfterAGatherIsRefused) {
-  // gpu 3's rrcs (chunk 4) turned into rcs: the messages it forwards are no longer reduced, yet
-  // gpu 2 adds to the one after.
+TEST(Msccl, AStoreBeforeAReduceIsAPutWhichTheVerifierJudges) {
+  // gpu 3's rrcs (chunk 4) turned into rcs: it stores the partial sum it receives over its own
+  // chunk and forwards it, and gpu 4 adds to it. A store with a Reduce after it is a Put of
+  // the reduce-scatter; the sum then lacks gpu 3's data, and the verifier says so.
   const std::string ring = read_input_file(kRing8);
   const size_t gpu3 = ring.find("<gpu id=\"3\"");
-  const std::string broken =
+  const std::string stored =
       ring.substr(0, gpu3) + replace_once(ring.substr(gpu3), "type=\"rrcs\"", "type=\"rcs\"");
-  expect_refused(broken, "a plan reduces every chunk before it gathers any");
+  const Topology topo = parse_topology("ring:8");
+  const Plan plan = import_text(stored, topo, 1 << 20);
+  const auto put = std::find_if(plan.transfers.begin(), plan.transfers.end(),
+                                [](const Transfer& t) { return t.op == Op::kPut; });
+  ASSERT_NE(put, plan.transfers.end());
+  EXPECT_EQ(put->dst, 3u);
+  EXPECT_LE(put->step, plan.steps_per_phase);
+  const VerifyReport r = verify_plan(plan, topo);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(errors_of(r), HasSubstr("a partial sum without node 3's contribution"));
 }
 
 TEST(Msccl, MalformedOrInexpressibleProgramsAreRefusedByName) {
@@ -224,18 +259,33 @@ TEST(Msccl, ImportedPlansOfOtherSizesCutTheSameChunks) {
   EXPECT_LT(small.transfers.size(), 2u * 7 * 8);  // 64 bytes: 4 grains for 8 chunks
 }
 
+// MultiTree, and ring2d-paper with its Puts: each document holds s, r, rrc and nop steps only
+// and plans back to a verified plan.
 TEST(MtcMsccl, FormatMscclPrintsTheDocumentAndMscclPathPlansIt) {
   const std::string mtc = MTC_EXE;
-  const std::string xml_path = ::testing::TempDir() + "mtc_msccl_multitree.xml";
-  const test::CommandResult exported = test::run_command(
-      mtc + " plan -t torus:4x4 -a multitree -b 64KiB --format msccl > " + xml_path);
-  ASSERT_EQ(exported.code, 0) << exported.out;
-  const msccl::Algo algo = msccl::parse_xml(read_input_file(xml_path), xml_path);
-  EXPECT_EQ(algo.ngpus, 16u);
-  const test::CommandResult imported =
-      test::run_command(mtc + " plan -t torus:4x4 -a msccl:" + xml_path + " -b 64KiB -q");
-  EXPECT_EQ(imported.code, 0) << imported.out;
-  EXPECT_THAT(imported.out, HasSubstr("verified: every node ends with every byte summed"));
+  for (const std::string algorithm : {"multitree", "ring2d-paper"}) {
+    SCOPED_TRACE(algorithm);
+    const std::string xml_path = ::testing::TempDir() + "mtc_msccl_" + algorithm + ".xml";
+    const test::CommandResult exported = test::run_command(
+        mtc + " plan -t torus:4x4 -a " + algorithm + " -b 1MiB --format msccl > " + xml_path);
+    ASSERT_EQ(exported.code, 0) << exported.out;
+    const msccl::Algo algo = msccl::parse_xml(read_input_file(xml_path), xml_path);
+    EXPECT_EQ(algo.ngpus, 16u);
+    for (const msccl::Gpu& g : algo.gpus) {
+      for (const msccl::Threadblock& tb : g.tbs) {
+        for (const msccl::Step& s : tb.steps) {
+          using msccl::StepType;
+          EXPECT_TRUE(s.type == StepType::kSend || s.type == StepType::kRecv ||
+                      s.type == StepType::kRecvReduceCopy || s.type == StepType::kNop)
+              << msccl::step_type_name(s.type);
+        }
+      }
+    }
+    const test::CommandResult imported =
+        test::run_command(mtc + " plan -t torus:4x4 -a msccl:" + xml_path + " -b 1MiB -q");
+    EXPECT_EQ(imported.code, 0) << imported.out;
+    EXPECT_THAT(imported.out, HasSubstr("verified: every node ends with every byte summed"));
+  }
   const test::CommandResult quiet =
       test::run_command(mtc + " plan -t torus:4x4 -a multitree --format msccl -q");
   EXPECT_EQ(quiet.code, 1);

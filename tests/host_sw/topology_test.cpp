@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
+#include "support/input_error_of.hpp"
 #include "topology/routing.hpp"
 #include "topology/topology.hpp"
 
@@ -22,14 +23,7 @@ std::vector<uint32_t> neighbours(const Topology& t, uint32_t v) {
   return out;
 }
 
-std::string error_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using test::error_of;
 
 TEST(Topology, TorusNeighbourOrderIsYThenX) {
   const Topology t = make_torus(4, 4);

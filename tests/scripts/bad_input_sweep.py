@@ -46,7 +46,11 @@ BAD_TOPOLOGIES = ["", "torus", "torus:", "torus:0x4", "torus:4x", "torus:x4", "t
                   "mesh:1x1", "ring:1", "ring:0", "ring:99999999999", "fattree:0x2",
                   "fattree:64x9", "fattree:2x0", "bigraph:0x4", "bigraph:99999x99999",
                   "nosuch:4", "file:", "file:/nonexistent.json", "file:/dev/zero",
-                  "file:/dev/null", "file:/", "file:/proc/self/status"]
+                  "file:/dev/null", "file:/", "file:/proc/self/status",
+                  "torus:4x4,failed=0-5", "torus:4x4,failed=0-16", "torus:4x4,failed=",
+                  "torus:4x4,failed=0-1+1-0", "torus:4x4,failed=0-1-2", "ring:4,failed=0-1+2-3",
+                  "torus:4x4,failed=99999999999-1", "fattree:4x2,failed=0-1",
+                  "torus:4096x4096,failed=0-1"]
 BAD_SIZES = ["", "0", "-4KiB", "1", "3", "4KiB3", "1e3", "4kib", "4 KiB", "16EiB",
              "18446744073709551615", "18446744073709551616", "8GiB", "1TiB", "0x1000", "KiB"]
 BAD_ALGORITHMS = ["", "nosuch", "MULTITREE", "ring,", "hdrm", "ring2d:", "multitree:packet"]

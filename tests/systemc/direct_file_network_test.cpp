@@ -1,6 +1,8 @@
-// Direct networks given as a file (no switches): a router per node with a port per link, the
-// up*/down* tables (network/switch_routing.hpp), all-reduces that sum exactly, a torus given
-// as a file against the torus spec, and saturation that drains.
+// Direct networks given as a file (no switches), and grids with failed links, built alike: a
+// router per node with a port per link, the up*/down* tables (network/switch_routing.hpp),
+// all-reduces that sum exactly, a torus given as a file against the torus spec, and
+// saturation that drains.
+#include <algorithm>
 #include <fstream>
 #include <tuple>
 
@@ -43,10 +45,17 @@ std::string torus_file() {
       links));
 }
 
+bool failed(const Topology& t, uint32_t a, uint32_t b) {
+  const Topology::VertexPair p{std::min(a, b), std::max(a, b)};
+  return std::find(t.failed_links().begin(), t.failed_links().end(), p) != t.failed_links().end();
+}
+
 // Every table route reaches its node, never turns from a down link to an up one (up: toward a
-// smaller (level from node 0, id)), and takes a neighbour's link to a neighbour.
+// smaller (level from node 0, id)), takes a neighbour's link to a neighbour, and never crosses
+// a failed link (a torus with four: its X and Y wrap links among them).
 TEST(DirectFileRouting, TablesAreUpDownRoutesAndNeighboursOneHop) {
-  for (const std::string& spec : {irregular_file(), torus_file()}) {
+  for (const std::string& spec : {irregular_file(), torus_file(),
+                                  std::string("torus:8x8,failed=6-62+9-17+27-28+32-39")}) {
     SCOPED_TRACE(spec);
     const Topology t = parse_topology(spec);
     const PortLayout layout(t, 4);
@@ -63,6 +72,7 @@ TEST(DirectFileRouting, TablesAreUpDownRoutesAndNeighboursOneHop) {
         bool went_down = false;
         while (v != d && hops <= t.nodes() * 2) {
           const uint32_t w = layout.neighbours(v).at(routes.port(v, d));
+          EXPECT_FALSE(failed(t, v, w)) << s << " -> " << d << " crosses " << v << "-" << w;
           const bool up = key(w) < key(v);
           EXPECT_FALSE(went_down && up) << s << " -> " << d << " turns up at " << v;
           went_down = went_down || !up;

@@ -45,9 +45,10 @@ class SwitchAggregatorTest : public ::testing::Test {
   RouteHopCode hops_{std::vector<uint8_t>{1, 2, 3, 4}};
   AggregationConfig cfg_;
 
-  SwitchAggregator unit(std::vector<AggregationEntry> entries, uint32_t vc_depth = 64) {
+  SwitchAggregator unit(std::vector<AggregationEntry> entries, uint32_t vc_depth = 64,
+                        OutputSharing sharing = OutputSharing::kVcPerFlow) {
     cfg_.dtype = DType::kInt32;
-    return SwitchAggregator(20, std::move(entries), cfg_, 4, vc_depth, 16, hops_);
+    return SwitchAggregator(20, std::move(entries), cfg_, sharing, 4, 4, vc_depth, 16, hops_);
   }
   static std::vector<Sent> emit(SwitchAggregator& u, uint64_t now) {
     std::vector<Sent> out;
@@ -155,6 +156,45 @@ TEST_F(SwitchAggregatorTest, TheAdderTakesItsWidthOfFlitsACycle) {
   EXPECT_FALSE(u.take(3, 0, data(3, true), 5)) << "the adder is busy this cycle";
   EXPECT_TRUE(u.take(3, 0, data(3, true), 6));
   EXPECT_EQ(u.next_due(6), 6u + cfg_.latency);
+}
+
+// Five flows up port 4 on four VCs, the table not in flow order: under kFlowOrder flow k of
+// the table sends on VC k mod 4, and a VC's messages go in ascending flow id, each whole.
+TEST_F(SwitchAggregatorTest, FlowOrderSendsEachLanesMessagesInAscendingFlowId) {
+  cfg_.latency = 0;
+  const uint32_t flow[] = {14, 10, 11, 12, 13};
+  std::vector<AggregationEntry> table;
+  for (uint32_t k = 0; k < 5; ++k) {
+    table.push_back({flow[k], {static_cast<uint8_t>(1 + k % 3)}, {5}, 4});
+  }
+  SwitchAggregator u = unit(table, 64, OutputSharing::kFlowOrder);
+  // Each child's message of two flits; flow 10's second flit comes late.
+  for (uint32_t k = 0; k < 5; ++k) {
+    const uint8_t port = static_cast<uint8_t>(1 + k % 3);
+    ASSERT_TRUE(u.take(port, k / 3, head(flow[k], Op::kReduce, 32), 0));
+    ASSERT_TRUE(u.take(port, k / 3, data(flow[k], false), 1));
+    if (flow[k] != 10) {
+      ASSERT_TRUE(u.take(port, k / 3, data(flow[k], true), 2));
+    }
+  }
+  auto flows_of = [](const std::vector<Sent>& sent) {
+    std::vector<std::pair<uint32_t, unsigned>> r;  // (flow, vc) of each head
+    for (const Sent& s : sent) {
+      if (s.flit.type == FlitType::kSubHead) r.emplace_back(s.flit.tree, s.vc);
+    }
+    return r;
+  };
+  using Heads = std::vector<std::pair<uint32_t, unsigned>>;
+  const std::vector<Sent> first = emit(u, 3);
+  EXPECT_EQ(flows_of(first), (Heads{{10, 1}, {11, 2}, {12, 3}, {13, 0}}))
+      << "flow 14 (VC 0) waits for flow 13's tail; the others have VCs of their own";
+  EXPECT_EQ(first.size(), 2u + 3 * 3u) << "flow 10's message waits for its second sum";
+  ASSERT_TRUE(u.take(2, 0, data(10, true), 4));  // flow 10: table entry 1, port 2
+  const std::vector<Sent> second = emit(u, 4);
+  EXPECT_EQ(flows_of(second), (Heads{{14, 0}}));
+  EXPECT_EQ(second.size(), 1u + 3u) << "flow 10's tail, then flow 14's whole message";
+  EXPECT_EQ(u.pending(), 0u);
+  EXPECT_THROW(unit(table), InputError) << "five flows on four VCs of their own";
 }
 
 TEST_F(SwitchAggregatorTest, BadTablesAndArrivalsAreRefused) {
