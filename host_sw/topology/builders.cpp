@@ -5,12 +5,13 @@
 #include "topology/topology.hpp"
 
 namespace mt {
-namespace {
 
 std::string grid_spec(TopologyKind kind, uint32_t w, uint32_t h) {
   if (kind == TopologyKind::kRing) return fmt::format("ring:{}", w);
   return fmt::format("{}:{}x{}", kind == TopologyKind::kMesh ? "mesh" : "torus", w, h);
 }
+
+namespace {
 
 Topology make_grid(TopologyKind kind, uint32_t w, uint32_t h) {
   grid_size(kind, w, h);

@@ -136,11 +136,10 @@ Topology grid_with_failures(Topology grid, const Spec& s) {
 }
 
 std::optional<TopologySize> grid_size_with_failures(TopologyKind kind, const Spec& s) {
-  const TopologySize size = grid_size(kind, s.a, kind == TopologyKind::kRing ? 1 : s.b);
+  const uint32_t h = kind == TopologyKind::kRing ? 1 : s.b;
+  const TopologySize size = grid_size(kind, s.a, h);
   if (s.failed.empty()) return size;
-  const std::string grid = kind == TopologyKind::kRing ? fmt::format("ring:{}", s.a)
-                                                        : fmt::format("{}:{}x{}", s.kind, s.a, s.b);
-  return failed_grid_size(size, s.failed, failed_grid_spec(grid, s));
+  return failed_grid_size(size, s.failed, failed_grid_spec(grid_spec(kind, s.a, h), s));
 }
 
 }  // namespace

@@ -153,6 +153,8 @@ class Topology {
 // Builders. Each throws InputError naming the problem for sizes that make no network.
 // The *_size functions check the same and give the size the builder would make, at once.
 TopologySize grid_size(TopologyKind kind, uint32_t w, uint32_t h);  // torus, mesh, ring (h 1)
+// The spec a W x H torus, mesh or ring (h unused) is built from: "torus:4x4", "ring:8".
+std::string grid_spec(TopologyKind kind, uint32_t w, uint32_t h);
 TopologySize fattree_size(uint32_t m, uint32_t levels);
 TopologySize bigraph_size(uint32_t half, uint32_t per_switch);
 // Node n's neighbours on a W x H torus, mesh or ring (h 1), in neighbour order (y-1, y+1,
