@@ -96,6 +96,7 @@ module ejection_decoder #(
   localparam logic [NODE_W-1:0] Nil = '1;
   localparam int unsigned KEY_W = 2 + 2 * NODE_W;  // (op, flow, sender)
   localparam int unsigned LINE_LO_W = $clog2(BLOCK_BYTES);  // an address's byte in its line
+  localparam int unsigned PKT_W = PKT_MSGS > 1 ? $clog2(PKT_MSGS) : 1;
 
   // Per-VC contexts: whether one is open and carries a message, in registers; the rest in a
   // storage array of a word per VC (u_contexts), read and written at the flit's VC.
@@ -110,6 +111,9 @@ module ejection_decoder #(
   logic                      rec_to_ctx;         // rec_i becomes the VC's message's record
   logic                      c_has_slot, n_has_slot;  // the block so far has a slot: c_slot
   logic [SLOT_W-1:0]         c_slot, n_slot;
+  // A packet's entry in the open packet-mode messages, found at its head: its later flits
+  // reach the entry without comparing keys.
+  logic [PKT_W-1:0]          c_pkt, n_pkt;
   // Open packet-mode messages.
   logic [PKT_MSGS-1:0]        pkt_valid_q, pkt_valid_d;
   logic [PKT_MSGS*KEY_W-1:0]  pkt_key_q, pkt_key_d;
@@ -159,6 +163,7 @@ module ejection_decoder #(
   logic [SIZE_W-1:0]        take;
   logic [LEN_W-1:0]         c_len;
   logic [PKT_MSGS-1:0]      hit;
+  logic [PKT_MSGS-1:0]      at_pkt;   // the packet's entry, from its context
   logic [SIZE_W-1:0]        got;
 
   always_comb begin
@@ -172,6 +177,7 @@ module ejection_decoder #(
     n_has_rec = c_has_rec;
     n_has_slot = c_has_slot;
     n_slot = c_slot;
+    n_pkt = c_pkt;
     slot_want_o = 1'b0;
     wr_o = 1'b0;
     wr_slot_o = c_slot;
@@ -193,6 +199,7 @@ module ejection_decoder #(
     take = c_left < SIZE_W'(16) ? c_left : SIZE_W'(16);
     for (int p = 0; p < PKT_MSGS; p++) begin
       hit[p] = pkt_valid_q[p] && pkt_key_q[KEY_W*p +: KEY_W] == b_key;
+      at_pkt[p] = c_pkt == PKT_W'(p);
     end
 
     if (flit_i && is_head) begin
@@ -213,11 +220,13 @@ module ejection_decoder #(
       if (!is_sub) begin  // a packet's message: counted from its first packet on
         for (int p = 0; p < PKT_MSGS; p++) begin
           hit[p] = pkt_valid_q[p] && pkt_key_q[KEY_W*p +: KEY_W] == b_key;
+          if (hit[p]) n_pkt = PKT_W'(p);
         end
         if (hit == '0) begin
           if (&pkt_valid_q) error_d = 1'b1;
           for (int p = PKT_MSGS - 1; p >= 0; p--) begin
             if (!pkt_valid_q[p]) begin
+              n_pkt = PKT_W'(p);
               pkt_valid_d = pkt_valid_q;
               pkt_valid_d[p] = 1'b1;
               pkt_key_d = pkt_key_q;
@@ -261,8 +270,9 @@ module ejection_decoder #(
           rec_to_ctx = !c_has_rec;
         end else begin
           if (is_tail_flit && c_left != take) error_d = 1'b1;
+          // The packet's entry, as its head found it; the key compare only checks it.
           for (int p = 0; p < PKT_MSGS; p++) begin
-            if (hit[p]) begin
+            if (at_pkt[p]) begin
               block_first_o = !pkt_has_rec_q[p];
               block_rec_o = pkt_rec_q[MSG_W*p +: MSG_W];
               pkt_has_rec_d[p] = 1'b1;
@@ -275,7 +285,7 @@ module ejection_decoder #(
               end
             end
           end
-          if (hit == '0) error_d = 1'b1;
+          if ((hit & at_pkt) == '0) error_d = 1'b1;
         end
       end
     end
@@ -337,14 +347,15 @@ module ejection_decoder #(
   end
 
   // The VCs' contexts: the flit's VC read, and written with its new context.
-  localparam int unsigned CTX_W = KEY_W + ADDR_W + 2 * SIZE_W + FLITS_W + 2 + MSG_W + SLOT_W;
+  localparam int unsigned CTX_W =
+      KEY_W + ADDR_W + 2 * SIZE_W + FLITS_W + 2 + MSG_W + SLOT_W + PKT_W;
   storage_array #(.WIDTH(CTX_W), .DEPTH(VCS), .WRITES(1), .READS(1)) u_contexts (
     .clk_i, .we_i(flit_i), .waddr_i(vc_i), .wmask_i(1'b1),
     .wdata_i({n_key, n_addr, n_left, n_msg_bytes, n_flits, n_has_rec, n_rec, n_has_slot,
-              n_slot}),
+              n_slot, n_pkt}),
     .raddr_i(vc_i),
     .rdata_o({c_key, c_addr, c_left, c_msg_bytes, c_flits, c_has_rec, c_rec, c_has_slot,
-              c_slot})
+              c_slot, c_pkt})
   );
 
   assign error_o = error_q;

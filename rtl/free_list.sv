@@ -52,21 +52,23 @@ module free_list #(
 
   assign free_o = free_q;
 
+  // A request takes an id when the list holds more ids than the requests before it: once one
+  // finds none, every later one finds none too, so lane p's id is the register picked by the
+  // count of requests before it, and whether it gets one is a registered flag of that count
+  // (enough_q[j]: more than j ids free), with no compare of counts between the lanes.
+  logic [K-1:0] enough_q, enough_d;
   always_comb begin
+    logic [BANK_W:0] prior;  // requests in the lanes before p
+    prior = '0;
     takes = '0;
-    take_o = '0;
     short_o = 1'b0;
     id_o = '0;
     for (int p = 0; p < K; p++) begin
-      if (want_i[p]) begin
-        if (takes < free_q) begin
-          take_o[p] = 1'b1;
-          id_o[ID_W*p +: ID_W] = next_q[ID_W*takes[BANK_W-1:0] +: ID_W];
-          takes = takes + (ID_W + 1)'(1);
-        end else begin
-          short_o = 1'b1;
-        end
-      end
+      take_o[p] = want_i[p] && enough_q[prior[BANK_W-1:0]];
+      short_o |= want_i[p] && !take_o[p];
+      id_o[ID_W*p +: ID_W] = next_q[ID_W*prior[BANK_W-1:0] +: ID_W];
+      takes = takes + (ID_W + 1)'(take_o[p]);
+      prior = prior + (BANK_W + 1)'(want_i[p]);
     end
   end
 
@@ -116,19 +118,27 @@ module free_list #(
     end
   end
 
+  logic [ID_W:0] free_d;
+  assign free_d = free_q - takes + (ID_W + 1)'(put_i);
+  always_comb begin
+    for (int j = 0; j < K; j++) enough_d[j] = free_d > (ID_W + 1)'(j);
+  end
+
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       head_q <= '0;
       lap_q <= 1'b0;
       for (int j = 0; j < K; j++) next_q[ID_W*j +: ID_W] <= ID_W'(j);
       free_q <= (ID_W + 1)'(ENTRIES);
+      enough_q <= '1;
     end else begin
       logic [ID_W:0] next;
       next = {1'b0, head_q} + takes;
       head_q <= next[ID_W-1:0];
       next_q <= next_d;
       if (next[ID_W]) lap_q <= 1'b1;
-      free_q <= free_q - takes + (ID_W + 1)'(put_i);
+      free_q <= free_d;
+      enough_q <= enough_d;
     end
   end
 

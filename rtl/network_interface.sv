@@ -10,9 +10,10 @@
 //              cycle: it asks for its local read, or waits behind the Reduce block of its
 //              256-byte line being reduced (read-after-write interlock)
 //   completions the memory's completion of the cycle: a burst's flits join its port's NI
-//              buffer, a Reduce read goes to the reduction unit, a write completes its block;
-//              a message whose blocks are all in memory clears its dependency (⑤, ⑥); a
-//              Reduce whose sum is complete asks for its write-back
+//              buffer, a Reduce read goes to the reduction unit, a write completes its block,
+//              and a message whose blocks are all in memory enters the arrival register,
+//              clearing its dependency (⑤, ⑥) from the next cycle on; a Reduce whose sum is
+//              complete asks for its write-back
 //   interlock  the next waiting Reduce block of the line just written back asks for its
 //              read
 //   DMA        each port's oldest send asks for its next burst (send_channel.sv)
@@ -273,14 +274,21 @@ module network_interface #(
   logic [K*KEY_W-1:0]  nb_keys;
   logic                no_slot, no_record, empty_block, arrive, slots_empty;
   logic [KEY_W-1:0]    arrive_key;
+  // The arrival register: a message wholly in memory in this cycle is recorded by the
+  // dependency scoreboard in the next (systemc/ni/README.md, "Arrivals").
+  logic                arrive_q;
+  logic [KEY_W-1:0]    arrive_key_q;
 
   always_comb begin
     empty_block = 1'b0;
     for (int p = 0; p < K; p++) begin
-      // No sender makes an empty block, or one of a length not in whole elements.
-      nb[p] = blk[p] && started_q && blk_len[LEN_W*p +: LEN_W] != '0 &&
-              blk_len[LEN_W*p +: 2] == 2'b00;
-      if (blk[p] && started_q && !nb[p]) empty_block = 1'b1;
+      nb[p] = blk[p] && started_q;
+      // No sender makes an empty block, or one of a length not in whole elements: such a
+      // block stops the run in its cycle (what it takes in that cycle is never used), so the
+      // check stays off the path from the decode to the slots, records and interlock.
+      if (nb[p] && (blk_len[LEN_W*p +: LEN_W] == '0 || blk_len[LEN_W*p +: 2] != 2'b00)) begin
+        empty_block = 1'b1;
+      end
       nb_keys[KEY_W*p +: KEY_W] =
           {blk_sender[NODE_W*p +: NODE_W], blk_flow[NODE_W*p +: NODE_W], blk_op[2*p +: 2]};
       nb_meta[META_W*p +: META_W] = nb_rec[MSG_W*p +: MSG_W];
@@ -312,6 +320,14 @@ module network_interface #(
     .done_rec_i(done_meta), .arrive_o(arrive), .arrive_key_o(arrive_key),
     .empty_o(slots_empty)
   );
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) arrive_q <= 1'b0;
+    else arrive_q <= arrive;
+  end
+  always_ff @(posedge clk_i) begin
+    if (arrive) arrive_key_q <= arrive_key;
+  end
 
   // ---- reduction (reduction_sequencer.sv): Reduce blocks whose read is in, one at a time ----
   logic                beat_valid, bypass, red_out, wb_q;
@@ -403,7 +419,6 @@ module network_interface #(
   logic [K*JOB_W-1:0]   send_job;
   logic [K-1:0]         ch_dma_idle, ch_idle, ch_overflow, ch_fetch;
   logic [K*$clog2(SEND_QUEUE + 1)-1:0] ch_queued;
-  logic [K-1:0]         ch_pop;
 
   schedule_table #(
     .NODE_W(NODE_W), .K(K), .STEP_W(STEP_W), .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .DEPTH(DEPTH)
@@ -454,8 +469,9 @@ module network_interface #(
   );
 
   dependency_tracker #(.NODE_W(NODE_W), .K(K), .FLOWS(FLOWS), .SLOTS(SLOTS)) u_dependencies (
-    .clk_i, .rst_ni, .start_i, .arrive_i(arrive), .arrive_op_i(arrive_key[1:0]),
-    .arrive_flow_i(arrive_key[2 +: NODE_W]), .arrive_sender_i(arrive_key[2 + NODE_W +: NODE_W]),
+    .clk_i, .rst_ni, .start_i, .arrive_i(arrive_q), .arrive_op_i(arrive_key_q[1:0]),
+    .arrive_flow_i(arrive_key_q[2 +: NODE_W]),
+    .arrive_sender_i(arrive_key_q[2 + NODE_W +: NODE_W]),
     .op_i(e_op), .flow_i(e_flow), .parent_i(e_parent), .children_i(e_children),
     .issue_i(issue), .ready_o(dep_ready), .wait_op_o(dep_wait_op),
     .wait_node_o(dep_wait_node), .overflow_o(dep_overflow)
@@ -488,8 +504,8 @@ module network_interface #(
   end
 
   // The entry issues when it is for this step, waits for nothing, and its sends fit their
-  // ports' send queues once this cycle's pops leave them (a pop, known late in the cycle, makes
-  // room for one more).
+  // ports' send queues as they were at the cycle's start (a send leaving the queue in this
+  // cycle makes room from the next: the burst decision that pops it stays off the issue path).
   logic room;
   always_comb begin
     room = 1'b1;
@@ -500,7 +516,7 @@ module network_interface #(
         if (send[k] && 32'(send_port[PORT_W*k +: PORT_W]) == p) adding = adding + 1;
       end
       queued = 32'(ch_queued[$clog2(SEND_QUEUE + 1)*p +: $clog2(SEND_QUEUE + 1)]);
-      if (queued + adding > SEND_QUEUE && !(ch_pop[p] && queued + adding == SEND_QUEUE + 1)) begin
+      if (queued + adding > SEND_QUEUE) begin
         room = 1'b0;
       end
     end
@@ -528,7 +544,6 @@ module network_interface #(
     ) u_channel (
       .clk_i, .rst_ni, .node_id_i(node_id_q), .push_i(push), .push_job_i(send_job),
       .queued_o(ch_queued[$clog2(SEND_QUEUE + 1)*p +: $clog2(SEND_QUEUE + 1)]),
-      .pop_o(ch_pop[p]),
       .fetch_o(ch_fetch[p]), .fetch_addr_o(fetch_addr[ADDR_W*p +: ADDR_W]),
       .fetch_len_o(fetch_len[BURST_LEN_W*p +: BURST_LEN_W]),
       .burst_done_i(done_valid && done_kind == KindBurst && done_tag[PORT_W-1:0] == PORT_W'(p)),

@@ -46,10 +46,8 @@ module send_channel #(
   // Sends queued in this cycle.
   input  logic [PUSHES-1:0]        push_i,
   input  logic [PUSHES*JOB_W-1:0]  push_job_i,
-  // Sends queued at the start of this cycle, and whether this cycle's burst read is the oldest
-  // send's last (it leaves the queue): the control's room check.
+  // Sends queued at the start of this cycle: the control's room check.
   output logic [$clog2(SEND_QUEUE + 1)-1:0] queued_o,
-  output logic                     pop_o,
   // The burst read asked for in this cycle.
   output logic                     fetch_o,
   output logic [ADDR_W-1:0]        fetch_addr_o,
@@ -188,7 +186,6 @@ module send_channel #(
   end
   assign pop = fetch && last_burst;
   assign queued_o = $bits(queued_o)'(jcount_q);
-  assign pop_o = pop;
 
   // ---- the NI buffer ---------------------------------------------------------------------
   // The burst's descriptor, made as the burst is asked for; the NI buffer stores it with the

@@ -89,6 +89,7 @@ void NetworkInterface::start() {
   started_ = true;
   done_ = false;
   dependencies.reset();
+  arriving_.clear();
   plan_forwarding();
   const uint64_t now = now_cycle();
   if (on_step) on_step(place_.node, timestep.value(), now);
@@ -238,7 +239,13 @@ void NetworkInterface::release_waiting(uint64_t now) {
 void NetworkInterface::count_block(uint32_t slot) {
   Block& b = blocks_[slot];
   b.counted = true;
-  if (slots.count(slot)) dependencies.arrive(b.op, b.flow, b.sender);
+  if (slots.count(slot)) arriving_.push_back({b.op, b.flow, b.sender});
+}
+
+void NetworkInterface::record_arrivals() {
+  for (const Message& m : arriving_) dependencies.arrive(m.op, m.flow, m.sender);
+  if (!arriving_.empty()) ++progress_;
+  arriving_.clear();
 }
 
 void NetworkInterface::block_done(uint32_t slot) {
@@ -299,6 +306,7 @@ void NetworkInterface::prefetch(const Pending& ev) const {
 
 void NetworkInterface::fetch(uint64_t now) {
   for (uint32_t p = 0; p < channels_.size(); ++p) {
+    queued_at_start_[p] = channels_[p].queued();
     if (channels_[p].queued() == 0) continue;  // an idle port: no call (every evaluation)
     const std::optional<BurstRead> r = channels_[p].next_burst(now);
     if (!r) continue;
@@ -407,11 +415,13 @@ void NetworkInterface::control(uint64_t now) {
       return;
     }
   }
-  // The sends must fit their ports' send queues (the RTL's); otherwise the entry waits.
+  // The sends must fit their ports' send queues as they were at the cycle's start (the RTL's
+  // queue counts; a send leaving in this cycle makes room from the next); otherwise the entry
+  // waits.
   std::array<uint32_t, kMaxLocalPorts> adding{};
   for (const SendRequest& s : decoded_.sends) ++adding.at(route_to(s).port_index);
   for (uint32_t p = 0; p < channels_.size(); ++p) {
-    if (channels_[p].queued() + adding[p] > ni_.send_queue) return;
+    if (queued_at_start_[p] + adding[p] > ni_.send_queue) return;
   }
   if (e.op == Op::kNop) lockstep.load(now, decoded_.lockstep_cycles);
   dependencies.issue(e);
@@ -435,6 +445,7 @@ void NetworkInterface::evaluate(uint64_t now) {
   if (!started_) return;
   const uint64_t before = progress_;
   try {
+    record_arrivals();
     eject(now);
     run_events(now);
     release_waiting(now);

@@ -159,6 +159,10 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
     std::vector<uint8_t> acc;  // a Reduce block's local partial sum, as its read returns it
     bool counted = false;      // counted towards its message's arrival (forwarding: early)
   };
+  struct Message {  // a message wholly in memory, as the scoreboard records it
+    Op op;
+    uint32_t flow, sender;
+  };
   struct Arrived {
     Flit flit;
     uint32_t port;
@@ -180,6 +184,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   void release_waiting(uint64_t now);
   void block_done(uint32_t slot);
   void count_block(uint32_t slot);
+  void record_arrivals();
   // Forwarding: [addr, addr + len) from the NI, if it holds it (ready the next cycle).
   bool fetch_forwarded(uint64_t addr, uint8_t* data, uint64_t len, uint64_t now,
                        uint64_t& ready);
@@ -206,6 +211,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   NiConfig ni_;
   std::vector<std::unique_ptr<Endpoint>> ports_;
   std::vector<SendChannel> channels_;  // per port
+  std::array<size_t, kMaxLocalPorts> queued_at_start_{};  // per port: its sends at fetch()
   RingBuffer<Arrived> inbox_;  // by cycle, then port
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> events_;
   uint64_t seq_ = 0;
@@ -213,6 +219,9 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   std::vector<uint8_t> burst_bytes_;  // every burst slot's bytes (burst_data)
   std::vector<uint32_t> free_bursts_;
   std::vector<Block> blocks_;  // per block slot
+  // Messages that came wholly into memory in this cycle: the scoreboard records them in the
+  // next (record_arrivals), from the RTL's arrival register.
+  std::vector<Message> arriving_;
   Decoded decoded_;
   ReceivedBlock received_;
   ForwardBuffer forward_;

@@ -38,7 +38,8 @@ class SendChannel {
   SendChannel(const NiConfig& ni, const FlitEncoder& encoder, const Endpoint& port)
       : ni_(&ni), encoder_(&encoder), port_(&port) {}
 
-  // Sends queued (an entry issues when its sends fit: queued() + its sends <= send_queue).
+  // Sends queued (an entry issues when its sends fit the count at the cycle's start:
+  // queued() before the cycle's burst + its sends <= send_queue).
   size_t queued() const { return jobs_.size(); }
   void push(const SendJob& job) { jobs_.push_back(job); }
   // The next burst of the oldest send, if the NI buffer has room for it in cycle `now` (see
