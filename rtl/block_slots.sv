@@ -110,6 +110,34 @@ module block_slots #(
                     !done_joined;
   assign arrive_key_o = key_q[done_rec_i];
 
+  // A count one up and one down, from the register alone, as bit logic: bit i flips where
+  // every bit below it is one (up) or zero (down). (Written as adders, synthesis shares the
+  // two through the choice between them, which the late blocks make.)
+  function automatic logic [COUNT_W-1:0] plus_one(input logic [COUNT_W-1:0] c);
+    logic carry;
+    carry = 1'b1;
+    for (int i = 0; i < COUNT_W; i++) begin
+      plus_one[i] = c[i] ^ carry;
+      carry = carry & c[i];
+    end
+  endfunction
+  function automatic logic [COUNT_W-1:0] minus_one(input logic [COUNT_W-1:0] c);
+    logic borrow;
+    borrow = 1'b1;
+    for (int i = 0; i < COUNT_W; i++) begin
+      minus_one[i] = c[i] ^ borrow;
+      borrow = borrow & !c[i];
+    end
+  endfunction
+
+  logic [COUNT_W-1:0] count_up [MESSAGES], count_down [MESSAGES];
+  always_comb begin
+    for (int r = 0; r < MESSAGES; r++) begin
+      count_up[r] = plus_one(count_q[r]);
+      count_down[r] = minus_one(count_q[r]);
+    end
+  end
+
   // Counts, last flags and keys (no reset: a record is written when a first block takes it).
   always_ff @(posedge clk_i) begin
     for (int r = 0; r < MESSAGES; r++) begin
@@ -132,9 +160,11 @@ module block_slots #(
         count_q[r] <= COUNT_W'(1);
         last_q[r] <= last;
         key_q[r] <= key;
-      end else if (up || down) begin
-        count_q[r] <= count_q[r] + COUNT_W'(up) - COUNT_W'(down);
+      end else if (up != down) begin
+        count_q[r] <= up ? count_up[r] : count_down[r];
         if (last) last_q[r] <= 1'b1;
+      end else if (up && last) begin
+        last_q[r] <= 1'b1;
       end
     end
   end

@@ -39,20 +39,43 @@ module decoder #(
   localparam int unsigned PayloadShift = $clog2(FLIT_PAYLOAD_BYTES);
   localparam int unsigned PacketShift = $clog2(PACKET_BYTES);
   localparam logic [NODE_W-1:0] Nil = '1;
+  localparam int unsigned FlitsW = SIZE_W + 1;  // a flit count
+  // Flit counts from 2^BufW on do not fit the NI buffer. A chunk of fewer than 2^BufW payload
+  // flits has at most 2^(BufW + 1) flits (no more packets than payload flits): LowW bits.
+  localparam int unsigned BufW = $clog2(BUFFER_FLITS + 1);
+  localparam int unsigned LowW = BufW + 2;
+  // The step time of a 0-byte chunk, whose message is a head and one payload flit.
+  localparam int unsigned EmptyFlits = 2;
+  localparam logic [COUNT_W-1:0] EmptyCycles =
+      COUNT_W'(EmptyFlits <= BUFFER_FLITS ? EmptyFlits : EmptyFlits - BUFFER_FLITS);
 
-  logic [SIZE_W:0] payload_flits, packets, flits;
+  // A NOP's step time, for a nonzero size, from sums of the same three terms taken side by
+  // side: the whole payload flits size / 16; the whole packets size / PACKET_BYTES, heads in
+  // packet mode; and up, the flits that round both up (one for a part-filled payload flit, one
+  // for a part-filled packet, or the message's one head).
+  logic [FlitsW-1:0] payload, heads, flits, over;
+  logic              payload_up, head_up, few, fits;
+  logic [1:0]        up;
+  logic [LowW-1:0]   low;
 
   always_comb begin
-    // ceil(size / 16) payload flits, at least one; a head per message or per packet.
-    payload_flits = ({1'b0, size_i} + (SIZE_W + 1)'(FLIT_PAYLOAD_BYTES - 1)) >> PayloadShift;
-    if (payload_flits == '0) payload_flits = (SIZE_W + 1)'(1);
-    packets = (({1'b0, size_i} + (SIZE_W + 1)'(PACKET_BYTES - 1)) >> PacketShift);
-    if (packets == '0) packets = (SIZE_W + 1)'(1);
-    flits = payload_flits + (packet_mode_i ? packets : (SIZE_W + 1)'(1));
+    payload = FlitsW'(size_i) >> PayloadShift;
+    payload_up = size_i[PayloadShift-1:0] != '0;
+    heads = packet_mode_i ? FlitsW'(size_i) >> PacketShift : '0;
+    head_up = packet_mode_i ? size_i[PacketShift-1:0] != '0 : 1'b1;
+    up = 2'(payload_up) + 2'(head_up);
+    // The flits, and the flits less BUFFER_FLITS (up leads each sum, so the two share no
+    // partial sum).
+    flits = FlitsW'(up) + payload + heads;
+    over = (FlitsW'(up) - FlitsW'(BUFFER_FLITS)) + payload + heads;
+    // They fit the buffer only with fewer than 2^BufW payload flits (few), and then the same
+    // sum on the low LowW bits is the whole count.
+    few = (size_i >> (BufW + PayloadShift)) == '0;
+    low = LowW'(up) + LowW'(payload) + LowW'(heads);
+    fits = few && low <= LowW'(BUFFER_FLITS);
     lockstep_cycles_o = '0;
     if (32'(op_i) == OP_NOP) begin
-      lockstep_cycles_o = COUNT_W'(flits <= (SIZE_W + 1)'(BUFFER_FLITS) ?
-                                   flits : flits - (SIZE_W + 1)'(BUFFER_FLITS));
+      lockstep_cycles_o = size_i == '0 ? EmptyCycles : COUNT_W'(fits ? flits : over);
     end
   end
 

@@ -8,10 +8,13 @@
 //
 // Timing: dest_i in cycle t gives port_o and neighbour_o in cycle t + 2; a new destination may
 // come every cycle. The column dest mod width is a restoring division spread over the three
-// cycles, a third of its quotient bits in each. The row needs no division: on a grid the
-// straps hold node_id = y * width + x and nodes = width * height, so where dest is in this
-// column, (dest - node_id) mod nodes is the rows forward times the width, and the shorter way
-// round is found by comparing it with nodes / 2 (or (nodes - width) / 2 for an odd height).
+// cycles: the first takes its high quotient bits (its remainders are narrow, so its steps are
+// short), the second two bits, the third the last bit; the third then compares the column with
+// bounds of the plus side that depend on the straps alone, so they are ready beside the
+// division. The row needs no division: on a grid the straps hold node_id = y * width + x and
+// nodes = width * height, so where dest is in this column, (dest - node_id) mod nodes is the
+// rows forward times the width, and the shorter way round is found by comparing it with
+// nodes / 2 (or (nodes - width) / 2 for an odd height).
 module first_hop #(
   // Width of a node id; nil is all ones.
   parameter int unsigned NODE_W = 8,
@@ -40,10 +43,8 @@ module first_hop #(
   `include "ni_formats.svh"
 
   localparam int unsigned W = NODE_W + 1;  // a remainder shifted, sums of two ids
-  // The division's quotient bits by cycle: [NODE_W-1, LO1], [LO1-1, LO2], [LO2-1, 0].
-  localparam int PER = (NODE_W + 2) / 3;
-  localparam int LO1 = NODE_W - PER;
-  localparam int LO2 = NODE_W - 2 * PER > 0 ? NODE_W - 2 * PER : 0;
+  // The division's quotient bits by cycle: [NODE_W-1, LO1], [LO1-1, 1], [0].
+  localparam int LO1 = NODE_W > 3 ? 3 : NODE_W;
 
   // One step of the restoring division by `width`: the remainder with the next dividend bit.
   // The remainder is below the width, so it fits NODE_W bits.
@@ -54,16 +55,23 @@ module first_hop #(
     reduce = NODE_W'(r >= W'(width) ? r - W'(width) : r);
   endfunction
 
-  // Whether the plus side is the way from `from` to `to` along a ring of `size` (wraps) or a
-  // line: the dimension-order rule above.
-  function automatic logic step_plus(input logic wraps, input logic [NODE_W-1:0] from,
-                                     input logic [NODE_W-1:0] to, input logic [NODE_W-1:0] size);
-    logic [W-1:0] fwd;
-    fwd = to >= from ? W'(to - from) : W'(to) + W'(size) - W'(from);
-    if (!wraps) step_plus = to > from;
-    else if ((fwd << 1) == W'(size) && size > NODE_W'(2)) step_plus = !to[0];
-    else step_plus = fwd <= W'(size) - fwd;
-  endfunction
+  // The plus side of x along the row (the dimension-order rule above), from the straps alone:
+  // the columns after x up to lim, or where arc, the columns after x and those from 0 up to
+  // lim. On a ring lim is x + (width - 1) / 2 mod width, the shorter half; on a line it is
+  // all ones, every column after x. opp is the column half a ring away, a tie that goes +
+  // where tie (an even ring: of 2 nodes always, of more when opp is even).
+  logic [NODE_W-1:0] lim, opp;
+  logic              arc, tie;
+
+  always_comb begin
+    logic [W-1:0] last, across;  // x + (width - 1) / 2 and x + width / 2, not yet mod width
+    last = W'(grid_x_i) + (W'(grid_width_i - NODE_W'(1)) >> 1);
+    across = W'(grid_x_i) + (W'(grid_width_i) >> 1);
+    arc = grid_wraps_i && last >= W'(grid_width_i);
+    lim = !grid_wraps_i ? '1 : NODE_W'(arc ? last - W'(grid_width_i) : last);
+    opp = NODE_W'(across >= W'(grid_width_i) ? across - W'(grid_width_i) : across);
+    tie = grid_wraps_i && !grid_width_i[0] && (grid_width_i == NODE_W'(2) || !opp[0]);
+  end
 
   // What a cycle hands the next: the destination, the remainder of its bits so far, and what
   // the first cycle decided (the neighbour's port, no route, the way along y).
@@ -73,7 +81,7 @@ module first_hop #(
   logic              no_route, y_plus;
   logic [1:0]        no_route_q, y_plus_q;
 
-  // First cycle: the neighbours, the row and the first third of the division.
+  // First cycle: the neighbours, the row and the high quotient bits of the division.
   always_comb begin
     logic [W-1:0] rows;  // (dest - node_id) mod nodes: rows forward times the width
     logic [W-1:0] half;
@@ -99,10 +107,10 @@ module first_hop #(
     for (int i = NODE_W - 1; i >= LO1; i--) rem1 = reduce(rem1, dest_i[i], grid_width_i);
   end
 
-  // Second cycle: the second third.
+  // Second cycle: the next two quotient bits.
   always_comb begin
     rem2 = rem_q[0];
-    for (int i = LO1 - 1; i >= LO2; i--) rem2 = reduce(rem2, dest_q[0][i], grid_width_i);
+    for (int i = LO1 - 1; i >= 1; i--) rem2 = reduce(rem2, dest_q[0][i], grid_width_i);
   end
 
   always_ff @(posedge clk_i) begin
@@ -112,17 +120,19 @@ module first_hop #(
         {dest_q[0], rem2, link_q[0], no_route_q[0], y_plus_q[0]};
   end
 
-  // Third cycle: the last third of the division, then x before y.
+  // Third cycle: the last quotient bit, then x before y (plus: the column is on x's plus side).
   always_comb begin
     logic [NODE_W-1:0] column;
-    column = rem_q[1];
-    for (int i = LO2 - 1; i >= 0; i--) column = reduce(column, dest_q[1][i], grid_width_i);
+    logic              after, upto, plus;
+    column = reduce(rem_q[1], dest_q[1][0], grid_width_i);
+    after = column > grid_x_i;
+    upto = column <= lim;
+    plus = (arc ? after || upto : after && upto) || (tie && column == opp);
     port_o = link_q[1];
     neighbour_o = link_q[1] != PORT_W'(PORT_LOCAL);
     if (!neighbour_o && grid_width_i != '0) begin
       if (column != grid_x_i) begin
-        port_o = step_plus(grid_wraps_i, grid_x_i, column, grid_width_i) ? PORT_W'(PORT_X_PLUS)
-                                                                          : PORT_W'(PORT_X_MINUS);
+        port_o = plus ? PORT_W'(PORT_X_PLUS) : PORT_W'(PORT_X_MINUS);
       end else begin
         port_o = y_plus_q[1] ? PORT_W'(PORT_Y_PLUS) : PORT_W'(PORT_Y_MINUS);
       end

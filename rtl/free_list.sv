@@ -56,7 +56,7 @@ module free_list #(
   // finds none, every later one finds none too, so lane p's id is the register picked by the
   // count of requests before it, and whether it gets one is a registered flag of that count
   // (enough_q[j]: more than j ids free), with no compare of counts between the lanes.
-  logic [K-1:0] enough_q, enough_d;
+  logic [K-1:0] enough_q;
   always_comb begin
     logic [BANK_W:0] prior;  // requests in the lanes before p
     prior = '0;
@@ -105,23 +105,42 @@ module free_list #(
     );
   end
 
-  // The registers after this cycle: the ids at the K places from the new head, the id
-  // returned this cycle where it lands among them.
-  logic [K*ID_W-1:0] next_d;
+  // The registers after this cycle, for every count of takes t = 0..K (from registers, the
+  // bank reads and the returned id alone), then the one of this cycle's count: the requests
+  // arrive late in the cycle and only pick among ready candidates. For t takes: the ids at the
+  // K places from head_q + t (the id returned this cycle where it lands among them, at offset
+  // free_q from head_q), the free count and its "more than j" flags.
+  logic [(K+1)*K*ID_W-1:0]  next_t;    // t's place j at [(t*K + j)*ID_W]
+  logic [(K+1)*(ID_W+1)-1:0] free_t;
+  logic [(K+1)*K-1:0]       enough_t;
   always_comb begin
-    for (int j = 0; j < K; j++) begin
-      logic [ID_W:0] from;
-      from = takes + (ID_W + 1)'(j);  // the place's offset from head_q
-      next_d[ID_W*j +: ID_W] = 32'(from) < K ? next_q[ID_W*from[BANK_W-1:0] +: ID_W]
-                                           : ahead[ID_W*(32'(from) - K) +: ID_W];
-      if (put_i && head_q + ID_W'(from) == tail) next_d[ID_W*j +: ID_W] = put_id_i;
+    for (int t = 0; t <= K; t++) begin
+      logic [ID_W:0] free;
+      free = free_q - (ID_W + 1)'(t) + (ID_W + 1)'(put_i);
+      free_t[(ID_W+1)*t +: ID_W+1] = free;
+      for (int j = 0; j < K; j++) begin
+        enough_t[K*t + j] = free > (ID_W + 1)'(j);
+        next_t[ID_W*(K*t + j) +: ID_W] = t + j < K ? next_q[ID_W*(t + j) +: ID_W]
+                                                   : ahead[ID_W*(t + j - K) +: ID_W];
+        if (put_i && free_q == (ID_W + 1)'(t + j)) next_t[ID_W*(K*t + j) +: ID_W] = put_id_i;
+      end
     end
   end
 
-  logic [ID_W:0] free_d;
-  assign free_d = free_q - takes + (ID_W + 1)'(put_i);
+  logic [K*ID_W-1:0] next_d;
+  logic [ID_W:0]     free_d;
+  logic [K-1:0]      enough_d;
   always_comb begin
-    for (int j = 0; j < K; j++) enough_d[j] = free_d > (ID_W + 1)'(j);
+    next_d = '0;
+    free_d = '0;
+    enough_d = '0;
+    for (int t = 0; t <= K; t++) begin
+      if (takes == (ID_W + 1)'(t)) begin
+        next_d = next_t[ID_W*K*t +: ID_W*K];
+        free_d = free_t[(ID_W+1)*t +: ID_W+1];
+        enough_d = enough_t[K*t +: K];
+      end
+    end
   end
 
   always_ff @(posedge clk_i) begin

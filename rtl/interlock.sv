@@ -7,8 +7,10 @@
 // takes its head each cycle, from the cycle after a block joins. The queue is a
 // FIFO of QUEUE places in BANKS banks (the power of two at or above K): place n lives in bank
 // n mod BANKS, row n / BANKS, so a cycle's pushes fall in distinct banks and each bank is a
-// storage_array of one write and one read port. Every queued block holds a block slot, so a
-// queue of as many places as slots never overflows.
+// storage_array of one write and one read port (its write port registered). The head is
+// held in a register, refilled each cycle from the next place or this cycle's first block, so
+// the block taken comes from a register. Every queued block holds a block slot, so a queue of
+// as many places as slots never overflows.
 //
 // Keyed by line: every block lies within one line (the ejection decoder cuts blocks at lines),
 // so blocks conflict exactly when their lines are equal. The blocks being reduced are a FIFO
@@ -103,36 +105,61 @@ module interlock #(
   logic                   take;
   logic [REC_W-1:0]       head_rec;
 
+  // This cycle's blocks packed in port order: the s-th new block is pushed_rec[s]. It goes to
+  // place tail + s, so bank b takes block (b - tail) mod BANKS, at a row the registers alone
+  // give: the ports' valid bits pick the records, and nothing late feeds an address.
+  logic [Q_W-1:0]     q_tail;
+  logic [K-1:0]       pushed;
+  logic [K*REC_W-1:0] pushed_rec;
+  assign q_tail = q_head_q + Q_W'(q_count_q);
   always_comb begin
-    logic [Q_W-1:0] at;
-    q_we = '0;
-    q_waddr = '0;
-    q_wdata = '0;
+    pushed = '0;
+    pushed_rec = '0;
     q_pushes = '0;
     for (int p = 0; p < K; p++) begin
-      at = q_head_q + Q_W'(q_count_q) + Q_W'(q_pushes);
       if (new_i[p]) begin
-        q_we[at[BANK_W-1:0]] = 1'b1;
-        q_waddr[ROW_W*at[BANK_W-1:0] +: ROW_W] = ROW_W'(at >> BANK_W);
-        q_wdata[REC_W*at[BANK_W-1:0] +: REC_W] = {new_slot_i[SLOT_W*p +: SLOT_W],
-                                                  new_meta_i[META_W*p +: META_W],
-                                                  new_addr_i[ADDR_W*p +: ADDR_W],
-                                                  new_len_i[LEN_W*p +: LEN_W]};
+        pushed[q_pushes[BANK_W-1:0]] = 1'b1;
+        pushed_rec[REC_W*q_pushes[BANK_W-1:0] +: REC_W] = {new_slot_i[SLOT_W*p +: SLOT_W],
+                                                         new_meta_i[META_W*p +: META_W],
+                                                         new_addr_i[ADDR_W*p +: ADDR_W],
+                                                         new_len_i[LEN_W*p +: LEN_W]};
         q_pushes = q_pushes + (Q_W + 1)'(1);
       end
     end
   end
+  always_comb begin
+    for (int b = 0; b < BANKS; b++) begin
+      logic [BANK_W-1:0] s;
+      logic [Q_W-1:0]    at;
+      s = BANK_W'(b) - q_tail[BANK_W-1:0];
+      at = q_tail + Q_W'(s);
+      q_we[b] = 32'(s) < K && pushed[s];
+      q_waddr[ROW_W*b +: ROW_W] = ROW_W'(at >> BANK_W);
+      q_wdata[REC_W*b +: REC_W] = 32'(s) < K ? pushed_rec[REC_W*s +: REC_W] : '0;
+    end
+  end
+
   // The head of the queue as it stood at the start of the cycle (a block joins in one cycle and
-  // can be taken from the next: the queue is the register stage after the decoders).
+  // can be taken from the next: the queue is the register stage after the decoders), held in
+  // a register: each cycle it becomes the record at the next place (read from the banks at an
+  // address the head alone gives) or, where the queue holds no more, this cycle's first block.
+  logic [REC_W-1:0] head_q;
+  logic [Q_W-1:0]   q_next;
   assign take = q_count_q != '0;
-  assign head_rec = q_rdata[REC_W*q_head_q[BANK_W-1:0] +: REC_W];
+  assign head_rec = head_q;
+  assign q_next = q_head_q + Q_W'(1);
 
   for (genvar b = 0; b < BANKS; b++) begin : g_bank
-    storage_array #(.WIDTH(REC_W), .DEPTH(ROWS), .WRITES(1), .READS(1)) u_queue (
+    storage_array #(.WIDTH(REC_W), .DEPTH(ROWS), .WRITES(1), .READS(1), .WRITE_REG(1'b1)) u_queue (
       .clk_i, .we_i(q_we[b]), .waddr_i(q_waddr[ROW_W*b +: ROW_W]), .wmask_i(1'b1),
-      .wdata_i(q_wdata[REC_W*b +: REC_W]), .raddr_i(ROW_W'(q_head_q >> BANK_W)),
+      .wdata_i(q_wdata[REC_W*b +: REC_W]), .raddr_i(ROW_W'(q_next >> BANK_W)),
       .rdata_o(q_rdata[REC_W*b +: REC_W])
     );
+  end
+
+  always_ff @(posedge clk_i) begin
+    head_q <= q_count_q > (Q_W + 1)'(1) ? q_rdata[REC_W*q_next[BANK_W-1:0] +: REC_W]
+                                        : pushed_rec[REC_W-1:0];
   end
 
   logic [SLOT_W-1:0] nb_slot;
@@ -177,7 +204,9 @@ module interlock #(
   logic [REC_W-1:0]  succ_rdata, rel_rec;
   assign succ_waddr = last_q[hit_at];
 
-  storage_array #(.WIDTH(REC_W), .DEPTH(QUEUE), .WRITES(1), .READS(1)) u_successor (
+  storage_array #(
+    .WIDTH(REC_W), .DEPTH(QUEUE), .WRITES(1), .READS(1), .WRITE_REG(1'b1)
+  ) u_successor (
     .clk_i, .we_i(nb_wait), .waddr_i(Q_W'(succ_waddr)), .wmask_i(1'b1), .wdata_i(head_rec),
     .raddr_i(Q_W'(wb_slot_i)), .rdata_o(succ_rdata)
   );
@@ -196,11 +225,27 @@ module interlock #(
   assign release_len_o = rel_rec[LEN_W-1:0];
 
   // ---- overflows, counted as the SystemC model counts ---------------------------------------
+  // The count against the bound for each change the cycle can make (from the register alone),
+  // picked by the block taken and the released one.
   logic [R_W:0] issued;
+  logic         over_m1, over_0, over_1, over_2;  // red_n_q - 1, + 0, 1, 2 > REDUCING
+  assign issued = (R_W + 1)'(issue_o);
+  // (red_n_q - 1 wraps at zero, as the unsigned count of the SystemC model does)
+  assign over_m1 = red_n_q == '0 || 32'(red_n_q) > REDUCING + 1;
+  assign over_0 = 32'(red_n_q) > REDUCING;
+  assign over_1 = 32'(red_n_q) + 1 > REDUCING;
+  assign over_2 = 32'(red_n_q) + 2 > REDUCING;
   always_comb begin
-    issued = (R_W + 1)'(issue_o);
-    reducing_full_o = 32'(red_n_q) + 32'(issued) > REDUCING ||
-                      32'(red_n_q) + 32'(issued) - 32'(wb_i) + 32'(release_o) > REDUCING;
+    logic after_issue, after_release;
+    after_issue = issue_o ? over_1 : over_0;
+    // red_n_q + issued - wb + released, by how much it moves from red_n_q.
+    unique case ({issue_o, release_o, wb_i})
+      3'b001:                  after_release = over_m1;
+      3'b000, 3'b101, 3'b011:  after_release = over_0;
+      3'b100, 3'b010, 3'b111:  after_release = over_1;
+      default:                 after_release = over_2;  // 3'b110
+    endcase
+    reducing_full_o = after_issue || after_release;
   end
 
   // Where this cycle's blocks that read join the FIFO: after its last entry, the block taken,

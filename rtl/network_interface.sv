@@ -442,7 +442,8 @@ module network_interface #(
   );
 
   logic [IDX_W:0] head_d;
-  assign head_d = start_i ? '0 : head_q + (IDX_W + 1)'(issue);
+  // The next head: the issue, late in the cycle, only picks head_q or head_q + 1.
+  assign head_d = start_i ? '0 : issue ? head_q + (IDX_W + 1)'(1) : head_q;
   assign has_entry = started_q && 32'(head_q) < table_entries;
   assign step_behind = has_entry && e_step < step;
 

@@ -263,7 +263,7 @@ module send_channel #(
 
   assign dma_idle_o = jcount_q - (JPTR_W + 1)'(pop) == '0 &&
                       bcount_q + LINES_W'(fetch) - LINES_W'(burst_done_i) == '0;
-  assign idle_o = jcount_q == '0 && pushes == '0 && bcount_q == '0 && ep_empty;
+  assign idle_o = jcount_q == '0 && push_i == '0 && bcount_q == '0 && ep_empty;
   assign overflow_o = overflow_q || ep_overflow;
 
   always_ff @(posedge clk_i) begin

@@ -12,6 +12,12 @@
 // (SYNC_READ = 0, an asynchronous read: the word as the last edge left it) or in the next
 // cycle (SYNC_READ = 1, a registered read that sees the word before this cycle's writes).
 // There is no reset: a block reads only words it wrote.
+//
+// WRITE_REG = 1 registers the write ports at the clock edge, as a synchronous memory macro's
+// input registers do: a write lands in the array at the next edge, and until then a read of
+// its word takes the registered data (a bypass per read port and lane, the higher-numbered
+// write port first). The behaviour at the ports is the same as with WRITE_REG = 0; the write
+// port's setup is then a register's, and the address decode moves into the next cycle.
 module storage_array #(
   // Bits of a word.
   parameter int unsigned WIDTH = 32,
@@ -25,6 +31,8 @@ module storage_array #(
   parameter int unsigned LANE_W = WIDTH,
   // 1: registered read (data in the next cycle); 0: asynchronous read (same cycle).
   parameter bit SYNC_READ = 1'b0,
+  // 1: registered write ports with a read bypass (same behaviour, a register's write setup).
+  parameter bit WRITE_REG = 1'b0,
   localparam int unsigned ADDR_W = DEPTH > 1 ? $clog2(DEPTH) : 1,
   localparam int unsigned LANES = WIDTH / LANE_W
 ) (
@@ -44,25 +52,77 @@ module storage_array #(
     $error("storage_array: WIDTH must be a multiple of LANE_W");
   end
 
+  // The writes the array applies at this edge: the ports, or their registers.
+  logic [WRITES-1:0]        we;
+  logic [WRITES*ADDR_W-1:0] waddr;
+  logic [WRITES*LANES-1:0]  wmask;
+  logic [WRITES*WIDTH-1:0]  wdata;
+
+  if (WRITE_REG) begin : g_write_reg
+    logic [WRITES-1:0]        we_q;
+    logic [WRITES*ADDR_W-1:0] waddr_q;
+    logic [WRITES*LANES-1:0]  wmask_q;
+    logic [WRITES*WIDTH-1:0]  wdata_q;
+    always_ff @(posedge clk_i) begin
+      we_q    <= we_i;
+      waddr_q <= waddr_i;
+      wmask_q <= wmask_i;
+      wdata_q <= wdata_i;
+    end
+    assign we    = we_q;
+    assign waddr = waddr_q;
+    assign wmask = wmask_q;
+    assign wdata = wdata_q;
+  end else begin : g_write_direct
+    assign we    = we_i;
+    assign waddr = waddr_i;
+    assign wmask = wmask_i;
+    assign wdata = wdata_i;
+  end
+
   // One array per lane; within a lane the write ports are applied in order.
   for (genvar l = 0; l < LANES; l++) begin : g_lane
     logic [LANE_W-1:0] mem_q [DEPTH];
 
     always_ff @(posedge clk_i) begin
       for (int w = 0; w < WRITES; w++) begin
-        if (we_i[w] && wmask_i[w*LANES + l]) begin
-          mem_q[waddr_i[w*ADDR_W +: ADDR_W]] <= wdata_i[w*WIDTH + l*LANE_W +: LANE_W];
+        if (we[w] && wmask[w*LANES + l]) begin
+          mem_q[waddr[w*ADDR_W +: ADDR_W]] <= wdata[w*WIDTH + l*LANE_W +: LANE_W];
         end
       end
     end
 
     for (genvar r = 0; r < READS; r++) begin : g_read
+      logic [ADDR_W-1:0] raddr;
+      logic              hit;       // a registered write not yet landed is to this word
+      logic [LANE_W-1:0] hit_data;  // its data (the higher-numbered port's)
+      assign raddr = raddr_i[r*ADDR_W +: ADDR_W];
+
+      always_comb begin
+        hit = 1'b0;
+        hit_data = '0;
+        if (WRITE_REG) begin
+          for (int w = 0; w < WRITES; w++) begin
+            if (we[w] && wmask[w*LANES + l] && waddr[w*ADDR_W +: ADDR_W] == raddr) begin
+              hit = 1'b1;
+              hit_data = wdata[w*WIDTH + l*LANE_W +: LANE_W];
+            end
+          end
+        end
+      end
+
       if (SYNC_READ) begin : g_sync
-        logic [LANE_W-1:0] rd_q;
-        always_ff @(posedge clk_i) rd_q <= mem_q[raddr_i[r*ADDR_W +: ADDR_W]];
-        assign rdata_o[r*WIDTH + l*LANE_W +: LANE_W] = rd_q;
+        // The word as the last edge left it, registered; the bypass registered beside it.
+        logic [LANE_W-1:0] rd_q, hit_data_q;
+        logic              hit_q;
+        always_ff @(posedge clk_i) begin
+          rd_q <= mem_q[raddr];
+          hit_q <= hit;
+          hit_data_q <= hit_data;
+        end
+        assign rdata_o[r*WIDTH + l*LANE_W +: LANE_W] = hit_q ? hit_data_q : rd_q;
       end else begin : g_async
-        assign rdata_o[r*WIDTH + l*LANE_W +: LANE_W] = mem_q[raddr_i[r*ADDR_W +: ADDR_W]];
+        assign rdata_o[r*WIDTH + l*LANE_W +: LANE_W] = hit ? hit_data : mem_q[raddr];
       end
     end
   end

@@ -122,14 +122,21 @@ def array_timing(ctx, p, netlist, work):
         tcl += "report_checks -from [all_registers -clock_pins] -to [all_outputs] -digits 4\n"
     else:
         tcl += "report_checks -from [get_ports raddr_i*] -to [all_outputs] -digits 4\n"
+        if p.get("WRITE_REG"):
+            # The bypass of a registered write: from the write registers to the read data.
+            tcl += "report_checks -from [all_registers -clock_pins] -to [all_outputs] -digits 4\n"
     path = os.path.join(work, "timing.tcl")
     with open(path, "w") as f:
         f.write(tcl)
     paths = sta_mod.parse_paths(sta_mod.run_sta(path, os.path.join(work, "timing.log"), work))
     delays = [sta_mod.LONG_NS - q["slack_ns"] for q in paths]
-    if len(delays) != (3 if p["SYNC_READ"] else 2):
+    expected = 3 if p["SYNC_READ"] or p.get("WRITE_REG") else 2
+    if len(delays) != expected:
         raise RuntimeError(f"storage timing: expected paths missing in {work}/timing.log")
-    timing = {"sync_read": bool(p["SYNC_READ"]), "setup_ns": delays[0], "read_ns": delays[-1]}
+    # An asynchronous read's delay is its slower arc (from the address, or from the write
+    # registers through the bypass).
+    read_ns = delays[-1] if p["SYNC_READ"] else max(delays[1:])
+    timing = {"sync_read": bool(p["SYNC_READ"]), "setup_ns": delays[0], "read_ns": read_ns}
     if p["SYNC_READ"]:
         timing["read_setup_ns"] = delays[1]
     return timing
