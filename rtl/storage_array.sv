@@ -94,14 +94,14 @@ module storage_array #(
 
     for (genvar r = 0; r < READS; r++) begin : g_read
       logic [ADDR_W-1:0] raddr;
-      logic              hit;       // a registered write not yet landed is to this word
-      logic [LANE_W-1:0] hit_data;  // its data (the higher-numbered port's)
       assign raddr = raddr_i[r*ADDR_W +: ADDR_W];
 
-      always_comb begin
-        hit = 1'b0;
-        hit_data = '0;
-        if (WRITE_REG) begin
+      if (WRITE_REG) begin : g_bypass
+        logic              hit;       // a registered write not yet landed is to this word
+        logic [LANE_W-1:0] hit_data;  // its data (the higher-numbered port's)
+        always_comb begin
+          hit = 1'b0;
+          hit_data = '0;
           for (int w = 0; w < WRITES; w++) begin
             if (we[w] && wmask[w*LANES + l] && waddr[w*ADDR_W +: ADDR_W] == raddr) begin
               hit = 1'b1;
@@ -109,20 +109,25 @@ module storage_array #(
             end
           end
         end
-      end
-
-      if (SYNC_READ) begin : g_sync
-        // The word as the last edge left it, registered; the bypass registered beside it.
-        logic [LANE_W-1:0] rd_q, hit_data_q;
-        logic              hit_q;
-        always_ff @(posedge clk_i) begin
-          rd_q <= mem_q[raddr];
-          hit_q <= hit;
-          hit_data_q <= hit_data;
+        if (SYNC_READ) begin : g_sync
+          // The word as the last edge left it, registered; the bypass registered beside it.
+          logic [LANE_W-1:0] rd_q, hit_data_q;
+          logic              hit_q;
+          always_ff @(posedge clk_i) begin
+            rd_q <= mem_q[raddr];
+            hit_q <= hit;
+            hit_data_q <= hit_data;
+          end
+          assign rdata_o[r*WIDTH + l*LANE_W +: LANE_W] = hit_q ? hit_data_q : rd_q;
+        end else begin : g_async
+          assign rdata_o[r*WIDTH + l*LANE_W +: LANE_W] = hit ? hit_data : mem_q[raddr];
         end
-        assign rdata_o[r*WIDTH + l*LANE_W +: LANE_W] = hit_q ? hit_data_q : rd_q;
+      end else if (SYNC_READ) begin : g_sync
+        logic [LANE_W-1:0] rd_q;
+        always_ff @(posedge clk_i) rd_q <= mem_q[raddr];
+        assign rdata_o[r*WIDTH + l*LANE_W +: LANE_W] = rd_q;
       end else begin : g_async
-        assign rdata_o[r*WIDTH + l*LANE_W +: LANE_W] = hit ? hit_data : mem_q[raddr];
+        assign rdata_o[r*WIDTH + l*LANE_W +: LANE_W] = mem_q[raddr];
       end
     end
   end
