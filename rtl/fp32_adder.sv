@@ -22,6 +22,14 @@
 // or any number of left shifts (never below the smallest exponent: subnormal results), and
 // rounded by incrementing the packed exponent and fraction (a carry out of the fraction rounds
 // into the exponent, and max finite rounds to infinity).
+//
+// Depth: every stage is a handful of log-depth structures, written as whole-vector operations
+// (a simulator evaluates each as a few machine words, and synthesis maps each to a tree). The
+// exponent difference is computed both ways beside the magnitude comparison that picks one;
+// the sticky bit is the shifted-out bits under a mask made from the difference, not a second
+// shift. The left shift is counted beside the addition as the leading zeros of the sum with a
+// marker bit at the smallest exponent's position, so the count is already clamped to it. The
+// rounding increment's carries are a prefix AND of the packed bits.
 module fp32_adder #(
   // Pipeline stages, 1 to 3: 1 combinational; 2 a register after the addition; 3 another after
   // the alignment.
@@ -43,6 +51,35 @@ module fp32_adder #(
   localparam logic [30:0] INF_MAGNITUDE = 31'h7F80_0000;
   // Bits of the aligned significands: 24 significand bits, then guard, round and sticky.
   localparam int unsigned SIG_W = 27;
+
+  // Leading zeros of v (32 when v is zero is never asked: callers keep a set bit), as a binary
+  // search whose every step picks a precomputed "this part is not zero" bit: nz1[2j] says
+  // v[2j+1:2j] is not zero, nz2[4j] the nibble, nz3[8j] the byte.
+  function automatic logic [4:0] leading_zeros(input logic [31:0] v);
+    logic [31:0] nz1, nz2, nz3;
+    logic [4:0]  n;
+    nz1 = v | (v >> 1);
+    nz2 = nz1 | (nz1 >> 2);
+    nz3 = nz2 | (nz2 >> 4);
+    n[4] = v[31:16] == '0;
+    n[3] = !nz3[{!n[4], 4'b1000}];
+    n[2] = !nz2[{!n[4], !n[3], 3'b100}];
+    n[1] = !nz1[{!n[4], !n[3], !n[2], 2'b10}];
+    n[0] = !v[{!n[4], !n[3], !n[2], !n[1], 1'b1}];
+    leading_zeros = n;
+  endfunction
+
+  // Bit i: every bit of v below i is set (bit 0 always), by doubling spans.
+  function automatic logic [30:0] all_ones_below(input logic [29:0] v);
+    logic [30:0] ones;
+    ones = {v, 1'b1};
+    ones = ones & ((ones << 1) | 31'h1);
+    ones = ones & ((ones << 2) | 31'h3);
+    ones = ones & ((ones << 4) | 31'hF);
+    ones = ones & ((ones << 8) | 31'hFF);
+    ones = ones & ((ones << 16) | 31'hFFFF);
+    all_ones_below = ones;
+  endfunction
 
   if (STAGES < 1 || STAGES > 3) begin : g_bad_stages
     $error("fp32_adder: STAGES must be 1, 2 or 3");
@@ -73,38 +110,30 @@ module fp32_adder #(
   assign small_op = swap ? a_i[30:0] : b_i[30:0];
   assign eff_sub  = a_sign ^ b_sign;
 
-  // Significands with the hidden bit, and exponents with a subnormal's exponent as 1.
+  // Significands with the hidden bit, and exponents with a subnormal's exponent as 1. The
+  // exponent difference is taken both ways beside the comparison, which then picks one.
+  logic [7:0]  a_exp1, b_exp1, big_exp, exp_diff;
   logic [23:0] big_sig, small_sig;
-  logic [7:0]  big_exp, small_exp;
-  logic [7:0]  exp_diff;
 
+  assign a_exp1    = (a_exp == '0) ? 8'd1 : a_exp;
+  assign b_exp1    = (b_exp == '0) ? 8'd1 : b_exp;
+  assign big_exp   = swap ? b_exp1 : a_exp1;
+  assign exp_diff  = swap ? b_exp1 - a_exp1 : a_exp1 - b_exp1;  // >= 0: |big_op| >= |small_op|
   assign big_sig   = {big_op[30:23] != '0, big_op[22:0]};
   assign small_sig = {small_op[30:23] != '0, small_op[22:0]};
-  assign big_exp   = (big_op[30:23] == '0) ? 8'd1 : big_op[30:23];
-  assign small_exp = (small_op[30:23] == '0) ? 8'd1 : small_op[30:23];
-  assign exp_diff  = big_exp - small_exp;  // >= 0 as |big_op| >= |small_op|
 
-  // Alignment: small_op's significand shifted right by exp_diff, the bits shifted out ORed into
-  // the sticky bit (bit 0). Exact for exp_diff <= 3; beyond that the result needs at most one
-  // left shift, and guard, round and sticky keep every rounding decision exact.
-  logic [SIG_W-1:0] big_ext, small_ext, small_shifted;
-  logic             small_sticky;
+  // Alignment: small_op's significand shifted right by exp_diff (all of it out from 27 on), the
+  // bits shifted out ORed into the sticky bit (bit 0). Exact for exp_diff <= 3; beyond that the
+  // result needs at most one left shift, and guard, round and sticky keep every rounding
+  // decision exact.
+  logic [SIG_W-1:0] big_ext, small_ext, small_shifted, lost_mask, small_aligned;
 
-  assign big_ext   = {big_sig, 3'b000};
-  assign small_ext = {small_sig, 3'b000};
-
-  always_comb begin
-    if (exp_diff >= 8'(SIG_W)) begin
-      small_shifted = '0;
-      small_sticky  = small_ext != '0;
-    end else begin
-      small_shifted = small_ext >> exp_diff;
-      small_sticky  = (small_shifted << exp_diff) != small_ext;
-    end
-  end
-
-  logic [SIG_W-1:0] small_aligned;
-  assign small_aligned = {small_shifted[SIG_W-1:1], small_shifted[0] | small_sticky};
+  assign big_ext       = {big_sig, 3'b000};
+  assign small_ext     = {small_sig, 3'b000};
+  assign small_shifted = small_ext >> exp_diff;
+  assign lost_mask     = ~({SIG_W{1'b1}} << exp_diff);
+  assign small_aligned = {small_shifted[SIG_W-1:1],
+                          small_shifted[0] | ((small_ext & lost_mask) != '0)};
 
   // What the addition and the result need besides the significands: big_op's exponent and
   // sign, whether both operands are negative (the sign of an exact zero), and a special
@@ -147,29 +176,28 @@ module fp32_adder #(
     assign en_s2 = en_i;
   end
 
-  // ---- the addition and the leading one -----------------------------------------------------
-  logic [SIG_W-1:0] add_big, add_small;
+  // ---- the addition and the left shift ----------------------------------------------------
+  // The left shift that normalises the sum without going below exponent 1: the leading zeros
+  // of the sum's 27 low bits with a marker bit ORed in where a shift of add_exp - 1 would put
+  // the hidden bit (no marker from add_exp 28 on), so the count stops there. A sum of zero
+  // with no marker counts 27 (the shifted sum is zero either way).
+  logic [SIG_W-1:0] add_big, add_small, limit_marker;
   logic             add_sub;
   logic [TAG_W-1:0] add_tag;
+  logic [7:0]       add_exp;
   logic [SIG_W:0]   mag_sum;
-  logic [4:0]       sum_lead;  // the highest set bit of mag_sum[SIG_W-1:0]
+  logic [4:0]       sum_shift;
   assign {add_big, add_small, add_sub, add_tag} = aligned_s2;
-  assign mag_sum = add_sub ? {1'b0, add_big} - {1'b0, add_small}
-                           : {1'b0, add_big} + {1'b0, add_small};
-
-  always_comb begin
-    sum_lead = '0;
-    for (int unsigned i = 0; i < SIG_W; i++) begin
-      if (mag_sum[i]) begin
-        sum_lead = 5'(i);
-      end
-    end
-  end
+  assign add_exp      = add_tag[TAG_W-1 -: 8];
+  assign mag_sum      = add_sub ? {1'b0, add_big} - {1'b0, add_small}
+                                : {1'b0, add_big} + {1'b0, add_small};
+  assign limit_marker = {1'b1, {(SIG_W - 1){1'b0}}} >> (add_exp - 8'd1);
+  assign sum_shift    = leading_zeros({mag_sum[SIG_W-1:0] | limit_marker, 5'b10000});
 
   // ---- cut B (STAGES >= 2): the magnitude sum ---------------------------------------------------
   localparam int unsigned SUM_W = SIG_W + 1 + 5 + TAG_W;
   logic [SUM_W-1:0] summed, summed_s3;
-  assign summed = {mag_sum, sum_lead, add_tag};
+  assign summed = {mag_sum, sum_shift, add_tag};
 
   if (STAGES >= 2) begin : g_cut_b
     logic [SUM_W-1:0] summed_q;
@@ -188,39 +216,31 @@ module fp32_adder #(
   logic [7:0]     mag_exp;
   logic           mag_sign, both_neg, out_special_sign;
   logic [1:0]     out_special;
-  logic [4:0]     lead_pos;  // the highest set bit of mag[SIG_W-1:0]
-  assign {mag, lead_pos, mag_exp, mag_sign, both_neg, out_special, out_special_sign} = summed_s3;
+  logic [4:0]     left_shift;  // clamped: never below exponent 1
+  assign {mag, left_shift, mag_exp, mag_sign, both_neg, out_special, out_special_sign} = summed_s3;
 
-  // Normalisation.
-  logic [4:0]       left_shift;
-  logic [SIG_W-1:0] norm_sig;  // hidden bit at bit 26 unless the result is subnormal
-  logic [8:0]       norm_exp;  // biased exponent of norm_sig's bit 26, 1..255
+  // Normalisation: a carry out of an addition shifts right once (the lost bit kept in the
+  // sticky bit); otherwise the left shift puts the leading one at bit 26, or stops at exponent
+  // 1 (a subnormal result, no hidden bit).
+  logic             carry, overflow;
+  logic [SIG_W-1:0] norm_sig;
+  logic [7:0]       norm_exp;  // biased exponent of norm_sig's bit 26 when it is set
 
-  always_comb begin
-    left_shift = '0;
-    if (mag[SIG_W]) begin
-      // Carry out of an addition: one right shift, the lost bit kept in the sticky bit.
-      norm_sig = {mag[SIG_W:2], mag[1] | mag[0]};
-      norm_exp = {1'b0, mag_exp} + 9'd1;
-    end else begin
-      // Shift the leading one up to bit 26, but not below exponent 1 (then it is subnormal).
-      left_shift = 5'(SIG_W - 1) - lead_pos;
-      if ({3'b000, left_shift} > mag_exp - 8'd1) begin
-        left_shift = 5'(mag_exp - 8'd1);
-      end
-      norm_sig = mag[SIG_W-1:0] << left_shift;
-      norm_exp = {1'b0, mag_exp} - {4'b0000, left_shift};
-    end
-  end
+  assign carry    = mag[SIG_W];
+  assign overflow = carry && (mag_exp == 8'd254);  // the sum is too large for the format
+  assign norm_sig = carry ? {mag[SIG_W:2], mag[1] | mag[0]} : mag[SIG_W-1:0] << left_shift;
+  assign norm_exp = carry ? mag_exp + 8'd1 : mag_exp - {3'b000, left_shift};
 
   // Rounding to nearest even on the packed exponent and fraction: a carry out of the fraction
   // increments the exponent (a subnormal becomes the smallest normal, max finite becomes inf).
+  // Bit i flips when rounding up and every packed bit below it is set (a prefix AND).
   logic        round_up;
-  logic [30:0] packed_mag, rounded_mag;
+  logic [30:0] packed_mag, ones_below, rounded_mag;
 
   assign round_up    = norm_sig[2] && (norm_sig[1] || norm_sig[0] || norm_sig[3]);
-  assign packed_mag  = {norm_sig[SIG_W-1] ? norm_exp[7:0] : 8'h00, norm_sig[25:3]};
-  assign rounded_mag = packed_mag + {30'b0, round_up};
+  assign packed_mag  = {norm_sig[SIG_W-1] ? norm_exp : 8'h00, norm_sig[25:3]};
+  assign ones_below  = all_ones_below(packed_mag[29:0]);
+  assign rounded_mag = packed_mag ^ (ones_below & {31{round_up}});
 
   // Result selection.
   logic        result_sign;
@@ -228,8 +248,7 @@ module fp32_adder #(
 
   // An exact zero is +0 unless both operands are -0 (round to nearest); otherwise big_op's sign.
   assign result_sign = (mag == '0) ? both_neg : mag_sign;
-  assign finite_sum  = (norm_exp == 9'd255) ? {result_sign, INF_MAGNITUDE}
-                                            : {result_sign, rounded_mag};
+  assign finite_sum  = overflow ? {result_sign, INF_MAGNITUDE} : {result_sign, rounded_mag};
 
   always_comb begin
     unique case (out_special)
