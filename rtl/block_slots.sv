@@ -65,9 +65,12 @@ module block_slots #(
 
   // ---- slots -------------------------------------------------------------------------------
   logic [SLOT_W:0] slots_free;
+  /* verilator lint_off UNUSEDSIGNAL */  // the slots are taken by lane alone
+  logic [K*SLOT_W-1:0] slot_heads;
+  /* verilator lint_on UNUSEDSIGNAL */
 
   free_list #(.K(K), .ENTRIES(BLOCKS)) u_slots (
-    .clk_i, .rst_ni, .want_i, .take_o, .id_o(slot_o), .short_o(full_o),
+    .clk_i, .rst_ni, .want_i, .take_o, .id_o(slot_o), .short_o(full_o), .head_ids_o(slot_heads),
     .put_i(done_i), .put_id_i(done_slot_i), .free_o(slots_free)
   );
 
@@ -77,7 +80,8 @@ module block_slots #(
   // ---- message records ---------------------------------------------------------------------
   localparam int unsigned COUNT_W = SLOT_W + 1;  // a message's live blocks: at most BLOCKS
   logic [K-1:0]        first, alloc;
-  logic [K*MSG_W-1:0]  fresh;      // the records first blocks take
+  logic [K*MSG_W-1:0]  fresh;      // the records first blocks take, by lane
+  logic [K*MSG_W-1:0]  heads;      // and in order: the n-th first block takes heads' n-th
   logic                rec_short;
   logic [COUNT_W-1:0]  count_q [MESSAGES];
   logic [MESSAGES-1:0] last_q;
@@ -90,6 +94,7 @@ module block_slots #(
   assign first = new_i & new_first_i;
   free_list #(.K(K), .ENTRIES(MESSAGES)) u_records (
     .clk_i, .rst_ni, .want_i(first), .take_o(alloc), .id_o(fresh), .short_o(rec_short),
+    .head_ids_o(heads),
     .put_i(arrive_o), .put_id_i(done_rec_i), .free_o(records_free)
   );
   assign no_record_o = rec_short;
@@ -130,42 +135,70 @@ module block_slots #(
     end
   endfunction
 
-  logic [COUNT_W-1:0] count_up [MESSAGES], count_down [MESSAGES];
+  // A record's count if a block counts it up in this cycle and if none does, each with the
+  // completion's count down already applied (the completion is known early, the blocks late).
+  logic [COUNT_W-1:0]  count_if_up [MESSAGES], count_if_not [MESSAGES];
+  logic [MESSAGES-1:0] down;
   always_comb begin
+    down = done_i ? MESSAGES'(1) << done_rec_i : '0;
     for (int r = 0; r < MESSAGES; r++) begin
-      count_up[r] = plus_one(count_q[r]);
-      count_down[r] = minus_one(count_q[r]);
+      count_if_up[r] = down[r] ? count_q[r] : plus_one(count_q[r]);
+      count_if_not[r] = down[r] ? minus_one(count_q[r]) : count_q[r];
+    end
+  end
+
+  // Which records this cycle's blocks count up, as vectors over the records. A first block's
+  // record is a free-list register decoded before the blocks arrive: the n-th first block of
+  // the cycle takes the n-th head, so a head is taken when more than n ports decode a first
+  // block, and its last flag and key are those of that port. A later block's record comes
+  // with it.
+  logic [MESSAGES-1:0] up, fresh_r, last;
+  logic [K-1:0]        head_taken;     // the n-th head is taken
+  logic [K*KEY_W-1:0]  first_key;      // the n-th first block's key at [KEY_W*n]
+  logic [K-1:0]        first_last;     // and whether it is its message's last
+  always_comb begin
+    logic [$clog2(K + 1)-1:0] rank;  // first blocks in the lanes before p
+    rank = '0;
+    fresh_r = '0;
+    up = '0;
+    last = '0;
+    first_key = '0;
+    first_last = '0;
+    for (int p = 0; p < K; p++) begin
+      for (int h = 0; h < K; h++) begin
+        if (first[p] && rank == $clog2(K + 1)'(h)) begin
+          first_key[KEY_W*h +: KEY_W] |= new_key_i[KEY_W*p +: KEY_W];
+          first_last[h] |= new_last_i[p];
+        end
+      end
+      if (new_i[p] && !first[p]) begin
+        up |= MESSAGES'(1) << new_rec_i[MSG_W*p +: MSG_W];
+        if (new_last_i[p]) last |= MESSAGES'(1) << new_rec_i[MSG_W*p +: MSG_W];
+      end
+      rank = rank + $clog2(K + 1)'(first[p]);
+    end
+    for (int h = 0; h < K; h++) begin
+      head_taken[h] = rank > $clog2(K + 1)'(h);
+      if (head_taken[h]) begin
+        fresh_r |= MESSAGES'(1) << heads[MSG_W*h +: MSG_W];
+        if (first_last[h]) last |= MESSAGES'(1) << heads[MSG_W*h +: MSG_W];
+      end
     end
   end
 
   // Counts, last flags and keys (no reset: a record is written when a first block takes it).
   always_ff @(posedge clk_i) begin
     for (int r = 0; r < MESSAGES; r++) begin
-      logic up, down, last, fresh_r;
-      logic [KEY_W-1:0] key;
-      up = 1'b0;
-      last = 1'b0;
-      fresh_r = 1'b0;
-      key = '0;
-      for (int p = 0; p < K; p++) begin
-        if (new_i[p] && rec_o[MSG_W*p +: MSG_W] == MSG_W'(r)) begin
-          up = 1'b1;
-          last = new_last_i[p];
-          fresh_r = first[p];
-          key = new_key_i[KEY_W*p +: KEY_W];
-        end
-      end
-      down = done_i && done_rec_i == MSG_W'(r);
-      if (fresh_r) begin
+      if (fresh_r[r]) begin
         count_q[r] <= COUNT_W'(1);
-        last_q[r] <= last;
-        key_q[r] <= key;
-      end else if (up != down) begin
-        count_q[r] <= up ? count_up[r] : count_down[r];
-        if (last) last_q[r] <= 1'b1;
-      end else if (up && last) begin
-        last_q[r] <= 1'b1;
+        last_q[r] <= last[r];
+      end else if (up[r] || down[r]) begin
+        count_q[r] <= up[r] ? count_if_up[r] : count_if_not[r];
+        if (last[r]) last_q[r] <= 1'b1;
       end
+    end
+    for (int h = 0; h < K; h++) begin
+      if (head_taken[h]) key_q[heads[MSG_W*h +: MSG_W]] <= first_key[KEY_W*h +: KEY_W];
     end
   end
 

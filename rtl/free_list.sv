@@ -30,6 +30,9 @@ module free_list #(
   output logic [K-1:0]      take_o,
   output logic [K*ID_W-1:0] id_o,
   output logic              short_o,
+  // The ids the requests of this cycle may take, from registers: the n-th request takes
+  // head_ids_o's n-th (id_o picks it by lane).
+  output logic [K*ID_W-1:0] head_ids_o,
   // An id returns in this cycle.
   input  logic              put_i,
   input  logic [ID_W-1:0]   put_id_i,
@@ -51,6 +54,7 @@ module free_list #(
   logic [K*ID_W-1:0]     ahead;   // the ids at places head_q + K .. head_q + 2K - 1
 
   assign free_o = free_q;
+  assign head_ids_o = next_q;
 
   // A request takes an id when the list holds more ids than the requests before it: once one
   // finds none, every later one finds none too, so lane p's id is the register picked by the
