@@ -535,7 +535,7 @@ module network_interface #(
   for (genvar p = 0; p < K; p++) begin : g_port
     logic [K-1:0] push;
     for (genvar k = 0; k < K; k++) begin : g_lane
-      assign push[k] = issue && send[k] && 32'(send_port[PORT_W*k +: PORT_W]) == p;
+      assign push[k] = send[k] && 32'(send_port[PORT_W*k +: PORT_W]) == p;
     end
     send_channel #(
       .NODE_W(NODE_W), .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .PUSHES(K), .SEND_QUEUE(SEND_QUEUE),
@@ -544,6 +544,7 @@ module network_interface #(
       .LINES(LINES)
     ) u_channel (
       .clk_i, .rst_ni, .node_id_i(node_id_q), .push_i(push), .push_job_i(send_job),
+      .commit_i(issue),
       .queued_o(ch_queued[$clog2(SEND_QUEUE + 1)*p +: $clog2(SEND_QUEUE + 1)]),
       .fetch_o(ch_fetch[p]), .fetch_addr_o(fetch_addr[ADDR_W*p +: ADDR_W]),
       .fetch_len_o(fetch_len[BURST_LEN_W*p +: BURST_LEN_W]),

@@ -8,6 +8,10 @@
 // leaves the queue with its last burst. A burst's flits join the NI buffer in the cycle its
 // read completes (burst_done_i, in fetch order) and leave from the next cycle. Sends pushed
 // in a cycle (push lane 0 first) are served from the next cycle.
+//
+// A push is offered (push_i, with its send) and committed (commit_i) apart: the control knows
+// a cycle's sends early, from the table's head entry, and whether the entry issues late. The
+// queue places the offered sends before the commit arrives, which then only enables writes.
 module send_channel #(
   // Width of node ids and of the Tree ID.
   parameter int unsigned NODE_W = 8,
@@ -43,9 +47,10 @@ module send_channel #(
   input  logic                     clk_i,
   input  logic                     rst_ni,
   input  logic [NODE_W-1:0]        node_id_i,
-  // Sends queued in this cycle.
+  // Sends offered in this cycle, and whether they are queued (pushed: push_i & commit_i).
   input  logic [PUSHES-1:0]        push_i,
   input  logic [PUSHES*JOB_W-1:0]  push_job_i,
+  input  logic                     commit_i,
   // Sends queued at the start of this cycle: the control's room check.
   output logic [$clog2(SEND_QUEUE + 1)-1:0] queued_o,
   // The burst read asked for in this cycle.
@@ -178,13 +183,36 @@ module send_channel #(
   assign fetch_len_o = BURST_LEN_W'(len);
 
   // ---- the send queue --------------------------------------------------------------------
-  logic [JPTR_W:0] pushes;
-  logic            pop;
+  // Where the offered sends land, lane order from the tail, and the count after this cycle
+  // with and without them: commit_i picks.
+  logic [JPTR_W:0]               offered, jcount_kept, jcount_pushed;
+  logic                          pop;
+  logic [SEND_QUEUE-1:0]         jwrite;  // entries the offered sends write
+  logic [SEND_QUEUE*JOB_W-1:0]   jwrite_job;
+  logic [SEND_QUEUE*COUNT_W-1:0] jwrite_first;
+  logic [SEND_QUEUE-1:0]         jwrite_one;
   always_comb begin
-    pushes = '0;
-    for (int i = 0; i < PUSHES; i++) pushes = pushes + (JPTR_W + 1)'(push_i[i]);
+    logic [JPTR_W:0] at;
+    at = (JPTR_W + 1)'(jhead_q) + jcount_q;
+    offered = '0;
+    jwrite = '0;
+    jwrite_job = '0;
+    jwrite_first = '0;
+    jwrite_one = '0;
+    for (int i = 0; i < PUSHES; i++) begin
+      if (push_i[i]) begin
+        jwrite[jwrap(at)] = 1'b1;
+        jwrite_job[JOB_W*jwrap(at) +: JOB_W] = push_job_i[i*JOB_W +: JOB_W];
+        jwrite_first[COUNT_W*jwrap(at) +: COUNT_W] = push_first[i*COUNT_W +: COUNT_W];
+        jwrite_one[jwrap(at)] = push_one[i];
+        at = at + (JPTR_W + 1)'(1);
+        offered = offered + (JPTR_W + 1)'(1);
+      end
+    end
   end
   assign pop = fetch && last_burst;
+  assign jcount_kept = jcount_q - (JPTR_W + 1)'(pop);
+  assign jcount_pushed = jcount_kept + offered;
   assign queued_o = $bits(queued_o)'(jcount_q);
 
   // ---- the NI buffer ---------------------------------------------------------------------
@@ -263,7 +291,7 @@ module send_channel #(
 
   assign dma_idle_o = jcount_q - (JPTR_W + 1)'(pop) == '0 &&
                       bcount_q + LINES_W'(fetch) - LINES_W'(burst_done_i) == '0;
-  assign idle_o = jcount_q == '0 && push_i == '0 && bcount_q == '0 && ep_empty;
+  assign idle_o = jcount_q == '0 && !(commit_i && push_i != '0) && bcount_q == '0 && ep_empty;
   assign overflow_o = overflow_q || ep_overflow;
 
   always_ff @(posedge clk_i) begin
@@ -277,11 +305,10 @@ module send_channel #(
       flits_q <= '0;
       overflow_q <= 1'b0;
     end else begin
-      if (32'(jcount_q) - 32'(pop) + 32'(pushes) > SEND_QUEUE ||
-          (burst_done_i && bcount_q == '0)) begin
+      if ((commit_i && 32'(jcount_kept) + 32'(offered) > SEND_QUEUE) || (burst_done_i && bcount_q == '0)) begin
         overflow_q <= 1'b1;
       end
-      jcount_q <= jcount_q - (JPTR_W + 1)'(pop) + pushes;
+      jcount_q <= commit_i ? jcount_pushed : jcount_kept;
       if (pop) jhead_q <= jwrap((JPTR_W + 1)'(jhead_q) + (JPTR_W + 1)'(1));
       if (fetch) begin
         fetched_q <= last_burst ? '0 : after_offset;
@@ -298,14 +325,11 @@ module send_channel #(
   end
 
   always_ff @(posedge clk_i) begin
-    logic [JPTR_W:0] at;
-    at = (JPTR_W + 1)'(jhead_q) + jcount_q;
-    for (int i = 0; i < PUSHES; i++) begin
-      if (push_i[i]) begin
-        jobs_q[jwrap(at)] <= push_job_i[i*JOB_W +: JOB_W];
-        jfirst_q[jwrap(at)] <= push_first[i*COUNT_W +: COUNT_W];
-        jone_q[jwrap(at)] <= push_one[i];
-        at = at + (JPTR_W + 1)'(1);
+    for (int e = 0; e < SEND_QUEUE; e++) begin
+      if (commit_i && jwrite[e]) begin
+        jobs_q[e] <= jwrite_job[JOB_W*e +: JOB_W];
+        jfirst_q[e] <= jwrite_first[COUNT_W*e +: COUNT_W];
+        jone_q[e] <= jwrite_one[e];
       end
     end
   end

@@ -1,6 +1,7 @@
 // rtl/send_channel.sv against the SystemC SendChannel (systemc/ni/send_channel.hpp) with its
 // port's Endpoint and the NI's FlitEncoder, every cycle: the same sends pushed (as the NI's
-// control pushes them, after the cycle's burst is asked for, while the queue has room), the
+// control pushes them, after the cycle's burst is asked for, while the queue has room; in
+// other cycles a send offered but not committed, or a commit with no send), the
 // same memory answering each burst read in order after a random latency, and the same credits
 // from a scripted router port (every cycle, or every other on average). Every cycle the burst read asked for (address, length), the
 // sends queued, the DMA's idleness and the flit injected (type, VC, 128 bits) must be the
@@ -73,9 +74,12 @@ class SendChannelLockstep : public noc::test::SimTest {
     return job;
   }
 
-  // Push lane 0: {message, next, eject, dest, tree, op, addr, bytes}, MSB first.
-  static void drive_push(Clocked<Vsend_channel>& dut, const noc::SendJob* job) {
+  // Push lane 0: {message, next, eject, dest, tree, op, addr, bytes}, MSB first; queued when
+  // `commit` (an offer alone, as the NI's control makes for an entry that does not issue,
+  // changes nothing).
+  static void drive_push(Clocked<Vsend_channel>& dut, const noc::SendJob* job, bool commit) {
     dut->push_i = job != nullptr;
+    dut->commit_i = commit;
     for (uint32_t w = 0; w < (kPushes * kJobW + 31) / 32; ++w) dut->push_job_i[w] = 0;
     if (job == nullptr) return;
     const noc::SendRequest& r = job->request;
@@ -122,7 +126,7 @@ Outcome SendChannelLockstep::run(int sends, std::mt19937& rng) {
   };
   Clocked<Vsend_channel> dut;
   dut->node_id_i = kNode;
-  drive_push(dut, nullptr);
+  drive_push(dut, nullptr, false);
   drive_done(dut, nullptr);
   dut.reset();
   auto run_to = [&](uint64_t c) {
@@ -164,7 +168,14 @@ Outcome SendChannelLockstep::run(int sends, std::mt19937& rng) {
       ch.push(*job);
       ++out.sends;
     }
-    drive_push(dut, job ? &*job : nullptr);
+    if (job) {
+      drive_push(dut, &*job, true);
+    } else if (rng() % 2 == 0) {
+      const noc::SendJob offer = random_send(rng, 0);
+      drive_push(dut, &offer, false);
+    } else {
+      drive_push(dut, nullptr, rng() % 2 == 0);
+    }
     // The router frees a slot every cycle or every other on average, a thousand cycles each.
     const bool free = (c / 1000) % 2 == 0 ? rng() % 2 == 0 : true;
     if (!port.held.empty() && free) credit_at[c + noc_.local_latency] = port.free_one();
