@@ -59,20 +59,26 @@ module free_list #(
   // A request takes an id when the list holds more ids than the requests before it: once one
   // finds none, every later one finds none too, so lane p's id is the register picked by the
   // count of requests before it, and whether it gets one is a registered flag of that count
-  // (enough_q[j]: more than j ids free), with no compare of counts between the lanes.
+  // (enough_q[j]: more than j ids free), with no compare of counts between the lanes. Both are
+  // picked by shifting: the registers and the flags move on by one at each request, so each
+  // request bit drives one level of two-way selects rather than a count.
   logic [K-1:0] enough_q;
   always_comb begin
-    logic [BANK_W:0] prior;  // requests in the lanes before p
-    prior = '0;
+    logic [K*ID_W-1:0] ids;   // the registers from the lanes before p on
+    logic [K-1:0]      room;  // and their flags
+    ids = next_q;
+    room = enough_q;
     takes = '0;
     short_o = 1'b0;
-    id_o = '0;
     for (int p = 0; p < K; p++) begin
-      take_o[p] = want_i[p] && enough_q[prior[BANK_W-1:0]];
-      short_o |= want_i[p] && !take_o[p];
-      id_o[ID_W*p +: ID_W] = next_q[ID_W*prior[BANK_W-1:0] +: ID_W];
+      take_o[p] = want_i[p] && room[0];
+      short_o |= want_i[p] && !room[0];
+      id_o[ID_W*p +: ID_W] = ids[ID_W-1:0];
       takes = takes + (ID_W + 1)'(take_o[p]);
-      prior = prior + (BANK_W + 1)'(want_i[p]);
+      if (want_i[p]) begin
+        ids = ids >> ID_W;
+        room = room >> 1;
+      end
     end
   end
 
