@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 
+import fanout as fanout_mod
 import sta as sta_mod
 
 # Arrays up to this many bits are synthesized as flip-flops at their full width; wider ones
@@ -92,7 +93,10 @@ def narrow_widths(p):
 
 
 def synth_array(ctx, p, width, lane_w, work):
-    """Synthesizes storage_array as flip-flops; returns (std cells, area, netlist path)."""
+    """Synthesizes storage_array as flip-flops, with the fanout pass the NI's netlist gets
+    (scripts/area/fanout.py: without it one write-enable or address bit drives every row's
+    flip-flops, and a read's select every column); returns (std cells with the pass's buffers,
+    their area, netlist path)."""
     params = dict(p, WIDTH=width, LANE_W=lane_w)
     lines = ctx["read"](params)
     lines += ["synth -top storage_array", f"dfflibmap -liberty {ctx['liberty']}",
@@ -108,7 +112,10 @@ def synth_array(ctx, p, width, lane_w, work):
     for typ, n in stat["design"]["num_cells_by_type"].items():
         cells += n
         area += n * ctx["areas"][typ]
-    return cells, area, os.path.join(work, "netlist.v")
+    netlist = os.path.join(work, "netlist_fanout.v")
+    buffers = sum(fanout_mod.repair(os.path.join(work, "netlist.v"), netlist,
+                                    ctx["liberty"]).values())
+    return cells + buffers, area + buffers * ctx["areas"][fanout_mod.BUFFER[0]], netlist
 
 
 def array_timing(ctx, p, netlist, work):
@@ -147,7 +154,7 @@ def flop_model(ctx, p):
     Cached by parameters and sources under ctx['cache'] (a sweep meets the same arrays
     again)."""
     key = ("storage_" + "_".join(f"{k}{p[k]}" for k in sorted(p)) + f"_abc{ctx['abc_tag']}" +
-           f"_src{ctx['sources']}")
+           f"_fo{fanout_mod.MAX_FANOUT}_src{ctx['sources']}")
     cache = os.path.join(ctx["cache"], key + ".json")
     os.makedirs(ctx["cache"], exist_ok=True)
     with open(cache + ".lock", "w") as lock:
