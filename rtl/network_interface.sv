@@ -532,6 +532,8 @@ module network_interface #(
   logic [K*ADDR_W-1:0]      fetch_addr;
   logic [K*BURST_LEN_W-1:0] fetch_len;
 
+  // Each port's channel is offered the head entry's sends that leave by it, and the issue
+  // commits them (send_channel.sv): the offers come early from the table, the issue late.
   for (genvar p = 0; p < K; p++) begin : g_port
     logic [K-1:0] push;
     for (genvar k = 0; k < K; k++) begin : g_lane

@@ -305,7 +305,8 @@ module send_channel #(
       flits_q <= '0;
       overflow_q <= 1'b0;
     end else begin
-      if ((commit_i && 32'(jcount_kept) + 32'(offered) > SEND_QUEUE) || (burst_done_i && bcount_q == '0)) begin
+      if ((commit_i && 32'(jcount_kept) + 32'(offered) > SEND_QUEUE) ||
+          (burst_done_i && bcount_q == '0)) begin
         overflow_q <= 1'b1;
       end
       jcount_q <= commit_i ? jcount_pushed : jcount_kept;
