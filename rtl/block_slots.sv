@@ -135,29 +135,26 @@ module block_slots #(
     end
   endfunction
 
-  // A record's count if a block counts it up in this cycle and if none does, each with the
-  // completion's count down already applied (the completion is known early, the blocks late).
-  logic [COUNT_W-1:0]  count_if_up [MESSAGES], count_if_not [MESSAGES];
-  logic [MESSAGES-1:0] down;
+  logic [COUNT_W-1:0] count_up [MESSAGES], count_down [MESSAGES];
   always_comb begin
-    down = done_i ? MESSAGES'(1) << done_rec_i : '0;
     for (int r = 0; r < MESSAGES; r++) begin
-      count_if_up[r] = down[r] ? count_q[r] : plus_one(count_q[r]);
-      count_if_not[r] = down[r] ? minus_one(count_q[r]) : count_q[r];
+      count_up[r] = plus_one(count_q[r]);
+      count_down[r] = minus_one(count_q[r]);
     end
   end
 
-  // Which records this cycle's blocks count up, as vectors over the records. A first block's
+  // Counts, last flags and keys (no reset: a record is written when a first block takes it).
+  // Which records this cycle's blocks count up is a vector over the records. A first block's
   // record is a free-list register decoded before the blocks arrive: the n-th first block of
   // the cycle takes the n-th head, so a head is taken when more than n ports decode a first
   // block, and its last flag and key are those of that port. A later block's record comes
-  // with it.
-  logic [MESSAGES-1:0] up, fresh_r, last;
-  logic [K-1:0]        head_taken;     // the n-th head is taken
-  logic [K*KEY_W-1:0]  first_key;      // the n-th first block's key at [KEY_W*n]
-  logic [K-1:0]        first_last;     // and whether it is its message's last
-  always_comb begin
-    logic [$clog2(K + 1)-1:0] rank;  // first blocks in the lanes before p
+  // with it. A record's next count is picked by the completion's count down (known early)
+  // before the blocks' count up (late).
+  always_ff @(posedge clk_i) begin
+    logic [MESSAGES-1:0]      up, fresh_r, last, down;
+    logic [K*KEY_W-1:0]       first_key;   // the n-th first block's key at [KEY_W*n]
+    logic [K-1:0]             first_last;  // and whether it is its message's last
+    logic [$clog2(K + 1)-1:0] rank;        // first blocks in the lanes before p
     rank = '0;
     fresh_r = '0;
     up = '0;
@@ -178,27 +175,22 @@ module block_slots #(
       rank = rank + $clog2(K + 1)'(first[p]);
     end
     for (int h = 0; h < K; h++) begin
-      head_taken[h] = rank > $clog2(K + 1)'(h);
-      if (head_taken[h]) begin
+      if (rank > $clog2(K + 1)'(h)) begin
         fresh_r |= MESSAGES'(1) << heads[MSG_W*h +: MSG_W];
         if (first_last[h]) last |= MESSAGES'(1) << heads[MSG_W*h +: MSG_W];
+        key_q[heads[MSG_W*h +: MSG_W]] <= first_key[KEY_W*h +: KEY_W];
       end
     end
-  end
-
-  // Counts, last flags and keys (no reset: a record is written when a first block takes it).
-  always_ff @(posedge clk_i) begin
+    down = done_i ? MESSAGES'(1) << done_rec_i : '0;
     for (int r = 0; r < MESSAGES; r++) begin
       if (fresh_r[r]) begin
         count_q[r] <= COUNT_W'(1);
         last_q[r] <= last[r];
       end else if (up[r] || down[r]) begin
-        count_q[r] <= up[r] ? count_if_up[r] : count_if_not[r];
+        count_q[r] <= up[r] ? (down[r] ? count_q[r] : count_up[r])
+                            : (down[r] ? count_down[r] : count_q[r]);
         if (last[r]) last_q[r] <= 1'b1;
       end
-    end
-    for (int h = 0; h < K; h++) begin
-      if (head_taken[h]) key_q[heads[MSG_W*h +: MSG_W]] <= first_key[KEY_W*h +: KEY_W];
     end
   end
 
