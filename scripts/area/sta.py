@@ -79,7 +79,7 @@ def parse_paths(text):
 
 def heavy_stages(block):
     """Stages of a path (reported with -fields cap) whose driver sees more than HEAVY_PF:
-    high-fanout nets the fanout pass could not split (loads on submodule pins; docs/area.md)."""
+    high-fanout nets the fanout pass could not split (loads it may not move; docs/area.md)."""
     n, ns = 0, 0.0
     for m in re.finditer(r"^\s*([\d.]+)\s+([-\d.]+)\s+[-\d.]+ [\^v] \S+", block, re.M):
         if float(m.group(1)) > HEAVY_PF:

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Tests of the area flow's fanout pass (scripts/area/fanout.py) on small netlists: after the
-pass no driver sees more than MAX_FANOUT cell inputs, every load still reads its original net
-through buffers only, loads it may not move stay, and OpenSTA links the result.
+pass no driver sees more than MAX_FANOUT cell inputs, counted through the hierarchy, every
+load still reads its original net through buffers only, loads it may not move stay, and
+OpenSTA links the result.
 
   scripts/area/test_fanout.py [--liberty LIB]     (exit 0 all pass, 1 a failure)
 """
@@ -30,6 +31,26 @@ def netlist(loads, extra=""):
     for i in range(loads):
         body += [f"  INVX1 _i{i}_ (", "    .A(\\q.r[0] ),", f"    .Y(y_o[{i}])", "  );"]
     return "\n".join(body + [extra, "endmodule", ""])
+
+
+def hier_netlist(children, loads):
+    """A module `top` whose register output q drives `children` instances of `sub` (each
+    input drives `loads` inverters inside) and bit 1 of `pair`'s input (20 inverters)."""
+    body = ["module sub(a, y_o);", "  input a;", "  wire a;", f"  output [{loads - 1}:0] y_o;",
+            f"  wire [{loads - 1}:0] y_o;"]
+    for i in range(loads):
+        body += [f"  INVX1 _i{i}_ (", "    .A(a),", f"    .Y(y_o[{i}])", "  );"]
+    body += ["endmodule", "module pair(b, z_o);", "  input [1:0] b;", "  wire [1:0] b;",
+             "  output [19:0] z_o;", "  wire [19:0] z_o;"]
+    for i in range(20):
+        body += [f"  INVX1 _p{i}_ (", "    .A(b[1]),", f"    .Y(z_o[{i}])", "  );"]
+    body += ["endmodule", "module top(clk_i, d_i);", "  input clk_i;", "  wire clk_i;",
+             "  input d_i;", "  wire d_i;", "  wire \\q.r[0] ;", "  DFFPOSX1 _r_ (",
+             "    .CLK(clk_i),", "    .D(d_i),", "    .Q(\\q.r[0] )", "  );"]
+    for c in range(children):
+        body += [f"  sub u_sub{c} (", "    .a(\\q.r[0] )", "  );"]
+    body += ["  pair u_pair (", "    .b({ \\q.r[0] , 1'b0 })", "  );", "endmodule", ""]
+    return "\n".join(body)
 
 
 def graph(text):
@@ -90,6 +111,29 @@ class FanoutTest(unittest.TestCase):
     def test_two_levels(self):
         # 300 loads: 19 buffers, which need 2 more above them.
         self.assertEqual(self.check_tree(300), 21)
+
+    def test_submodule_loads_count_through_the_hierarchy(self):
+        # q drives 6 x 10 inverters inside `sub` and 2 buffers inside `pair` (its 20 loads):
+        # one buffer per sub pin, the pair's bit beside the last, and q drives the 6.
+        added, out = self.repair(hier_netlist(6, 10))
+        self.assertEqual(added, {"sub": 0, "pair": 2, "top": 6})
+        top = out[out.index("module top"):]
+        source = {y.strip(): a.strip() for a, y in re.findall(
+            r"BUFX4 \w+ \(\n    \.A\((.*?)\),\n    \.Y\((.*?)\)", top)}
+        pins = re.findall(r"\.a\((.*?)\)\n", top) + re.findall(r"\.b\(\{ (\S+) ?, 1'b0 \}\)", top)
+        self.assertEqual(len(pins), 7)
+        for net in pins:
+            net = net.strip()
+            self.assertNotEqual(net, "\\q.r[0]")
+            while net in source:
+                net = source[net]
+            self.assertEqual(net, "\\q.r[0]")
+        self.assertEqual(len(set(source.values())), 1)  # q drives the 6 buffers alone
+
+    def test_few_submodule_loads_stay(self):
+        added, out = self.repair(hier_netlist(1, 10))
+        self.assertEqual(added["top"], 0)
+        self.assertIn(".a(\\q.r[0] )", out)
 
     def test_prefix_in_use_is_refused(self):
         with tempfile.NamedTemporaryFile("w", suffix=".v") as f:
