@@ -168,7 +168,9 @@ module dma_requester #(
   assign retire_d = retire_q + PTR_W'(mem_rsp_valid_i);
   assign handed_now = issued && issue_q == retire_d;
 
-  storage_array #(.WIDTH(DoneW), .DEPTH(DEPTH), .WRITES(1), .READS(1), .SYNC_READ(1'b1)) u_done (
+  storage_array #(
+    .WIDTH(DoneW), .DEPTH(DEPTH), .WRITES(1), .READS(1), .SYNC_READ(1'b1), .WRITE_REG(1'b1)
+  ) u_done (
     .clk_i, .we_i(issued), .waddr_i(issue_q), .wmask_i(1'b1),
     .wdata_i(req[DoneW-1:0]), .raddr_i(retire_d), .rdata_o(done_rd)
   );

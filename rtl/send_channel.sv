@@ -253,8 +253,9 @@ module send_channel #(
   logic              ep_empty, ep_overflow;
 
   // The bursts being read: each one's send and descriptor, written when it is asked for and read
-  // when its data arrive (one write port, one registered read port). The oldest is read a
-  // cycle ahead (at the next bhead_q), or taken as it is written when that is the one.
+  // when its data arrive (one registered write port, one registered read port: a synchronous
+  // macro). The oldest is read a cycle ahead (at the next bhead_q), or taken as it is written
+  // when that is the one.
   logic [META_W-1:0] burst_new, burst_rd, burst_held_q;
   logic [BPTR_W-1:0] bhead_d;
   logic              burst_held, burst_held_sel_q;
@@ -262,7 +263,9 @@ module send_channel #(
   assign bhead_d = burst_done_i ? bnext(bhead_q) : bhead_q;
   assign burst_held = fetch && btail_q == bhead_d;
 
-  storage_array #(.WIDTH(META_W), .DEPTH(LINES), .WRITES(1), .READS(1), .SYNC_READ(1'b1)) u_bursts (
+  storage_array #(
+    .WIDTH(META_W), .DEPTH(LINES), .WRITES(1), .READS(1), .SYNC_READ(1'b1), .WRITE_REG(1'b1)
+  ) u_bursts (
     .clk_i, .we_i(fetch), .waddr_i(btail_q), .wmask_i(1'b1), .wdata_i(burst_new),
     .raddr_i(bhead_d), .rdata_o(burst_rd)
   );
