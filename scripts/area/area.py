@@ -212,10 +212,11 @@ def rtl_files(args):
 
 
 def files_digest(paths):
-    """A digest of the files' contents: a synthesis is reused only for the same sources."""
+    """A digest of the files' names and contents (not where they are): a synthesis is reused
+    only for the same sources, from any checkout."""
     h = hashlib.sha256()
     for path in paths:
-        h.update(path.encode() + b"\0" + open(path, "rb").read() + b"\0")
+        h.update(os.path.basename(path).encode() + b"\0" + open(path, "rb").read() + b"\0")
     return h.hexdigest()[:16]
 
 
