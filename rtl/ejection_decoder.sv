@@ -164,9 +164,8 @@ module ejection_decoder #(
   logic [LEN_W-1:0]         c_len;
   logic [PKT_MSGS-1:0]      hit;
   logic [PKT_MSGS-1:0]      at_pkt;   // the packet's entry, from its context
-  logic [SIZE_W-1:0]        entry_got; // the packet's entry's bytes before this flit
-  logic [SIZE_W-1:0]        got;       // and with this block
-  logic                     pkt_ends;  // a block ending here completes its packet's message
+  logic [SIZE_W-1:0]        got;
+  logic                     pkt_ends; // a block ending here completes its packet's message
 
   always_comb begin
     open_d = open_q;
@@ -194,6 +193,7 @@ module ejection_decoder #(
     error_d = error_q;
     block_o = 1'b0;
     block_done_o = 1'b0;
+    got = '0;
 
     b_key = c_key;
     c_len = LEN_W'(c_flits) << 4;  // every flit before the last of a block is full
@@ -204,13 +204,13 @@ module ejection_decoder #(
     end
     // The entry's bytes with this block reach the message's: compared as the message's bytes
     // less those before this flit against the flit's, so the sum is off the decision's path.
-    entry_got = '0;
-    for (int p = 0; p < PKT_MSGS; p++) begin
-      if (at_pkt[p]) entry_got = pkt_got_q[SIZE_W*p +: SIZE_W];
-    end
-    got = entry_got + SIZE_W'(c_len) + take;
     begin
+      logic [SIZE_W-1:0] entry_got;
       logic [SIZE_W+1:0] short_by;  // bytes the message lacks before this flit's (signed)
+      entry_got = '0;
+      for (int p = 0; p < PKT_MSGS; p++) begin
+        if (at_pkt[p]) entry_got = pkt_got_q[SIZE_W*p +: SIZE_W];
+      end
       short_by = (SIZE_W + 2)'(c_msg_bytes) - (SIZE_W + 2)'(entry_got) - (SIZE_W + 2)'(c_len);
       pkt_ends = $signed(short_by) <= $signed((SIZE_W + 2)'(take));
     end
@@ -290,6 +290,7 @@ module ejection_decoder #(
               block_rec_o = pkt_rec_q[MSG_W*p +: MSG_W];
               pkt_has_rec_d[p] = 1'b1;
               rec_to_pkt[p] = !pkt_has_rec_q[p];
+              got = pkt_got_q[SIZE_W*p +: SIZE_W] + SIZE_W'(c_len) + take;
               pkt_got_d[SIZE_W*p +: SIZE_W] = got;
               if (pkt_ends) begin
                 block_done_o = 1'b1;
