@@ -165,7 +165,7 @@ module ejection_decoder #(
   logic [PKT_MSGS-1:0]      hit;
   logic [PKT_MSGS-1:0]      at_pkt;   // the packet's entry, from its context
   logic [SIZE_W-1:0]        got;
-  logic                     pkt_ends; // a block ending here completes its packet's message
+  logic [PKT_MSGS-1:0]      pkt_ends; // a block ending here completes entry p's message
 
   always_comb begin
     open_d = open_q;
@@ -202,17 +202,15 @@ module ejection_decoder #(
       hit[p] = pkt_valid_q[p] && pkt_key_q[KEY_W*p +: KEY_W] == b_key;
       at_pkt[p] = c_pkt == PKT_W'(p);
     end
-    // The entry's bytes with this block reach the message's: compared as the message's bytes
-    // less those before this flit against the flit's, so the sum is off the decision's path.
-    begin
-      logic [SIZE_W-1:0] entry_got;
-      logic [SIZE_W+1:0] short_by;  // bytes the message lacks before this flit's (signed)
-      entry_got = '0;
-      for (int p = 0; p < PKT_MSGS; p++) begin
-        if (at_pkt[p]) entry_got = pkt_got_q[SIZE_W*p +: SIZE_W];
-      end
-      short_by = (SIZE_W + 2)'(c_msg_bytes) - (SIZE_W + 2)'(entry_got) - (SIZE_W + 2)'(c_len);
-      pkt_ends = $signed(short_by) <= $signed((SIZE_W + 2)'(take));
+    // Whether a block ending here completes its packet's message, for every entry at once:
+    // the bytes the message lacks before this flit (its bytes less the entry's and this
+    // block's so far) against the flit's. The flit's entry then only picks a bit: no select of
+    // the entry's bytes and no running sum on the decision's path.
+    for (int p = 0; p < PKT_MSGS; p++) begin
+      logic [SIZE_W+1:0] short_by;  // signed
+      short_by = (SIZE_W + 2)'(c_msg_bytes) - (SIZE_W + 2)'(pkt_got_q[SIZE_W*p +: SIZE_W]) -
+                 (SIZE_W + 2)'(c_len);
+      pkt_ends[p] = $signed(short_by) <= $signed((SIZE_W + 2)'(take));
     end
 
     if (flit_i && is_head) begin
@@ -292,7 +290,7 @@ module ejection_decoder #(
               rec_to_pkt[p] = !pkt_has_rec_q[p];
               got = pkt_got_q[SIZE_W*p +: SIZE_W] + SIZE_W'(c_len) + take;
               pkt_got_d[SIZE_W*p +: SIZE_W] = got;
-              if (pkt_ends) begin
+              if (pkt_ends[p]) begin
                 block_done_o = 1'b1;
                 pkt_valid_d[p] = 1'b0;
               end
