@@ -393,7 +393,7 @@ module network_interface #(
   // =====================================================================================
   // Control: the table's head entry.
   // =====================================================================================
-  logic [IDX_W:0]       head_q;
+  logic [IDX_W:0]       head_q, head_next_q;  // the head entry and head_q + 1
   logic [1:0]           e_op;
   logic [NODE_W-1:0]    e_flow, e_parent;
   logic [K*NODE_W-1:0]  e_children;
@@ -442,8 +442,9 @@ module network_interface #(
   );
 
   logic [IDX_W:0] head_d;
-  // The next head: the issue, late in the cycle, only picks head_q or head_q + 1.
-  assign head_d = start_i ? '0 : issue ? head_q + (IDX_W + 1)'(1) : head_q;
+  // The next head: the issue, late in the cycle, only picks between two registers (head_q + 1
+  // is kept beside head_q, so that no incrementer takes the issue as its carry in).
+  assign head_d = start_i ? '0 : issue ? head_next_q : head_q;
   assign has_entry = started_q && 32'(head_q) < table_entries;
   assign step_behind = has_entry && e_step < step;
 
@@ -661,11 +662,14 @@ module network_interface #(
       cause_q <= '0;
       done_q <= 1'b0;
       head_q <= '0;
+      head_next_q <= (IDX_W + 1)'(1);
     end else begin
       done_q <= done;
       cause_q <= start_i ? '0 : cause_d;
       if (start_i) started_q <= 1'b1;
       head_q <= head_d;
+      head_next_q <= start_i ? (IDX_W + 1)'(1) :
+                     issue ? head_next_q + (IDX_W + 1)'(1) : head_next_q;
     end
   end
 
