@@ -187,8 +187,7 @@ module block_slots #(
         count_q[r] <= COUNT_W'(1);
         last_q[r] <= last[r];
       end else if (up[r] || down[r]) begin
-        count_q[r] <= up[r] ? (down[r] ? count_q[r] : count_up[r])
-                            : (down[r] ? count_down[r] : count_q[r]);
+        count_q[r] <= up[r] ? (down[r] ? count_q[r] : count_up[r]) : count_down[r];
         if (last[r]) last_q[r] <= 1'b1;
       end
     end

@@ -292,7 +292,7 @@ module send_channel #(
     .empty_o(ep_empty), .lines_o(ep_lines), .overflow_o(ep_overflow)
   );
 
-  assign dma_idle_o = jcount_q - (JPTR_W + 1)'(pop) == '0 &&
+  assign dma_idle_o = jcount_kept == '0 &&
                       bcount_q + LINES_W'(fetch) - LINES_W'(burst_done_i) == '0;
   assign idle_o = jcount_q == '0 && !(commit_i && push_i != '0) && bcount_q == '0 && ep_empty;
   assign overflow_o = overflow_q || ep_overflow;
