@@ -10,14 +10,17 @@
 // SystemC NI stops there with an error naming block_slots).
 //
 // Message completion: a message is in memory when its last block has been decoded and every
-// block of it has completed. A message has a record from its first block's decode until then,
-// taken from a second free list of MESSAGES records: the count of its live blocks and whether
-// its last block has been decoded, and the message's key (op, flow, sender), written when the
-// record is taken. The ejection decoder keeps a message's record with the message (its VC's
-// context, or its packet-table entry) and gives it with each later block (new_first_i low,
-// new_rec_i); the record travels with the block to its write's completion (done_rec_i), which
-// counts it down and, when the message is in memory, reads its key. So per cycle each record
-// is counted up by at most one new block and down by the completion: no search.
+// block of it has completed. A message has a record from its first block's first payload flit
+// until then, taken from a second free list of MESSAGES records: the count of its live blocks
+// (each counted from its first payload flit, as it holds its slot) and whether its last block
+// has been decoded, and the message's key (op, flow, sender), written when the record is
+// taken. The ejection decoder keeps a message's record with the message (its VC's context, or
+// its packet-table entry) and gives it with each later block's flits (msg_rec_i); the record
+// travels with the block to its write's completion (done_rec_i), which counts it down and,
+// when the message is in memory, reads its key. So per cycle each record is counted up by at
+// most one new block and down by the completion: no search. Records are taken with the slots,
+// from the decoders' context registers: the decode of a block (late in the cycle) only sets
+// its record's last flag.
 // A first block that finds no free record sets no_record_o (the SystemC NI stops there with an
 // error naming open_messages).
 module block_slots #(
@@ -41,17 +44,18 @@ module block_slots #(
   output logic [K-1:0]          take_o,
   output logic [K*SLOT_W-1:0]   slot_o,
   output logic                  full_o,
-  // Blocks decoded (their last flit arrived) in this cycle, port order: whether each is its
-  // message's first (else its message's record), and whether it is its message's last.
-  input  logic [K-1:0]          new_i,
-  input  logic [K-1:0]          new_first_i,
-  input  logic [K*MSG_W-1:0]    new_rec_i,
-  input  logic [K*KEY_W-1:0]    new_key_i,
-  input  logic [K-1:0]          new_last_i,
-  // Each one's message's record, and whether a first block found no free record
-  // (no_record_o).
+  // Of those, the blocks that are their message's first (each takes a record), their
+  // messages' keys, and the records of the others' messages.
+  input  logic [K-1:0]          first_i,
+  input  logic [K*KEY_W-1:0]    key_i,
+  input  logic [K*MSG_W-1:0]    msg_rec_i,
+  // Each port's flit's message's record (taken in this cycle, or msg_rec_i), and whether a
+  // first block found no free record (no_record_o).
   output logic [K*MSG_W-1:0]    rec_o,
   output logic                  no_record_o,
+  // Blocks decoded (their last flit arrived) in this cycle that are their message's last, port
+  // order (their records are rec_o).
+  input  logic [K-1:0]          last_i,
   // A block's memory write completes in this cycle: its slot and its message's record.
   input  logic                  done_i,
   input  logic [SLOT_W-1:0]     done_slot_i,
@@ -79,19 +83,19 @@ module block_slots #(
 
   // ---- message records ---------------------------------------------------------------------
   localparam int unsigned COUNT_W = SLOT_W + 1;  // a message's live blocks: at most BLOCKS
-  logic [K-1:0]        first, alloc;
+  logic [K-1:0]        first, joining, alloc;
   logic [K*MSG_W-1:0]  fresh;      // the records first blocks take, by lane
   logic [K*MSG_W-1:0]  heads;      // and in order: the n-th first block takes heads' n-th
   logic                rec_short;
   logic [COUNT_W-1:0]  count_q [MESSAGES];
   logic [MESSAGES-1:0] last_q;
   logic [KEY_W-1:0]    key_q [MESSAGES];
-  logic                done_joined;
   /* verilator lint_off UNUSEDSIGNAL */  // the records need no count of their own
   logic [MSG_W:0]      records_free;
   /* verilator lint_on UNUSEDSIGNAL */
 
-  assign first = new_i & new_first_i;
+  assign first = want_i & first_i;
+  assign joining = want_i & ~first_i;
   free_list #(.K(K), .ENTRIES(MESSAGES)) u_records (
     .clk_i, .rst_ni, .want_i(first), .take_o(alloc), .id_o(fresh), .short_o(rec_short),
     .head_ids_o(heads),
@@ -100,19 +104,15 @@ module block_slots #(
   assign no_record_o = rec_short;
 
   always_comb begin
-    done_joined = 1'b0;
     for (int p = 0; p < K; p++) begin
-      rec_o[MSG_W*p +: MSG_W] = first[p] ? fresh[MSG_W*p +: MSG_W] : new_rec_i[MSG_W*p +: MSG_W];
-      if (new_i[p] && !first[p] && new_rec_i[MSG_W*p +: MSG_W] == done_rec_i) begin
-        done_joined = 1'b1;
-      end
+      rec_o[MSG_W*p +: MSG_W] = first[p] ? fresh[MSG_W*p +: MSG_W] : msg_rec_i[MSG_W*p +: MSG_W];
     end
   end
 
-  // The completing block's message is in memory when it was its last live block, its last
-  // block has been decoded, and no block of it joins in this cycle.
-  assign arrive_o = done_i && count_q[done_rec_i] == COUNT_W'(1) && last_q[done_rec_i] &&
-                    !done_joined;
+  // The completing block's message is in memory when it was its last live block and its last
+  // block has been decoded. (No block of the message starts after its last block's decode, so
+  // none joins in the completion's cycle then.)
+  assign arrive_o = done_i && count_q[done_rec_i] == COUNT_W'(1) && last_q[done_rec_i];
   assign arrive_key_o = key_q[done_rec_i];
 
   // A count one up and one down, from the register alone, as bit logic: bit i flips where
@@ -146,38 +146,32 @@ module block_slots #(
   // Counts, last flags and keys (no reset: a record is written when a first block takes it).
   // Which records this cycle's blocks count up is a vector over the records. A first block's
   // record is a free-list register decoded before the blocks arrive: the n-th first block of
-  // the cycle takes the n-th head, so a head is taken when more than n ports decode a first
-  // block, and its last flag and key are those of that port. A later block's record comes
-  // with it. A record's next count is picked by the completion's count down (known early)
-  // before the blocks' count up (late).
+  // the cycle takes the n-th head, so a head is taken when more than n ports start a first
+  // block, and its key is that port's. A later block's record comes with it. A record's next
+  // count is picked by the completion's count down before the blocks' count up; the decodes,
+  // the latest inputs, only set last flags.
   always_ff @(posedge clk_i) begin
     logic [MESSAGES-1:0]      up, fresh_r, last, down;
     logic [K*KEY_W-1:0]       first_key;   // the n-th first block's key at [KEY_W*n]
-    logic [K-1:0]             first_last;  // and whether it is its message's last
     logic [$clog2(K + 1)-1:0] rank;        // first blocks in the lanes before p
     rank = '0;
     fresh_r = '0;
     up = '0;
     last = '0;
     first_key = '0;
-    first_last = '0;
     for (int p = 0; p < K; p++) begin
       for (int h = 0; h < K; h++) begin
         if (first[p] && rank == $clog2(K + 1)'(h)) begin
-          first_key[KEY_W*h +: KEY_W] |= new_key_i[KEY_W*p +: KEY_W];
-          first_last[h] |= new_last_i[p];
+          first_key[KEY_W*h +: KEY_W] |= key_i[KEY_W*p +: KEY_W];
         end
       end
-      if (new_i[p] && !first[p]) begin
-        up |= MESSAGES'(1) << new_rec_i[MSG_W*p +: MSG_W];
-        if (new_last_i[p]) last |= MESSAGES'(1) << new_rec_i[MSG_W*p +: MSG_W];
-      end
+      if (joining[p]) up |= MESSAGES'(1) << msg_rec_i[MSG_W*p +: MSG_W];
+      if (last_i[p]) last |= MESSAGES'(1) << rec_o[MSG_W*p +: MSG_W];
       rank = rank + $clog2(K + 1)'(first[p]);
     end
     for (int h = 0; h < K; h++) begin
       if (rank > $clog2(K + 1)'(h)) begin
         fresh_r |= MESSAGES'(1) << heads[MSG_W*h +: MSG_W];
-        if (first_last[h]) last |= MESSAGES'(1) << heads[MSG_W*h +: MSG_W];
         key_q[heads[MSG_W*h +: MSG_W]] <= first_key[KEY_W*h +: KEY_W];
       end
     end
@@ -186,8 +180,10 @@ module block_slots #(
       if (fresh_r[r]) begin
         count_q[r] <= COUNT_W'(1);
         last_q[r] <= last[r];
-      end else if (up[r] || down[r]) begin
-        count_q[r] <= up[r] ? (down[r] ? count_q[r] : count_up[r]) : count_down[r];
+      end else begin
+        if (up[r] || down[r]) begin
+          count_q[r] <= up[r] ? (down[r] ? count_q[r] : count_up[r]) : count_down[r];
+        end
         if (last[r]) last_q[r] <= 1'b1;
       end
     end

@@ -19,10 +19,11 @@
 // (slot_i), the VC's context keeps it, and every payload flit is written into its 16-byte lane
 // of the slot (wr_o, wr_slot_o, wr_lane_o; the data are data_i). Nothing is reassembled here.
 //
-// A message's record (rtl/block_slots.sv: what tells when it is in memory) is taken by its
-// first block: block_first_o says a block is its message's first, and rec_i is the record the
-// block slots give it in that cycle, kept in the VC's context (a message) or the packet-table
-// entry (a packet-mode message) and given again with every later block (block_rec_o).
+// A message's record (rtl/block_slots.sv: what tells when it is in memory) is taken with its
+// first block's slot: rec_want_o says the block taking a slot is its message's first, and
+// rec_i is the record the block slots give it in that cycle, kept in the VC's context (a
+// message) or the packet-table entry (a packet-mode message) and given with every later flit
+// of the message (msg_rec_o).
 //
 // A flit that does not continue what its VC carries (or that names no neighbour, or a message
 // or packet longer than its size, or a full packet table) sets error_o, sticky until start_i:
@@ -72,16 +73,16 @@ module ejection_decoder #(
   output logic [LEN_W-1:0]         block_len_o,
   output logic [SLOT_W-1:0]        block_slot_o,
   output logic                     block_done_o,
-  // The block is its message's first (it takes rec_i as the message's record), else its
-  // message's record.
-  output logic                     block_first_o,
-  output logic [MSG_W-1:0]         block_rec_o,
-  input  logic [MSG_W-1:0]         rec_i,
   // The flit is its block's first payload flit: it asks for a slot (when allowed, slot_ok_i:
   // the run has started) and gets slot_i in this cycle.
   output logic                     slot_want_o,
   input  logic                     slot_ok_i,
   input  logic [SLOT_W-1:0]        slot_i,
+  // With it the block's message's record: taken now (rec_want_o: the message's first block;
+  // it gets rec_i in this cycle), else the one it took (msg_rec_o).
+  output logic                     rec_want_o,
+  input  logic [MSG_W-1:0]         rec_i,
+  output logic [MSG_W-1:0]         msg_rec_o,
   // The payload flit written in this cycle into lane wr_lane_o of block slot wr_slot_o.
   output logic                     wr_o,
   output logic [SLOT_W-1:0]        wr_slot_o,
@@ -99,7 +100,7 @@ module ejection_decoder #(
   localparam int unsigned PKT_W = PKT_MSGS > 1 ? $clog2(PKT_MSGS) : 1;
 
   // Per-VC contexts: whether one is open and carries a message, and its message's record (which
-  // the block slots give late in the cycle), in registers; the rest in a storage array of a
+  // the block slots give in the flit's cycle), in registers; the rest in a storage array of a
   // word per VC (u_contexts), read and written at the flit's VC.
   logic [VCS-1:0]            open_q, open_d, message_q, message_d;
   logic [KEY_W-1:0]          c_key, n_key;
@@ -110,6 +111,8 @@ module ejection_decoder #(
   logic                      c_has_rec, n_has_rec;  // the message has a record: c_rec
   logic [MSG_W-1:0]          c_rec, n_rec;
   logic                      rec_to_ctx;         // rec_i becomes the VC's message's record
+  logic                      p_has_rec;          // the packet's entry has a record: p_rec
+  logic [MSG_W-1:0]          p_rec;
   logic                      c_has_slot, n_has_slot;  // the block so far has a slot: c_slot
   logic [SLOT_W-1:0]         c_slot, n_slot;
   // A packet's entry in the open packet-mode messages, found at its head: its later flits
@@ -189,8 +192,7 @@ module ejection_decoder #(
     pkt_key_d = pkt_key_q;
     pkt_got_d = pkt_got_q;
     pkt_has_rec_d = pkt_has_rec_q;
-    block_first_o = 1'b0;
-    block_rec_o = '0;
+    rec_want_o = 1'b0;
     error_d = error_q;
     block_o = 1'b0;
     block_done_o = 1'b0;
@@ -199,9 +201,15 @@ module ejection_decoder #(
     b_key = c_key;
     c_len = LEN_W'(c_flits) << 4;  // every flit before the last of a block is full
     take = c_left < SIZE_W'(16) ? c_left : SIZE_W'(16);
+    p_has_rec = 1'b0;
+    p_rec = '0;
     for (int p = 0; p < PKT_MSGS; p++) begin
       hit[p] = pkt_valid_q[p] && pkt_key_q[KEY_W*p +: KEY_W] == b_key;
       at_pkt[p] = c_pkt == PKT_W'(p);
+      if (at_pkt[p]) begin
+        p_has_rec = pkt_has_rec_q[p];
+        p_rec = pkt_rec_q[MSG_W*p +: MSG_W];
+      end
     end
     // Whether a block ending here completes its packet's message, for every entry at once:
     // the bytes the message lacks before this flit (its bytes less the entry's and this
@@ -259,12 +267,26 @@ module ejection_decoder #(
       end
       n_left = c_left - take;
       n_flits = c_flits + FLITS_W'(1);
-      // The block's first payload flit takes its slot; every payload flit goes into it.
+      // The block's first payload flit takes its slot, and its message's record if it is the
+      // message's first block; every payload flit goes into the slot.
       if (open_q[vc_i] && is_sub == message_q[vc_i] && !c_has_slot) begin
         slot_want_o = 1'b1;
         n_has_slot = slot_ok_i;
         n_slot = slot_i;
         wr_slot_o = slot_i;
+        if (message_q[vc_i]) begin
+          rec_want_o = !c_has_rec;
+          n_has_rec = c_has_rec || slot_ok_i;
+          rec_to_ctx = !c_has_rec;
+        end else begin
+          rec_want_o = !p_has_rec;
+          for (int p = 0; p < PKT_MSGS; p++) begin
+            if (at_pkt[p]) begin
+              pkt_has_rec_d[p] = p_has_rec || slot_ok_i;
+              rec_to_pkt[p] = !p_has_rec;
+            end
+          end
+        end
       end
       wr_o = n_has_slot;
       if (ends_block) begin
@@ -278,19 +300,11 @@ module ejection_decoder #(
         if (message_q[vc_i]) begin
           if (is_tail_flit && c_left != take) error_d = 1'b1;
           block_done_o = is_tail_flit;
-          block_first_o = !c_has_rec;
-          block_rec_o = c_rec;
-          n_has_rec = 1'b1;
-          rec_to_ctx = !c_has_rec;
         end else begin
           if (is_tail_flit && c_left != take) error_d = 1'b1;
           // The packet's entry, as its head found it; the key compare only checks it.
           for (int p = 0; p < PKT_MSGS; p++) begin
             if (at_pkt[p]) begin
-              block_first_o = !pkt_has_rec_q[p];
-              block_rec_o = pkt_rec_q[MSG_W*p +: MSG_W];
-              pkt_has_rec_d[p] = 1'b1;
-              rec_to_pkt[p] = !pkt_has_rec_q[p];
               got = pkt_got_q[SIZE_W*p +: SIZE_W] + SIZE_W'(c_len) + take;
               pkt_got_d[SIZE_W*p +: SIZE_W] = got;
               if (pkt_ends[p]) begin
@@ -305,8 +319,8 @@ module ejection_decoder #(
     end
   end
 
-  // A first block's record, from the block slots in the same cycle (apart from the decode
-  // above, which does not depend on it).
+  // A first block's record, from the block slots in the same cycle (nothing above depends on
+  // it).
   always_comb begin
     n_rec = rec_to_ctx ? rec_i : c_rec;
     pkt_rec_d = pkt_rec_q;
@@ -321,6 +335,7 @@ module ejection_decoder #(
   assign block_addr_o = c_addr;
   assign block_len_o = c_len + LEN_W'(take);
   assign block_slot_o = wr_slot_o;
+  assign msg_rec_o = message_q[vc_i] ? c_rec : p_rec;
   // A payload flit's data go to the block slots beside this decoder; only heads are read here.
   logic unused_payload;
   assign unused_payload = ^data_i;

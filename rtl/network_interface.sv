@@ -65,8 +65,8 @@ module network_interface #(
   parameter int unsigned REQUESTS = 256,
   // Packet-mode messages open at once per ejection port.
   parameter int unsigned PKT_MSGS = 4,
-  // Messages open at once, from their first block's decode until they are in memory, a power
-  // of two (NiConfig::open_messages).
+  // Messages open at once, from their first block's first payload flit until they are in
+  // memory, a power of two (NiConfig::open_messages).
   parameter int unsigned MESSAGES = 32,
   // Reduction lanes (elements added per cycle).
   parameter int unsigned LANES = 16,
@@ -224,15 +224,16 @@ module network_interface #(
     rx_data_q <= rx_data_i;
   end
 
-  logic [K-1:0]          blk, blk_last, blk_first, ej_idle, ej_error;
-  logic [K*MSG_W-1:0]    blk_rec;
+  logic [K-1:0]          blk, blk_last, ej_idle, ej_error;
   logic [K*2-1:0]        blk_op;
   logic [K*NODE_W-1:0]   blk_flow, blk_sender;
   logic [K*ADDR_W-1:0]   blk_addr;
   logic [K*LEN_W-1:0]    blk_len;
   logic [K*SLOT_W-1:0]   blk_slot;
-  // Block slots taken by blocks' first payload flits, and the payload flits written into them.
-  logic [K-1:0]          sl_want, sl_take, wr;
+  // Block slots taken by blocks' first payload flits (with a record for a message's first
+  // block, else the message's record), and the payload flits written into them.
+  logic [K-1:0]          sl_want, sl_first, sl_take, wr;
+  logic [K*MSG_W-1:0]    msg_rec;
   logic [K*SLOT_W-1:0]   sl_slot, wr_slot;
   logic [K*FLIT_LANE_W-1:0] wr_lane;
 
@@ -248,9 +249,10 @@ module network_interface #(
       .block_o(blk[p]), .block_op_o(blk_op[2*p +: 2]), .block_flow_o(blk_flow[NODE_W*p +: NODE_W]),
       .block_sender_o(blk_sender[NODE_W*p +: NODE_W]), .block_addr_o(blk_addr[ADDR_W*p +: ADDR_W]),
       .block_len_o(blk_len[LEN_W*p +: LEN_W]), .block_slot_o(blk_slot[SLOT_W*p +: SLOT_W]),
-      .block_done_o(blk_last[p]), .block_first_o(blk_first[p]),
-      .block_rec_o(blk_rec[MSG_W*p +: MSG_W]), .rec_i(nb_rec[MSG_W*p +: MSG_W]),
+      .block_done_o(blk_last[p]),
       .slot_want_o(sl_want[p]), .slot_ok_i(sl_take[p]), .slot_i(sl_slot[SLOT_W*p +: SLOT_W]),
+      .rec_want_o(sl_first[p]), .rec_i(nb_rec[MSG_W*p +: MSG_W]),
+      .msg_rec_o(msg_rec[MSG_W*p +: MSG_W]),
       .wr_o(wr[p]), .wr_slot_o(wr_slot[SLOT_W*p +: SLOT_W]),
       .wr_lane_o(wr_lane[FLIT_LANE_W*p +: FLIT_LANE_W]),
       .idle_o(ej_idle[p]), .error_o(ej_error[p])
@@ -258,11 +260,12 @@ module network_interface #(
   end
 
   // =====================================================================================
-  // Block slots (block_slots.sv): a received block from decode until its memory write
-  // completes. Its data and a Reduce block's local partial sum are in storage arrays (below):
-  // data (the block; a Reduce block's sum replaces it) is read for the write to memory and for
-  // the reduction, acc (a Reduce block's local partial sum, once read) for the reduction. Its
-  // address and length travel with its memory accesses and through the reduction.
+  // Block slots (block_slots.sv): a received block from its first payload flit until its
+  // memory write completes. Its data and a Reduce block's local partial sum are in storage
+  // arrays (below): data (the block; a Reduce block's sum replaces it) is read for the write to
+  // memory and for the reduction, acc (a Reduce block's local partial sum, once read) for the
+  // reduction. Its address and length travel with its memory accesses and through the
+  // reduction.
   // =====================================================================================
   logic [DATA_W-1:0]  data_wb, data_src, acc_rd;
 
@@ -315,8 +318,8 @@ module network_interface #(
 
   block_slots #(.K(K), .BLOCKS(BLOCKS), .MESSAGES(MESSAGES), .KEY_W(KEY_W)) u_slots (
     .clk_i, .rst_ni, .want_i(sl_want & {K{started_q}}), .take_o(sl_take), .slot_o(sl_slot),
-    .full_o(no_slot), .new_i(nb), .new_first_i(blk_first), .new_rec_i(blk_rec),
-    .new_key_i(nb_keys), .new_last_i(blk_last), .rec_o(nb_rec), .no_record_o(no_record), .done_i(write_done), .done_slot_i(done_slot),
+    .full_o(no_slot), .first_i(sl_first), .key_i(nb_keys), .msg_rec_i(msg_rec), .rec_o(nb_rec),
+    .no_record_o(no_record), .last_i(nb & blk_last), .done_i(write_done), .done_slot_i(done_slot),
     .done_rec_i(done_meta), .arrive_o(arrive), .arrive_key_o(arrive_key),
     .empty_o(slots_empty)
   );

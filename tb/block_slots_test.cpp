@@ -1,15 +1,15 @@
-// rtl/block_slots.sv against the SystemC BlockSlots (systemc/ni/block_slots.hpp), every cycle:
-// the same blocks starting (their first payload flit takes a slot) and ending (their decode
-// records them with their message), up to one flit a port a cycle in port order, of a few
-// messages at once on each port, blocks of different messages in flight together as on
-// different VCs, one-flit blocks that start and end in one cycle, each message's last block
-// flagged; and the same completed writes (one a cycle, any decoded block, in any order). The
-// bench plays the ejection decoders, keeping each message's record from the cycle its first
-// block took it (rec_o) and giving it with the message's later blocks and their completions,
-// as the NI does. The same slot for every new block, the same message in memory with the same
-// key, the same empty flag, and the same overflow in the cycle the SystemC model throws for
-// NiConfig::block_slots or NiConfig::open_messages. The first difference is named by cycle
-// and signal, with both values.
+// rtl/block_slots.sv against the SystemC BlockSlots (systemc/ni/block_slots.hpp), every cycle: the
+// same blocks starting (their first payload flit takes a slot and counts for its message, whose
+// first block takes its record) and ending (their decode says whether the block is its message's
+// last), up to one flit a port a cycle in port order, of a few messages at once on each port,
+// blocks of different messages in flight together as on different VCs, one-flit blocks that start
+// and end in one cycle, each message's last block flagged; and the same completed writes (one a
+// cycle, any decoded block, in any order). The bench plays the ejection decoders, keeping each
+// message's record from the cycle its first block took it (rec_o) and giving it with the message's
+// later flits and their blocks' completions, as the NI does. The same slot for every new block, the
+// same message in memory with the same key, the same empty flag, and the same overflow in the cycle
+// the SystemC model throws for NiConfig::block_slots or NiConfig::open_messages. The first
+// difference is named by cycle and signal, with both values.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -64,8 +64,8 @@ class Bench {
     std::string bound;
     try {
       for (PortFlit& f : flits) {
-        if (f.starts) f.slot = golden_.take(c);
-        if (f.ends) golden_.record(f.slot, f.key, f.last);
+        if (f.starts) f.slot = golden_.take(c, f.key);
+        if (f.ends) golden_.record(f.slot, f.last);
       }
     } catch (const noc::NiRunError& e) {
       const std::string what = e.what();
@@ -112,30 +112,26 @@ class Bench {
   size_t decoded() const { return decoded_.size(); }
 
  private:
-  // A port's slot (a starting block) and record (an ending block) against the SystemC model's.
+  // A port's slot and record (a starting block) against the SystemC model's; a message's
+  // first block keeps the record it took.
   void check_port(uint64_t c, const PortFlit& f) {
     const uint32_t p = f.port;
     EXPECT_EQ((dut_->take_o >> p) & 1u, uint32_t{f.starts}) << "cycle " << c << ": take_o[" << p << "]";
-    if (f.starts) {
-      const uint32_t rtl = (dut_->slot_o >> (kSlotW * p)) & (kBlocks - 1);
-      EXPECT_EQ(rtl, f.slot) << "cycle " << c << ": slot_o[" << p << "]";
-    }
-    if (f.ends) {
-      const uint32_t rec = (dut_->rec_o >> (kMsgW * p)) & (kMessages - 1);
-      if (record_.count(f.key) == 0) record_[f.key] = rec;
-      EXPECT_EQ(rec, record_[f.key]) << "cycle " << c << ": rec_o[" << p << "]";
-    }
+    if (!f.starts) return;
+    const uint32_t rtl = (dut_->slot_o >> (kSlotW * p)) & (kBlocks - 1);
+    EXPECT_EQ(rtl, f.slot) << "cycle " << c << ": slot_o[" << p << "]";
+    const uint32_t rec = (dut_->rec_o >> (kMsgW * p)) & (kMessages - 1);
+    if (record_.count(f.key) == 0) record_[f.key] = rec;
+    EXPECT_EQ(rec, record_[f.key]) << "cycle " << c << ": rec_o[" << p << "]";
   }
 
   void drive(const std::vector<PortFlit>& flits, int done) {
-    uint32_t want = 0, valid = 0, last = 0, first = 0, recs = 0;
+    uint32_t want = 0, last = 0, first = 0, recs = 0;
     uint32_t words[3] = {};
     for (const PortFlit& f : flits) {
       const uint32_t p = f.port;
       want |= uint32_t{f.starts} << p;
-      if (!f.ends) continue;
-      valid |= 1u << p;
-      last |= uint32_t{f.last} << p;
+      last |= uint32_t{f.ends && f.last} << p;
       for (uint32_t b = 0; b < kKeyW; ++b) {
         const uint32_t at = kKeyW * p + b;
         words[at / 32] |= ((f.key >> b) & 1u) << (at % 32);
@@ -145,11 +141,10 @@ class Bench {
       recs |= (r == record_.end() ? 0 : r->second) << (kMsgW * p);
     }
     dut_->want_i = static_cast<uint8_t>(want);
-    dut_->new_i = static_cast<uint8_t>(valid);
-    dut_->new_last_i = static_cast<uint8_t>(last);
-    dut_->new_first_i = static_cast<uint8_t>(first);
-    dut_->new_rec_i = static_cast<uint16_t>(recs);
-    for (int w = 0; w < 3; ++w) dut_->new_key_i[w] = words[w];
+    dut_->first_i = static_cast<uint8_t>(first);
+    dut_->msg_rec_i = static_cast<uint16_t>(recs);
+    dut_->last_i = static_cast<uint8_t>(last);
+    for (int w = 0; w < 3; ++w) dut_->key_i[w] = words[w];
     const uint32_t slot = done >= 0 ? decoded_[static_cast<size_t>(done)] : 0;
     dut_->done_i = done >= 0;
     dut_->done_slot_i = static_cast<uint8_t>(slot);

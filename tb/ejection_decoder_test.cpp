@@ -1,14 +1,14 @@
-// rtl/ejection_decoder.sv against the SystemC EjectionDecoder (systemc/ni/ejection_decoder.hpp)
-// on one ejection port: messages and packets from the SystemC flit encoder, as the receiver
-// sees them (Next and Eject swapped by the source router), interleaved flit by flit over the
-// VCs at random; every flit gives the same block (message, address, bytes, completion) and
-// the same idle state. Every flit also offers a record (rec_i, a different one each time): a
-// message's first block must say it is first and its later blocks give that record back. It
-// offers a block slot too (slot_i): a block's first payload flit takes it as the SystemC
-// decoder takes one, and the payload flits the RTL writes into its slots (wr_o) hold the
-// block's bytes when it ends. Protocol errors the SystemC decoder throws on set error_o
-// (among them a packet longer than its size: a non-tail flit with its last byte, and a head
-// address that is not a multiple of 16).
+// rtl/ejection_decoder.sv against the SystemC EjectionDecoder (systemc/ni/ejection_decoder.hpp) on
+// one ejection port: messages and packets from the SystemC flit encoder, as the receiver sees them
+// (Next and Eject swapped by the source router), interleaved flit by flit over the VCs at random;
+// every flit gives the same block (message, address, bytes, completion) and the same idle state.
+// Every flit also offers a block slot (slot_i) and a record (rec_i, a different one each time): a
+// block's first payload flit takes the slot as the SystemC decoder takes one, the first block of a
+// message asks for the record too (rec_want_o) and the message's later blocks give that record back
+// (msg_rec_o), and the payload flits the RTL writes into its slots (wr_o) hold the block's bytes
+// when it ends. Protocol errors the SystemC decoder throws on set error_o (among them a packet
+// longer than its size: a non-tail flit with its last byte, and a head address that is not a
+// multiple of 16).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -55,17 +55,20 @@ class Receiver {
     dut_.settle();
     noc::ReceivedBlock b;
     bool took = false;
-    const bool block = golden_.consume(f, 0, b, [&] {
+    uint64_t took_key = 0;
+    const bool block = golden_.consume(f, 0, b, [&](Op op, uint32_t flow, uint32_t sender) {
       took = true;
+      took_key = key(op, flow, sender);
       return offered_slot_;
     });
     ASSERT_EQ(dut_->slot_want_o, took) << f.str();
+    if (took) check_record(took_key);
     if (dut_->wr_o) write_lane();
     ASSERT_EQ(dut_->block_o, block) << f.str();
     blocks += block;
     messages += block && b.message_done;
+    if (block && b.message_done) records_.erase(key(b.op, b.flow, b.sender));
     if (block) {
-      check_record(b);
       ASSERT_EQ(dut_->block_op_o, static_cast<uint32_t>(b.op));
       ASSERT_EQ(dut_->block_flow_o, b.flow);
       ASSERT_EQ(dut_->block_sender_o, b.sender);
@@ -103,18 +106,18 @@ class Receiver {
   noc::EjectionDecoder& golden() { return golden_; }
 
  private:
-  // A message's first block takes the record offered with it; the others give it back.
-  void check_record(const noc::ReceivedBlock& b) {
-    const uint64_t key = (uint64_t{static_cast<uint8_t>(b.op)} << 40) | (uint64_t{b.flow} << 20) |
-                         b.sender;
+  static uint64_t key(Op op, uint32_t flow, uint32_t sender) {
+    return (uint64_t{static_cast<uint8_t>(op)} << 40) | (uint64_t{flow} << 20) | sender;
+  }
+  // A message's first block takes the record offered with its slot; the others give it back.
+  void check_record(uint64_t key) {
     const auto it = records_.find(key);
-    ASSERT_EQ(dut_->block_first_o, it == records_.end()) << "block_first_o";
+    ASSERT_EQ(dut_->rec_want_o, it == records_.end()) << "rec_want_o";
     if (it == records_.end()) {
       records_[key] = offered_;
     } else {
-      ASSERT_EQ(dut_->block_rec_o, it->second) << "block_rec_o";
+      ASSERT_EQ(dut_->msg_rec_o, it->second) << "msg_rec_o";
     }
-    if (b.message_done) records_.erase(key);
   }
 
   // The payload flit the RTL writes in this cycle, into its lane of its block slot.

@@ -787,7 +787,7 @@ TEST_F(NiLockstep, BoundsStopBothModelsAlike) {
 
 // NiConfig::open_messages on a build of its own (tb/CMakeLists.txt:
 // Vnetwork_interface_messages, 8 records; every other bound at its default). Plans of many
-// small messages on 64 nodes hold more than 8 open at some nodes (the most on any node: 9),
+// small messages on 64 nodes hold more than 8 open at some nodes (the most on any node: 10),
 // and there both models stop in the same cycle, naming it; elsewhere they run to the end.
 TEST_F(NiLockstep, OpenMessagesBoundStopsBothModelsAlike) {
   auto small = [](noc::NiConfig& ni) { ni.open_messages = 8; };

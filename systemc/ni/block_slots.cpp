@@ -15,11 +15,17 @@ BlockSlots::BlockSlots(sc_core::sc_module_name name, uint32_t slots, uint32_t op
   std::iota(places_.begin(), places_.end(), 0u);
 }
 
-uint32_t BlockSlots::take(uint64_t now) {
+uint32_t BlockSlots::take(uint64_t now, uint64_t key) {
   if (free_ == 0) {
     throw NiRunError(fmt::format(
         "{}: {} received blocks at once, more than the RTL's {} (NiConfig::block_slots)",
         name(), live_ + 1, places_.size()));
+  }
+  const auto found = messages_.find(key);
+  if (found == messages_.end() && messages_.size() == open_bound_) {
+    throw NiRunError(fmt::format(
+        "{}: {} messages open at once, more than the RTL's {} (NiConfig::open_messages)", name(),
+        open_bound_ + 1, open_bound_));
   }
   const uint32_t slot = places_[head_];
   head_ = head_ + 1 == places_.size() ? 0 : head_ + 1;
@@ -30,21 +36,15 @@ uint32_t BlockSlots::take(uint64_t now) {
   }
   ++taken_now_;
   peak_live_ = std::max(peak_live_, ++live_);
-  return slot;
-}
-
-void BlockSlots::record(uint32_t slot, uint64_t key, bool last) {
-  const auto found = messages_.find(key);
-  if (found == messages_.end() && messages_.size() == open_bound_) {
-    throw NiRunError(fmt::format(
-        "{}: {} messages open at once, more than the RTL's {} (NiConfig::open_messages)", name(),
-        open_bound_ + 1, open_bound_));
-  }
   key_.at(slot) = key;
   Message& m = found == messages_.end() ? messages_[key] : found->second;
   peak_open_ = std::max(peak_open_, messages_.size());
   ++m.live;
-  m.last = m.last || last;
+  return slot;
+}
+
+void BlockSlots::record(uint32_t slot, bool last) {
+  if (last) messages_.at(key_.at(slot)).last = true;
 }
 
 void BlockSlots::release(uint32_t slot) {

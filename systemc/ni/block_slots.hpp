@@ -11,13 +11,14 @@
 //
 // Message completion: a message (op, flow, sender: its key) is in memory when its last block
 // has been decoded and every block of it has completed. It has a record from its first block's
-// decode until then, which counts its live blocks; `open_messages` records in use stop the run
-// with an error naming NiConfig::open_messages, as the RTL raises error_o. (The RTL takes a
-// record from a free list and carries it with the message's blocks; the model finds it by key.)
+// first payload flit until then, which counts its live blocks (each from its first payload
+// flit); `open_messages` records in use stop the run with an error naming
+// NiConfig::open_messages, as the RTL raises error_o. (The RTL takes a record from a free list
+// with the slot and carries it with the message's blocks; the model finds it by key.)
 //
-// Within a cycle the NI takes the cycle's slots (take) and records its decoded blocks (record)
-// before any write completes (complete), as the RTL's decoders see the free count of the
-// cycle's start.
+// Within a cycle the NI takes the cycle's slots and records (take) and records its decoded
+// blocks (record) before any write completes (complete), as the RTL's decoders see the free
+// counts of the cycle's start.
 #pragma once
 
 #include <cstdint>
@@ -33,12 +34,12 @@ class BlockSlots : public sc_core::sc_module {
   // NiConfig::block_slots and NiConfig::open_messages.
   BlockSlots(sc_core::sc_module_name name, uint32_t slots, uint32_t open_messages);
 
-  // A block's first payload flit arrives in cycle `now` (a cycle's flits in port order): the
-  // block takes a slot, into which its flits are written. Returns the slot.
-  uint32_t take(uint64_t now);
-  // The block in `slot`, of message `key`, is decoded (its last flit arrived); `last`: the
-  // message's last block.
-  void record(uint32_t slot, uint64_t key, bool last);
+  // A block of message `key` has its first payload flit in cycle `now` (a cycle's flits in
+  // port order): the block takes a slot, into which its flits are written, and counts for its
+  // message (the message's first block takes its record). Returns the slot.
+  uint32_t take(uint64_t now, uint64_t key);
+  // The block in `slot` is decoded (its last flit arrived); `last`: the message's last block.
+  void record(uint32_t slot, bool last);
   // The memory write of the block in `slot` completes: the slot is free, and the block no
   // longer keeps its message out of memory. True when the message is now in memory.
   bool complete(uint32_t slot) {
@@ -65,7 +66,7 @@ class BlockSlots : public sc_core::sc_module {
 
  private:
   struct Message {
-    uint32_t live = 0;  // blocks decoded, not yet counted
+    uint32_t live = 0;  // blocks that took a slot, not yet counted
     bool last = false;  // its last block has been decoded
   };
 

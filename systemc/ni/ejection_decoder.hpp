@@ -37,8 +37,9 @@ struct ReceivedBlock {
   uint32_t slot = 0;               // the block slot its first payload flit took
 };
 
-// Takes a block slot for a block whose first payload flit arrives (BlockSlots::take).
-using TakeSlot = std::function<uint32_t()>;
+// Takes a block slot for a block of message (op, flow, sender) whose first payload flit
+// arrives (BlockSlots::take).
+using TakeSlot = std::function<uint32_t(Op op, uint32_t flow, uint32_t sender)>;
 
 class EjectionDecoder : public sc_core::sc_module {
  public:

@@ -163,7 +163,9 @@ void NetworkInterface::eject(uint64_t now) {
   // the flits of one cycle in port order (the order of the RTL's memory requests). The inbox
   // is in that order already: the ports deliver a cycle's flits when evaluate() runs them,
   // one after the other in port order.
-  const TakeSlot take_slot = [&] { return slots.take(now); };
+  const TakeSlot take_slot = [&](Op op, uint32_t flow, uint32_t sender) {
+    return slots.take(now, key(op, flow, sender));
+  };
   while (!inbox_.empty() && inbox_.front().cycle < now) {
     const Arrived& a = inbox_.front();
     const bool block = ejection.consume(a.flit, a.port, received_, take_slot);
@@ -176,8 +178,7 @@ void NetworkInterface::eject(uint64_t now) {
                                            received_.sender));
     }
     const uint32_t slot = received_.slot;
-    slots.record(slot, key(received_.op, received_.flow, received_.sender),
-                 received_.message_done);
+    slots.record(slot, received_.message_done);
     Block& b = blocks_[slot];
     b.op = received_.op;
     b.flow = received_.flow;

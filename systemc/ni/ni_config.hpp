@@ -58,7 +58,7 @@ struct NiConfig {
   // slot, until it is written to memory); the model checks it and stops with an error where
   // the RTL would have to stall ejection.
   uint32_t block_slots = 128;
-  // Messages open at once, from their first block's decode until they are in memory
+  // Messages open at once, from their first block's first payload flit until they are in memory
   // (rtl/block_slots.sv's MESSAGES: a record each counts its live blocks). The model checks it
   // and stops with an error where the RTL would have to stall ejection.
   uint32_t open_messages = 32;

@@ -15,7 +15,9 @@
 // bound, host_sw/topology/cut_bound.hpp) the same way: recorded again after checking that every
 // run's JSON less that key hashes to the line recorded before; and again when a block's slot
 // came to be taken at its first payload flit, after checking that every run's JSON less
-// ni_peaks.block_slots hashes as before. A deliberate change of the
+// ni_peaks.block_slots hashes as before; and when a message's record came to be taken with its
+// first block's slot, after checking that every run's JSON with ni_peaks.open_messages one
+// lower hashes as before (5 runs changed). A deliberate change of the
 // model's timing records the file anew, in the commit that changes it.
 #include <gtest/gtest.h>
 
