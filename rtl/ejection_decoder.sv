@@ -99,9 +99,10 @@ module ejection_decoder #(
   localparam int unsigned LINE_LO_W = $clog2(BLOCK_BYTES);  // an address's byte in its line
   localparam int unsigned PKT_W = PKT_MSGS > 1 ? $clog2(PKT_MSGS) : 1;
 
-  // Per-VC contexts: whether one is open and carries a message, and its message's record (which
-  // the block slots give in the flit's cycle), in registers; the rest in a storage array of a
-  // word per VC (u_contexts), read and written at the flit's VC.
+  // Per-VC contexts: whether one is open and carries a message, its block's slot, its packet's
+  // entry and its message's record, in registers (what decides, early in the cycle, whether a
+  // flit takes a slot and a record, and what the block slots give late); the rest in a storage
+  // array of a word per VC (u_contexts), read and written at the flit's VC.
   logic [VCS-1:0]            open_q, open_d, message_q, message_d;
   logic [KEY_W-1:0]          c_key, n_key;
   logic [ADDR_W-1:0]         c_addr, n_addr;     // address of the block's first byte
@@ -376,21 +377,29 @@ module ejection_decoder #(
   end
 
   // The VCs' contexts: the flit's VC read, and written with its new context.
-  localparam int unsigned CTX_W = KEY_W + ADDR_W + 2 * SIZE_W + FLITS_W + 1 + SLOT_W + PKT_W;
+  localparam int unsigned CTX_W = KEY_W + ADDR_W + 2 * SIZE_W + FLITS_W;
   storage_array #(.WIDTH(CTX_W), .DEPTH(VCS), .WRITES(1), .READS(1)) u_contexts (
     .clk_i, .we_i(flit_i), .waddr_i(vc_i), .wmask_i(1'b1),
-    .wdata_i({n_key, n_addr, n_left, n_msg_bytes, n_flits, n_has_slot, n_slot, n_pkt}),
+    .wdata_i({n_key, n_addr, n_left, n_msg_bytes, n_flits}),
     .raddr_i(vc_i),
-    .rdata_o({c_key, c_addr, c_left, c_msg_bytes, c_flits, c_has_slot, c_slot, c_pkt})
+    .rdata_o({c_key, c_addr, c_left, c_msg_bytes, c_flits})
   );
-  logic [VCS-1:0]   has_rec_q;
-  logic [MSG_W-1:0] rec_q [VCS];
+  logic [VCS-1:0]   has_rec_q, has_slot_q;
+  logic [MSG_W-1:0]  rec_q [VCS];
+  logic [SLOT_W-1:0] slot_q [VCS];
+  logic [PKT_W-1:0]  pkt_q [VCS];
   assign c_has_rec = has_rec_q[vc_i];
   assign c_rec = rec_q[vc_i];
+  assign c_has_slot = has_slot_q[vc_i];
+  assign c_slot = slot_q[vc_i];
+  assign c_pkt = pkt_q[vc_i];
   always_ff @(posedge clk_i) begin
     if (flit_i) begin
       has_rec_q[vc_i] <= n_has_rec;
       rec_q[vc_i] <= n_rec;
+      has_slot_q[vc_i] <= n_has_slot;
+      slot_q[vc_i] <= n_slot;
+      pkt_q[vc_i] <= n_pkt;
     end
   end
 

@@ -397,9 +397,9 @@ module network_interface #(
   // Control: the table's head entry.
   // =====================================================================================
   logic [IDX_W:0]       head_q, head_next_q;  // the head entry and head_q + 1
-  logic [1:0]           e_op;
-  logic [NODE_W-1:0]    e_flow, e_parent;
-  logic [K*NODE_W-1:0]  e_children;
+  logic [1:0]           e_op, nx_op;
+  logic [NODE_W-1:0]    e_flow, e_parent, nx_flow, nx_parent;
+  logic [K*NODE_W-1:0]  e_children, nx_children;
   logic [STEP_W-1:0]    e_step, step;
   logic [ADDR_W-1:0]    e_addr;
   logic [SIZE_W-1:0]    e_size;
@@ -431,9 +431,10 @@ module network_interface #(
     .cfg_error_o, .cfg_rdata_o,
     .status_o(table_status_o), .entries_o(table_entries), .dtype_o(table_dtype),
     .error_cause_o(table_cause), .route_node_o(route_node), .route_i(route),
-    .rd_idx_i(IDX_W'(head_d)), .rd_op_o(e_op), .rd_flow_o(e_flow),
-    .rd_parent_o(e_parent), .rd_children_o(e_children), .rd_step_o(e_step),
-    .rd_addr_o(e_addr), .rd_size_o(e_size), .rd_routes_o(e_routes)
+    .rd_idx_i(IDX_W'(head_d)), .rd_idx_next_i(IDX_W'(head_d_next)), .rd_op_o(e_op),
+    .rd_flow_o(e_flow), .rd_parent_o(e_parent), .rd_children_o(e_children),
+    .rd_step_o(e_step), .rd_addr_o(e_addr), .rd_size_o(e_size), .rd_routes_o(e_routes),
+    .nx_op_o(nx_op), .nx_flow_o(nx_flow), .nx_parent_o(nx_parent), .nx_children_o(nx_children)
   );
 
   // The first hop of the node whose route the table's loader stores.
@@ -444,10 +445,13 @@ module network_interface #(
     .port_o(route[ROUTE_W-2:0]), .neighbour_o(route[ROUTE_W-1])
   );
 
-  logic [IDX_W:0] head_d;
-  // The next head: the issue, late in the cycle, only picks between two registers (head_q + 1
-  // is kept beside head_q, so that no incrementer takes the issue as its carry in).
+  logic [IDX_W:0] head_d, head_d_next;
+  // The next head and the entry after it: the issue, late in the cycle, only picks between
+  // values of registers (head_q + 1 is kept beside head_q, so that no incrementer takes the
+  // issue as its carry in).
   assign head_d = start_i ? '0 : issue ? head_next_q : head_q;
+  assign head_d_next = start_i ? (IDX_W + 1)'(1) :
+                       issue ? head_next_q + (IDX_W + 1)'(1) : head_next_q;
   assign has_entry = started_q && 32'(head_q) < table_entries;
   assign step_behind = has_entry && e_step < step;
 
@@ -478,7 +482,10 @@ module network_interface #(
     .arrive_flow_i(arrive_key_q[2 +: NODE_W]),
     .arrive_sender_i(arrive_key_q[2 + NODE_W +: NODE_W]),
     .op_i(e_op), .flow_i(e_flow), .parent_i(e_parent), .children_i(e_children),
-    .issue_i(issue), .ready_o(dep_ready), .wait_op_o(dep_wait_op),
+    .issue_i(issue), .hold_op_i(e_op), .hold_flow_i(e_flow), .hold_parent_i(e_parent),
+    .hold_children_i(e_children), .next_op_i(nx_op), .next_flow_i(nx_flow),
+    .next_parent_i(nx_parent), .next_children_i(nx_children), .ready_o(dep_ready),
+    .wait_op_o(dep_wait_op),
     .wait_node_o(dep_wait_node), .overflow_o(dep_overflow)
   );
 
@@ -671,8 +678,7 @@ module network_interface #(
       cause_q <= start_i ? '0 : cause_d;
       if (start_i) started_q <= 1'b1;
       head_q <= head_d;
-      head_next_q <= start_i ? (IDX_W + 1)'(1) :
-                     issue ? head_next_q + (IDX_W + 1)'(1) : head_next_q;
+      head_next_q <= head_d_next;
     end
   end
 

@@ -1,7 +1,8 @@
 // rtl/dependency_tracker.sv against the SystemC DependencyTracker
 // (systemc/ni/dependency_tracker.hpp): the same arrivals and issued entries every cycle, the
 // same verdict on the head entry (ready, or the first message it waits for), the same
-// overflow when a row is full.
+// overflow when a row is full. The RTL makes the wait check a cycle ahead, so the bench gives
+// it, with each cycle's head, the heads of the next cycle with and without an issue.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -33,8 +34,10 @@ class Tracker {
     golden_.reset();
   }
   // One cycle: `head` is the table's head, `arrivals` (at most one) complete this cycle, and
-  // the head issues when `issue` and it is ready. Compares the verdicts; returns ready.
-  bool cycle(const TableEntry& head, const Arrival* arrival, bool issue) {
+  // the head issues when `issue` and it is ready; the next cycle's head is `next` if it
+  // issues, else `hold`. Compares the verdicts; returns ready.
+  bool cycle(const TableEntry& head, const TableEntry& hold, const TableEntry& next,
+             const Arrival* arrival, bool issue) {
     dut_->arrive_i = arrival != nullptr;
     if (arrival != nullptr) {
       dut_->arrive_op_i = static_cast<uint8_t>(arrival->op);
@@ -44,12 +47,16 @@ class Tracker {
     }
     dut_->op_i = static_cast<uint8_t>(head.op);
     dut_->flow_i = static_cast<uint8_t>(head.flow);
-    dut_->parent_i = static_cast<uint8_t>(head.parent == mt::kNil ? kNil : head.parent);
-    uint32_t children = 0;
-    for (uint32_t k = 0; k < kK; ++k) {
-      children |= (k < head.children.size() ? head.children[k] : kNil) << (kNodeW * k);
-    }
-    dut_->children_i = children;
+    dut_->parent_i = node(head.parent);
+    dut_->children_i = children(head);
+    dut_->hold_op_i = static_cast<uint8_t>(hold.op);
+    dut_->hold_flow_i = static_cast<uint8_t>(hold.flow);
+    dut_->hold_parent_i = node(hold.parent);
+    dut_->hold_children_i = children(hold);
+    dut_->next_op_i = static_cast<uint8_t>(next.op);
+    dut_->next_flow_i = static_cast<uint8_t>(next.flow);
+    dut_->next_parent_i = node(next.parent);
+    dut_->next_children_i = children(next);
     Op op;
     uint32_t from;
     const bool waits = golden_.first_missing(head, op, from);
@@ -64,10 +71,23 @@ class Tracker {
     dut_.tick();
     return !waits;
   }
+  // A cycle whose head stays the head in the next.
+  bool cycle(const TableEntry& head, const Arrival* arrival, bool issue) {
+    return cycle(head, head, head, arrival, issue);
+  }
   Clocked<Vdependency_tracker>& dut() { return dut_; }
   noc::DependencyTracker& golden() { return golden_; }
 
  private:
+  static uint8_t node(uint32_t n) { return static_cast<uint8_t>(n == mt::kNil ? kNil : n); }
+  static uint32_t children(const TableEntry& e) {
+    uint32_t c = 0;
+    for (uint32_t k = 0; k < kK; ++k) {
+      c |= (k < e.children.size() ? e.children[k] : kNil) << (kNodeW * k);
+    }
+    return c;
+  }
+
   Clocked<Vdependency_tracker> dut_;
   noc::DependencyTracker golden_;
 };
@@ -81,24 +101,41 @@ TableEntry entry(Op op, uint32_t flow, uint32_t parent, std::vector<uint32_t> ch
   return e;
 }
 
+// A scripted cycle: its head, its arrival (if any), whether the head is to issue, and the
+// verdict expected. The next step's head is the head of the next cycle, issued or not.
+struct Step {
+  TableEntry head;
+  const Arrival* arrival;
+  bool issue, ready;
+};
+
+void play(Tracker& t, const std::vector<Step>& steps) {
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const Step& s = steps[i];
+    const TableEntry& after = i + 1 < steps.size() ? steps[i + 1].head : s.head;
+    EXPECT_EQ(t.cycle(s.head, after, after, s.arrival, s.issue), s.ready) << "step " << i;
+  }
+}
+
 TEST(DependencyTracker, WaitRulesOfFig5) {
   Tracker t;
   const TableEntry reduce = entry(Op::kReduce, 3, 1, {2, 5});
   const TableEntry root_gather = entry(Op::kGather, 7, mt::kNil, {2, 5});
   const TableEntry gather = entry(Op::kGather, 3, 1, {2, 5});
-  EXPECT_FALSE(t.cycle(reduce, nullptr, false));  // waits for the Reduce of flow 3 from 2
-  const Arrival from2{Op::kReduce, 3, 2}, from5{Op::kReduce, 3, 5};
-  EXPECT_FALSE(t.cycle(reduce, &from2, false));   // now from 5
-  EXPECT_TRUE(t.cycle(reduce, &from5, true));     // an arrival counts in its own cycle
-  EXPECT_FALSE(t.cycle(gather, nullptr, false));  // the parent's Gather
-  const Arrival parent{Op::kGather, 3, 1};
-  EXPECT_TRUE(t.cycle(gather, &parent, true));
-  // A root Gather of a flow no Reduce issued for waits for its children's Reduces.
-  EXPECT_FALSE(t.cycle(root_gather, nullptr, false));
   const TableEntry reduce7 = entry(Op::kReduce, 7, mt::kNil, {});
-  EXPECT_TRUE(t.cycle(reduce7, nullptr, true));   // a terminal Reduce with no children
-  EXPECT_TRUE(t.cycle(root_gather, nullptr, true));  // the flow is reduced: no more waiting
-  EXPECT_TRUE(t.cycle(entry(Op::kNop, 0, mt::kNil, {}), nullptr, true));
+  const Arrival from2{Op::kReduce, 3, 2}, from5{Op::kReduce, 3, 5}, parent{Op::kGather, 3, 1};
+  play(t, {
+      {reduce, nullptr, false, false},  // waits for the Reduce of flow 3 from 2
+      {reduce, &from2, false, false},   // now from 5
+      {reduce, &from5, true, true},     // an arrival counts in its own cycle
+      {gather, nullptr, false, false},  // the parent's Gather
+      {gather, &parent, true, true},
+      // A root Gather of a flow no Reduce issued for waits for its children's Reduces.
+      {root_gather, nullptr, false, false},
+      {reduce7, nullptr, true, true},      // a terminal Reduce with no children
+      {root_gather, nullptr, true, true},  // the flow is reduced: no more waiting
+      {entry(Op::kNop, 0, mt::kNil, {}), nullptr, true, true},
+  });
 }
 
 // A Put waits as a Gather does, and its arrival is recorded in the flow's Gather row, so it
@@ -106,20 +143,20 @@ TEST(DependencyTracker, WaitRulesOfFig5) {
 TEST(DependencyTracker, APutWaitsAsAGatherAndShareItsRow) {
   Tracker t;
   const TableEntry put = entry(Op::kPut, 2, 4, {6});
-  EXPECT_FALSE(t.cycle(put, nullptr, false));  // the parent's Put (or Gather)
-  const Arrival from4{Op::kPut, 2, 4};
-  EXPECT_TRUE(t.cycle(put, &from4, true));
   const TableEntry terminal = entry(Op::kPut, 2, 4, {});  // waits only: already there
-  EXPECT_TRUE(t.cycle(terminal, nullptr, true));
   const TableEntry gather = entry(Op::kGather, 3, 6, {1});
-  EXPECT_FALSE(t.cycle(gather, nullptr, false));
-  const Arrival put_from6{Op::kPut, 3, 6};
-  EXPECT_TRUE(t.cycle(gather, &put_from6, true));
-  // A root Put of a flow no Reduce issued for waits for its children's Reduces.
   const TableEntry root = entry(Op::kPut, 5, mt::kNil, {1});
-  EXPECT_FALSE(t.cycle(root, nullptr, false));
-  const Arrival reduce_from1{Op::kReduce, 5, 1};
-  EXPECT_TRUE(t.cycle(root, &reduce_from1, true));
+  const Arrival from4{Op::kPut, 2, 4}, put_from6{Op::kPut, 3, 6}, reduce_from1{Op::kReduce, 5, 1};
+  play(t, {
+      {put, nullptr, false, false},  // the parent's Put (or Gather)
+      {put, &from4, true, true},
+      {terminal, nullptr, true, true},
+      {gather, nullptr, false, false},
+      {gather, &put_from6, true, true},
+      // A root Put of a flow no Reduce issued for waits for its children's Reduces.
+      {root, nullptr, false, false},
+      {root, &reduce_from1, true, true},
+  });
 }
 
 TEST(DependencyTracker, AFullRowOverflowsOnBothSides) {
@@ -168,22 +205,27 @@ TEST(DependencyTracker, AFlowWithoutARowIsAnErrorOnBothSidesNamingTheBound) {
 
 TEST(DependencyTracker, RandomTablesAndArrivalsGiveTheSameVerdicts) {
   std::mt19937 rng(9);
+  // An entry over a few flows and nodes.
+  auto random_entry = [&] {
+    const Op op = static_cast<Op>(rng() % 4);  // NOP, Reduce, Gather, Put
+    const uint32_t parent = rng() % 3 == 0 ? mt::kNil : static_cast<uint32_t>(rng() % 12);
+    std::vector<uint32_t> children;
+    for (uint32_t k = 0, n = static_cast<uint32_t>(rng() % (kK + 1)); k < n; ++k) {
+      children.push_back(static_cast<uint32_t>(rng() % 12));
+    }
+    return entry(op, static_cast<uint32_t>(rng() % 6), op == Op::kNop ? mt::kNil : parent,
+                 children);
+  };
   for (int run = 0; run < 20; ++run) {
     Tracker t;
     std::set<std::tuple<int, uint32_t, uint32_t>> sent;  // messages never repeat
     std::vector<uint32_t> per_row(2 * kFlows, 0);
     TableEntry head = entry(Op::kNop, 0, mt::kNil, {});
+    TableEntry next = random_entry();  // the head after an issue (the table's next entry)
     for (int c = 0; c < 3000; ++c) {
-      if (rng() % 6 == 0) {  // a new head entry over a few flows and nodes
-        const Op op = static_cast<Op>(rng() % 4);  // NOP, Reduce, Gather, Put
-        const uint32_t parent = rng() % 3 == 0 ? mt::kNil : static_cast<uint32_t>(rng() % 12);
-        std::vector<uint32_t> children;
-        for (uint32_t k = 0, n = static_cast<uint32_t>(rng() % (kK + 1)); k < n; ++k) {
-          children.push_back(static_cast<uint32_t>(rng() % 12));
-        }
-        head = entry(op, static_cast<uint32_t>(rng() % 6), op == Op::kNop ? mt::kNil : parent,
-                     children);
-      }
+      // Without an issue the head stays (as in the NI), or now and then becomes another
+      // entry, so that both of the next cycle's candidates vary.
+      const TableEntry hold = rng() % 6 == 0 ? random_entry() : head;
       const uint32_t kind = static_cast<uint32_t>(rng() % 3);
       Arrival a{kind == 0 ? Op::kReduce : kind == 1 ? Op::kGather : Op::kPut,
                 static_cast<uint32_t>(rng() % 6), static_cast<uint32_t>(rng() % 12)};
@@ -194,9 +236,16 @@ TEST(DependencyTracker, RandomTablesAndArrivalsGiveTheSameVerdicts) {
       const bool arrive = rng() % 3 == 0 && per_row[row] < kSlots &&
                           sent.insert({key, a.flow, a.sender}).second;
       if (arrive) ++per_row[row];
-      t.cycle(head, arrive ? &a : nullptr, rng() % 2 == 0);
+      const bool issue = rng() % 2 == 0;
+      const bool ready = t.cycle(head, hold, next, arrive ? &a : nullptr, issue);
       ASSERT_FALSE(HasFailure()) << "run " << run << ", cycle " << c;
       ASSERT_FALSE(t.dut()->overflow_o);
+      if (issue && ready) {
+        head = next;
+        next = random_entry();
+      } else {
+        head = hold;
+      }
     }
   }
 }

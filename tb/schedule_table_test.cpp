@@ -60,6 +60,8 @@ class Table {
   }
 
   TableEntry entry(uint32_t index) { return read_entry<kNodeW, kK>(dut_, index); }
+  // The next entry's wait fields, read with the last entry().
+  TableEntry next() { return next_wait_fields<kNodeW, kK>(dut_); }
 
   Clocked<Vschedule_table>& dut() { return dut_; }
 
@@ -93,6 +95,10 @@ void expect_table(Table& t, const ScheduleTable& want, const std::string& where)
   ASSERT_EQ(t.read(cfg::kRegEntries).data, want.entries.size()) << where;
   for (uint32_t i = 0; i < want.entries.size(); ++i) {
     ASSERT_EQ(t.entry(i), want.entries[i]) << where << ", entry " << i;
+    if (i + 1 < want.entries.size()) {
+      ASSERT_EQ(t.next(), wait_fields(want.entries[i + 1])) << where << ", entry " << i + 1
+                                                            << " read as the next";
+    }
   }
 }
 

@@ -30,6 +30,7 @@ module table_hex_loader #(
   output logic [1:0]          status_o,
   output logic [31:0]         entries_o,
   input  logic [IDX_W-1:0]    rd_idx_i,
+  input  logic [IDX_W-1:0]    rd_idx_next_i,
   output logic [1:0]          rd_op_o,
   output logic [NODE_W-1:0]   rd_flow_o,
   output logic [NODE_W-1:0]   rd_parent_o,
@@ -37,7 +38,11 @@ module table_hex_loader #(
   output logic [STEP_W-1:0]   rd_step_o,
   output logic [ADDR_W-1:0]   rd_addr_o,
   output logic [SIZE_W-1:0]   rd_size_o,
-  output logic [K*ROUTE_W-1:0] rd_routes_o
+  output logic [K*ROUTE_W-1:0] rd_routes_o,
+  output logic [1:0]          nx_op_o,
+  output logic [NODE_W-1:0]   nx_flow_o,
+  output logic [NODE_W-1:0]   nx_parent_o,
+  output logic [K*NODE_W-1:0] nx_children_o
 );
 
   `include "ni_formats.svh"
@@ -163,8 +168,8 @@ module table_hex_loader #(
     .cfg_wdata_i(cfg_wdata), .cfg_rvalid_o(cfg_rvalid), .cfg_error_o(cfg_error),
     .cfg_rdata_o(unused_rdata), .status_o, .entries_o, .dtype_o(unused_dtype),
     .error_cause_o(unused_cause), .route_node_o(route_node), .route_i(route_q[1]),
-    .rd_idx_i, .rd_op_o, .rd_flow_o, .rd_parent_o, .rd_children_o, .rd_step_o, .rd_addr_o,
-    .rd_size_o, .rd_routes_o
+    .rd_idx_i, .rd_idx_next_i, .rd_op_o, .rd_flow_o, .rd_parent_o, .rd_children_o, .rd_step_o,
+    .rd_addr_o, .rd_size_o, .rd_routes_o, .nx_op_o, .nx_flow_o, .nx_parent_o, .nx_children_o
   );
 
   assign done_o = phase_q == 2'd3 && !cfg_rvalid;

@@ -71,6 +71,10 @@ TEST(TableHexLoader, LoadsEveryGoldenHexAsTheCppDecoderReadsTheBin) {
       for (uint32_t i = 0; i < want.entries.size(); ++i) {
         ASSERT_EQ((read_entry<kNodeW, kK>(dut, i)), want.entries[i]) << stem << ", entry " << i;
         ASSERT_EQ(dut->rd_routes_o, routes_of(want.entries[i])) << stem << ", entry " << i;
+        if (i + 1 < want.entries.size()) {
+          ASSERT_EQ((next_wait_fields<kNodeW, kK>(dut)), wait_fields(want.entries[i + 1]))
+              << stem << ", entry " << i + 1 << " read as the next";
+        }
       }
       ++images;
     }
