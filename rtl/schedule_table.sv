@@ -28,9 +28,8 @@
 //
 // Reading. rd_idx_i selects an entry of the installed table; its fields appear on rd_*_o in
 // the next cycle (a synchronous read, as an SRAM macro gives it), and the next entry's wait
-// fields (op, flow, parent, children) on nx_*_o, so that the NI can make the next entry's
-// wait check a cycle ahead. The entries are in two banks, even and odd indices, so the two
-// reads are one per bank. Node fields hold nil as all ones in NODE_W bits, whatever the
+// fields (op, flow, parent, children) on nx_*_o, through a second read port, so that the NI
+// can make the next entry's wait check a cycle ahead. Node fields hold nil as all ones in NODE_W bits, whatever the
 // image's node_bits; rd_routes_o holds send slot k's route at [k*ROUTE_W +: ROUTE_W] (0 where
 // the slot sends nothing).
 //
@@ -171,9 +170,7 @@ module schedule_table #(
   logic [CntW-1:0] entries_q, entries_d;
   logic        dtype_q, dtype_d;
   logic [TABLE_ERROR_BITS-1:0] cause_q, cause_d;
-  localparam int unsigned WaitW = 2 + (2 + K) * NODE_W;  // op, flow, parent, children
   logic [EntryW-1:0] rd_q;             // the entry at last cycle's rd_idx_i
-  logic [WaitW-1:0]  nx_q;             // and the next entry's wait fields
 
   // ---- the header, one field at a time ---------------------------------------------------
   // Header bytes shift into fld_q from the top, so in the cycle a field's last byte comes in
@@ -678,35 +675,25 @@ module schedule_table #(
     for (int i = 1; i <= RouteLag; i++) rt_slot_q[i] <= rt_slot_q[i-1];
   end
 
-  // The banks: even and odd entries, each a storage array of 2 * DEPTH / 2 entries (bank,
-  // index / 2): the loader writes the inactive bank, the head port reads the active one (a
-  // registered read), an entry and the next from different arrays. An entry is written when
-  // it and the image so far are right: in the cycle its pad is taken, the entry's first error
-  // is e_err_q or the pad's own (e_final), told here from the pad alone.
-  logic              bank_we;
-  logic [IDX_W-2:0]  even_row, odd_row;
-  logic              rd_odd_q;        // last cycle's rd_idx_i was odd
-  logic [2*EntryW-1:0] half_q;        // the even and the odd array's words
+  // The banks, one storage array of 2 * DEPTH entries (bank, index): the loader writes the
+  // inactive bank, the head port reads the active one (registered reads: the head entry and the
+  // next). An entry is written when it and the image so far are right: in the cycle its pad is
+  // taken, the entry's first error is e_err_q or the pad's own (e_final), told here from the
+  // pad alone.
+  logic bank_we;
+  /* verilator lint_off UNUSEDSIGNAL */  // of the next entry only its wait fields are read
+  logic [EntryW-1:0] nx_q;
+  /* verilator lint_on UNUSEDSIGNAL */
   assign bank_we = e_done && e_err_q == TABLE_ERROR_NONE && !pad_bad &&
                    err_q == TABLE_ERROR_NONE && 32'(ent_idx_q) < DEPTH;
-  assign even_row = rd_idx_i[0] ? rd_idx_next_i[IDX_W-1:1] : rd_idx_i[IDX_W-1:1];
-  assign odd_row = rd_idx_i[0] ? rd_idx_i[IDX_W-1:1] : rd_idx_next_i[IDX_W-1:1];
-  logic unused_next_parity;  // the opposite of rd_idx_i's
-  assign unused_next_parity = rd_idx_next_i[0];
-  for (genvar b = 0; b < 2; b++) begin : g_half
-    storage_array #(
-      .WIDTH(EntryW), .DEPTH(DEPTH), .WRITES(1), .READS(1), .SYNC_READ(1'b1)
-    ) u_banks (
-      .clk_i,
-      .we_i(bank_we && ent_idx_q[0] == 1'(b)),
-      .waddr_i({!active_q, ent_idx_q[IDX_W-1:1]}), .wmask_i(1'b1), .wdata_i(e_q),
-      .raddr_i({active_q, b == 0 ? even_row : odd_row}),
-      .rdata_o(half_q[EntryW*b +: EntryW])
-    );
-  end
-  always_ff @(posedge clk_i) rd_odd_q <= rd_idx_i[0];
-  assign rd_q = rd_odd_q ? half_q[EntryW +: EntryW] : half_q[0 +: EntryW];
-  assign nx_q = rd_odd_q ? half_q[0 +: WaitW] : half_q[EntryW +: WaitW];
+  storage_array #(
+    .WIDTH(EntryW), .DEPTH(2 * DEPTH), .WRITES(1), .READS(2), .SYNC_READ(1'b1)
+  ) u_banks (
+    .clk_i,
+    .we_i(bank_we),
+    .waddr_i({!active_q, ent_idx_q[IDX_W-1:0]}), .wmask_i(1'b1), .wdata_i(e_q),
+    .raddr_i({active_q, rd_idx_next_i, active_q, rd_idx_i}), .rdata_o({nx_q, rd_q})
+  );
 
   assign cfg_rvalid_o  = resp_valid_q;
   assign cfg_error_o   = resp_error_q;
