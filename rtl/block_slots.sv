@@ -151,26 +151,29 @@ module block_slots #(
   // count is picked by the completion's count down before the blocks' count up; the decodes,
   // the latest inputs, only set last flags.
   always_ff @(posedge clk_i) begin
-    logic [MESSAGES-1:0]      up, fresh_r, last, down;
-    logic [K*KEY_W-1:0]       first_key;   // the n-th first block's key at [KEY_W*n]
-    logic [$clog2(K + 1)-1:0] rank;        // first blocks in the lanes before p
-    rank = '0;
+    logic [MESSAGES-1:0] up, fresh_r, last, down;
+    logic [K*KEY_W-1:0]  first_key;   // the n-th first block's key at [KEY_W*n]
+    logic [K-1:0]        taken;       // the n-th head is taken
+    logic [K:0]          rank;        // one-hot: first blocks in the lanes before p
+    rank = (K + 1)'(1);
     fresh_r = '0;
     up = '0;
     last = '0;
     first_key = '0;
+    taken = '0;
     for (int p = 0; p < K; p++) begin
       for (int h = 0; h < K; h++) begin
-        if (first[p] && rank == $clog2(K + 1)'(h)) begin
+        if (first[p] && rank[h]) begin
           first_key[KEY_W*h +: KEY_W] |= key_i[KEY_W*p +: KEY_W];
+          taken[h] = 1'b1;
         end
       end
       if (joining[p]) up |= MESSAGES'(1) << msg_rec_i[MSG_W*p +: MSG_W];
       if (last_i[p]) last |= MESSAGES'(1) << rec_o[MSG_W*p +: MSG_W];
-      rank = rank + $clog2(K + 1)'(first[p]);
+      if (first[p]) rank = rank << 1;
     end
     for (int h = 0; h < K; h++) begin
-      if (rank > $clog2(K + 1)'(h)) begin
+      if (taken[h]) begin
         fresh_r |= MESSAGES'(1) << heads[MSG_W*h +: MSG_W];
         key_q[heads[MSG_W*h +: MSG_W]] <= first_key[KEY_W*h +: KEY_W];
       end

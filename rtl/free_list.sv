@@ -48,7 +48,7 @@ module free_list #(
   logic                  lap_q;   // the head has wrapped: every place was written
   logic [ID_W:0]         free_q;
   logic [K*ID_W-1:0]     next_q;  // the ids at places head_q .. head_q + K - 1
-  logic [ID_W:0]         takes;
+  logic [K:0]            took;    // one-hot: takes of this cycle
   logic [BANKS*ROW_W-1:0] bank_raddr;
   logic [BANKS*ID_W-1:0] bank_rdata;
   logic [K*ID_W-1:0]     ahead;   // the ids at places head_q + K .. head_q + 2K - 1
@@ -61,20 +61,21 @@ module free_list #(
   // count of requests before it, and whether it gets one is a registered flag of that count
   // (enough_q[j]: more than j ids free), with no compare of counts between the lanes. Both are
   // picked by shifting: the registers and the flags move on by one at each request, so each
-  // request bit drives one level of two-way selects rather than a count.
+  // request bit drives one level of two-way selects rather than a count. The cycle's takes
+  // are a one-hot position shifted the same way (took), which picks the next state.
   logic [K-1:0] enough_q;
   always_comb begin
     logic [K*ID_W-1:0] ids;   // the registers from the lanes before p on
     logic [K-1:0]      room;  // and their flags
     ids = next_q;
     room = enough_q;
-    takes = '0;
+    took = (K + 1)'(1);
     short_o = 1'b0;
     for (int p = 0; p < K; p++) begin
       take_o[p] = want_i[p] && room[0];
       short_o |= want_i[p] && !room[0];
       id_o[ID_W*p +: ID_W] = ids[ID_W-1:0];
-      takes = takes + (ID_W + 1)'(take_o[p]);
+      if (take_o[p]) took = took << 1;
       if (want_i[p]) begin
         ids = ids >> ID_W;
         room = room >> 1;
@@ -116,16 +117,19 @@ module free_list #(
   end
 
   // The registers after this cycle, for every count of takes t = 0..K (from registers, the
-  // bank reads and the returned id alone), then the one of this cycle's count: the requests
-  // arrive late in the cycle and only pick among ready candidates. For t takes: the ids at the
-  // K places from head_q + t (the id returned this cycle where it lands among them, at offset
-  // free_q from head_q), the free count and its "more than j" flags.
+  // bank reads and the returned id alone), then the one of this cycle's count (took): the
+  // requests arrive late in the cycle and only pick among ready candidates. For t takes: the
+  // head (with the wrap as its top bit), the ids at the K places from head_q + t (the id
+  // returned this cycle where it lands among them, at offset free_q from head_q), the free
+  // count and its "more than j" flags.
+  logic [(K+1)*(ID_W+1)-1:0] head_t;
   logic [(K+1)*K*ID_W-1:0]  next_t;    // t's place j at [(t*K + j)*ID_W]
   logic [(K+1)*(ID_W+1)-1:0] free_t;
   logic [(K+1)*K-1:0]       enough_t;
   always_comb begin
     for (int t = 0; t <= K; t++) begin
       logic [ID_W:0] free;
+      head_t[(ID_W+1)*t +: ID_W+1] = {1'b0, head_q} + (ID_W + 1)'(t);
       free = free_q - (ID_W + 1)'(t) + (ID_W + 1)'(put_i);
       free_t[(ID_W+1)*t +: ID_W+1] = free;
       for (int j = 0; j < K; j++) begin
@@ -137,18 +141,21 @@ module free_list #(
     end
   end
 
+  logic [ID_W:0]     head_d;
   logic [K*ID_W-1:0] next_d;
   logic [ID_W:0]     free_d;
   logic [K-1:0]      enough_d;
   always_comb begin
+    head_d = '0;
     next_d = '0;
     free_d = '0;
     enough_d = '0;
     for (int t = 0; t <= K; t++) begin
-      if (takes == (ID_W + 1)'(t)) begin
-        next_d = next_t[ID_W*K*t +: ID_W*K];
-        free_d = free_t[(ID_W+1)*t +: ID_W+1];
-        enough_d = enough_t[K*t +: K];
+      if (took[t]) begin
+        head_d |= head_t[(ID_W+1)*t +: ID_W+1];
+        next_d |= next_t[ID_W*K*t +: ID_W*K];
+        free_d |= free_t[(ID_W+1)*t +: ID_W+1];
+        enough_d |= enough_t[K*t +: K];
       end
     end
   end
@@ -161,11 +168,9 @@ module free_list #(
       free_q <= (ID_W + 1)'(ENTRIES);
       enough_q <= '1;
     end else begin
-      logic [ID_W:0] next;
-      next = {1'b0, head_q} + takes;
-      head_q <= next[ID_W-1:0];
+      head_q <= head_d[ID_W-1:0];
       next_q <= next_d;
-      if (next[ID_W]) lap_q <= 1'b1;
+      if (head_d[ID_W]) lap_q <= 1'b1;
       free_q <= free_d;
       enough_q <= enough_d;
     end

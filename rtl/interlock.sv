@@ -112,19 +112,27 @@ module interlock #(
   logic [K-1:0]       pushed;
   logic [K*REC_W-1:0] pushed_rec;
   assign q_tail = q_head_q + Q_W'(q_count_q);
+  // A port's block is the s-th when s ports before it have one: a one-hot position shifted
+  // at each (at), so a port's record reaches its place through one AND-OR, not a chain of
+  // selects.
   always_comb begin
+    logic [K-1:0] at;
+    at = K'(1);
     pushed = '0;
     pushed_rec = '0;
     q_pushes = '0;
     for (int p = 0; p < K; p++) begin
-      if (new_i[p]) begin
-        pushed[q_pushes[BANK_W-1:0]] = 1'b1;
-        pushed_rec[REC_W*q_pushes[BANK_W-1:0] +: REC_W] = {new_slot_i[SLOT_W*p +: SLOT_W],
-                                                         new_meta_i[META_W*p +: META_W],
-                                                         new_addr_i[ADDR_W*p +: ADDR_W],
-                                                         new_len_i[LEN_W*p +: LEN_W]};
-        q_pushes = q_pushes + (Q_W + 1)'(1);
+      for (int n = 0; n < K; n++) begin
+        if (new_i[p] && at[n]) begin
+          pushed[n] = 1'b1;
+          pushed_rec[REC_W*n +: REC_W] |= {new_slot_i[SLOT_W*p +: SLOT_W],
+                                           new_meta_i[META_W*p +: META_W],
+                                           new_addr_i[ADDR_W*p +: ADDR_W],
+                                           new_len_i[LEN_W*p +: LEN_W]};
+        end
       end
+      if (new_i[p]) at = at << 1;
+      q_pushes = q_pushes + (Q_W + 1)'(new_i[p]);
     end
   end
   always_comb begin
