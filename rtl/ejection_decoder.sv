@@ -104,6 +104,10 @@ module ejection_decoder #(
   // flit takes a slot and a record, and what the block slots give late); the rest in a storage
   // array of a word per VC (u_contexts), read and written at the flit's VC.
   logic [VCS-1:0]            open_q, open_d, message_q, message_d;
+  logic [VCS-1:0]            has_rec_q, has_slot_q;
+  logic [MSG_W-1:0]          rec_q [VCS];
+  logic [SLOT_W-1:0]         slot_q [VCS];
+  logic [PKT_W-1:0]          pkt_q [VCS];
   logic [KEY_W-1:0]          c_key, n_key;
   logic [ADDR_W-1:0]         c_addr, n_addr;     // address of the block's first byte
   logic [SIZE_W-1:0]         c_left, n_left;     // payload bytes still to come
@@ -161,6 +165,19 @@ module ejection_decoder #(
     ends_block = is_tail_flit ||
                  LINE_LO_W'(c_addr) + (LINE_LO_W'(c_flits) << 4) + LINE_LO_W'(16) == '0;
     h_sender = is_sub ? h_from_node : h_src;
+  end
+
+  // Whether a payload flit would take a slot (its VC is open and its block has none), and a
+  // record with it (its message has none: the VC's, or the packet entry's), per VC from
+  // registers alone; the flit's VC and type then only pick a bit.
+  logic [VCS-1:0] vc_slot_want, vc_rec_want;
+  logic           first_payload;
+  always_comb begin
+    for (int v = 0; v < VCS; v++) begin
+      vc_slot_want[v] = open_q[v] && !has_slot_q[v];
+      vc_rec_want[v] = message_q[v] ? !has_rec_q[v] : !pkt_has_rec_q[pkt_q[v]];
+    end
+    first_payload = flit_i && !is_head && vc_slot_want[vc_i] && is_sub == message_q[vc_i];
   end
 
   // The VC's context with this flit.
@@ -270,17 +287,16 @@ module ejection_decoder #(
       n_flits = c_flits + FLITS_W'(1);
       // The block's first payload flit takes its slot, and its message's record if it is the
       // message's first block; every payload flit goes into the slot.
-      if (open_q[vc_i] && is_sub == message_q[vc_i] && !c_has_slot) begin
+      if (first_payload) begin
         slot_want_o = 1'b1;
         n_has_slot = slot_ok_i;
         n_slot = slot_i;
         wr_slot_o = slot_i;
+        rec_want_o = vc_rec_want[vc_i];
         if (message_q[vc_i]) begin
-          rec_want_o = !c_has_rec;
           n_has_rec = c_has_rec || slot_ok_i;
           rec_to_ctx = !c_has_rec;
         end else begin
-          rec_want_o = !p_has_rec;
           for (int p = 0; p < PKT_MSGS; p++) begin
             if (at_pkt[p]) begin
               pkt_has_rec_d[p] = p_has_rec || slot_ok_i;
@@ -384,10 +400,6 @@ module ejection_decoder #(
     .raddr_i(vc_i),
     .rdata_o({c_key, c_addr, c_left, c_msg_bytes, c_flits})
   );
-  logic [VCS-1:0]   has_rec_q, has_slot_q;
-  logic [MSG_W-1:0]  rec_q [VCS];
-  logic [SLOT_W-1:0] slot_q [VCS];
-  logic [PKT_W-1:0]  pkt_q [VCS];
   assign c_has_rec = has_rec_q[vc_i];
   assign c_rec = rec_q[vc_i];
   assign c_has_slot = has_slot_q[vc_i];
