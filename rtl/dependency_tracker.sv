@@ -11,17 +11,17 @@
 // head. issue_i with a Reduce head marks the flow reduced from the next cycle on (a root Gather
 // of a reduced flow waits for nothing more).
 //
-// The wait check is made a cycle ahead. The head of the next cycle is hold_* when this cycle's
-// head does not issue and next_* when it does (or any entry after start_i); for both, this
-// cycle reads their rows and registers which of the senders they need are still missing
-// (counting this cycle's arrival). Since senders are only added, what was missing then is
-// missing now unless this cycle's arrival brings it: ready_o is the registered verdict and one
-// compare of the arrival against the head's nodes, with no storage read on its path. After
-// start_i (empty rows) every sender the head needs is missing.
+// The wait check is made a cycle ahead: the verdict on the head is a register of the senders
+// it still lacks (missing), less this cycle's arrival, with no storage read on its path.
+// Senders are only added, so what a head lacks at the end of a cycle is what it lacked less
+// that cycle's arrival, and so it is registered for the next cycle when the head stays; when
+// it issues, the next cycle's head is the table's next entry (next_*_i), whose row this cycle
+// reads and checks (counting this cycle's arrival). After start_i (empty rows) the head lacks
+// every sender it needs.
 //
 // Storage: the senders are a memory of a row per (op, flow) and a lane per slot (one write
-// port; two read ports, the two candidates' rows); the fill counts a memory of a count per row
-// (one write port, three read ports: the candidates' rows and the arriving message's row). A
+// port, one read port: the next entry's row); the fill counts a memory of a count per row (one
+// write port, two read ports: the next entry's row and the arriving message's row). A
 // flip-flop per row says whether the row was written since start_i, so start_i empties every
 // row in one cycle without writing the memories.
 module dependency_tracker #(
@@ -49,12 +49,7 @@ module dependency_tracker #(
   input  logic [NODE_W-1:0] parent_i,
   input  logic [K*NODE_W-1:0] children_i,
   input  logic              issue_i,
-  // The head entry of the next cycle if this one does not issue (the NI: the same entry) and
-  // if it does (the table's next entry).
-  input  logic [1:0]        hold_op_i,
-  input  logic [NODE_W-1:0] hold_flow_i,
-  input  logic [NODE_W-1:0] hold_parent_i,
-  input  logic [K*NODE_W-1:0] hold_children_i,
+  // The table's next entry: the head of the next cycle if this one issues.
   input  logic [1:0]        next_op_i,
   input  logic [NODE_W-1:0] next_flow_i,
   input  logic [NODE_W-1:0] next_parent_i,
@@ -92,21 +87,9 @@ module dependency_tracker #(
     wait_row = row_of(written(op) && parent != Nil ? 2'(OP_GATHER) : 2'(OP_REDUCE), flow);
   endfunction
 
-  // The candidates for the next cycle's head: [0] hold, [1] next.
-  logic [2*2-1:0]        cand_op;
-  logic [2*NODE_W-1:0]   cand_flow, cand_parent;
-  logic [2*K*NODE_W-1:0] cand_children;
-  logic [2*ROW_W-1:0]    cand_row;
-  logic [ROW_W-1:0]      arrive_row;
-  assign cand_op = {next_op_i, hold_op_i};
-  assign cand_flow = {next_flow_i, hold_flow_i};
-  assign cand_parent = {next_parent_i, hold_parent_i};
-  assign cand_children = {next_children_i, hold_children_i};
-  for (genvar c = 0; c < 2; c++) begin : g_row
-    assign cand_row[ROW_W*c +: ROW_W] =
-        wait_row(cand_op[2*c +: 2], cand_flow[NODE_W*c +: FLOW_IDX_W],
-                 cand_parent[NODE_W*c +: NODE_W]);
-  end
+  logic [ROW_W-1:0] head_row, next_row, arrive_row;
+  assign head_row = wait_row(op_i, flow_i[FLOW_IDX_W-1:0], parent_i);
+  assign next_row = wait_row(next_op_i, next_flow_i[FLOW_IDX_W-1:0], next_parent_i);
   assign arrive_row = row_of(arrive_op_i, arrive_flow_i[FLOW_IDX_W-1:0]);
 
   logic [Rows-1:0]  used_q, used_d;  // the row was written since start_i
@@ -114,35 +97,31 @@ module dependency_tracker #(
   logic             overflow_q, overflow_d;
 
   // ---- the fill counts ----------------------------------------------------------------------
-  logic [3*CNT_W-1:0] count_rd;  // [0], [1]: the candidates' rows, [2]: the arrival's row
-  logic [2*CNT_W-1:0] cand_count;
-  logic [CNT_W-1:0]   arrive_count;
+  logic [2*CNT_W-1:0] count_rd;  // [0]: the next entry's row, [1]: the arrival's row
+  logic [CNT_W-1:0]   next_count, arrive_count;
   logic               arrive_fits, record;
-  for (genvar c = 0; c < 2; c++) begin : g_count
-    assign cand_count[CNT_W*c +: CNT_W] =
-        used_q[cand_row[ROW_W*c +: ROW_W]] ? count_rd[CNT_W*c +: CNT_W] : '0;
-  end
-  assign arrive_count = used_q[arrive_row] ? count_rd[2*CNT_W +: CNT_W] : '0;
+  assign next_count = used_q[next_row] ? count_rd[0 +: CNT_W] : '0;
+  assign arrive_count = used_q[arrive_row] ? count_rd[CNT_W +: CNT_W] : '0;
   assign arrive_fits = 32'(arrive_count) < SLOTS && 32'(arrive_flow_i) < FLOWS;
   assign record = arrive_i && arrive_fits;
 
-  storage_array #(.WIDTH(CNT_W), .DEPTH(Rows), .WRITES(1), .READS(3)) u_counts (
+  storage_array #(.WIDTH(CNT_W), .DEPTH(Rows), .WRITES(1), .READS(2)) u_counts (
     .clk_i, .we_i(record), .waddr_i(arrive_row), .wmask_i(1'b1),
-    .wdata_i(arrive_count + CNT_W'(1)), .raddr_i({arrive_row, cand_row}), .rdata_o(count_rd)
+    .wdata_i(arrive_count + CNT_W'(1)), .raddr_i({arrive_row, next_row}), .rdata_o(count_rd)
   );
 
   // ---- the senders: an arrival writes the lane of its slot ---------------------------------
-  logic [SLOTS-1:0]          lane_write;
-  logic [2*SLOTS*NODE_W-1:0] cand_sender;  // the candidates' rows, by slot
+  logic [SLOTS-1:0]        lane_write;
+  logic [SLOTS*NODE_W-1:0] next_sender;  // the next entry's row, by slot
   always_comb begin
     for (int s = 0; s < SLOTS; s++) lane_write[s] = 32'(arrive_count) == s;
   end
 
   storage_array #(
-    .WIDTH(SLOTS * NODE_W), .DEPTH(Rows), .WRITES(1), .READS(2), .LANE_W(NODE_W)
+    .WIDTH(SLOTS * NODE_W), .DEPTH(Rows), .WRITES(1), .READS(1), .LANE_W(NODE_W)
   ) u_senders (
     .clk_i, .we_i(record), .waddr_i(arrive_row), .wmask_i(lane_write),
-    .wdata_i({SLOTS{arrive_sender_i}}), .raddr_i(cand_row), .rdata_o(cand_sender)
+    .wdata_i({SLOTS{arrive_sender_i}}), .raddr_i(next_row), .rdata_o(next_sender)
   );
 
   // ---- state: rows written, flows reduced, overflow ---------------------------------------
@@ -186,41 +165,13 @@ module dependency_tracker #(
     end
   endfunction
 
-  // The wait check a cycle ahead: for each candidate, the senders it needs that are missing
-  // after this cycle's arrival. The next entry's flow counts as reduced if this head, a Reduce
-  // of that flow, issues (it is the head only then).
-  logic [2*(K+1)-1:0] cand_missing;
-  logic [K:0]         missing_q, missing_d;
-  logic               fresh_q;  // start_i was last cycle: the head's missing senders unknown
-  logic [ROW_W-1:0]   row_q;    // the head's row
+  // The head's verdict: what it lacked at the end of the last cycle (after start_i: every
+  // sender it needs), less this cycle's arrival; also what it lacks at the end of this one.
+  logic [K:0]       missing_q, missing;
+  logic             fresh_q;  // start_i was last cycle: what the head lacks is not registered
   always_comb begin
-    for (int c = 0; c < 2; c++) begin
-      logic [NODE_W-1:0] flow, parent;
-      logic [K*NODE_W-1:0] children;
-      logic reduced, arrives;
-      logic [K:0] need;
-      flow = cand_flow[NODE_W*c +: NODE_W];
-      parent = cand_parent[NODE_W*c +: NODE_W];
-      children = cand_children[K*NODE_W*c +: K*NODE_W];
-      reduced = reduced_q[flow[FLOW_IDX_W-1:0]] ||
-                (c == 1 && 32'(op_i) == OP_REDUCE && flow_i == flow);
-      arrives = arrive_i && arrive_row == cand_row[ROW_W*c +: ROW_W];
-      need = needs(cand_op[2*c +: 2], parent, children, reduced);
-      for (int k = 0; k <= K; k++) begin
-        cand_missing[(K+1)*c + k] = need[k] &&
-            !has(k == K ? parent : children[NODE_W*k +: NODE_W], cand_count[CNT_W*c +: CNT_W],
-                 cand_sender[SLOTS*NODE_W*c +: SLOTS*NODE_W], arrives);
-      end
-    end
-    missing_d = issue_i ? cand_missing[K+1 +: K+1] : cand_missing[0 +: K+1];
-  end
-
-  // The head's verdict: what was missing at the end of the last cycle, less this cycle's
-  // arrival (after start_i: everything it needs, less the arrival).
-  always_comb begin
-    logic [K:0] missing;
-    logic       arrives;
-    arrives = arrive_i && arrive_row == (fresh_q ? wait_row(op_i, flow_i[FLOW_IDX_W-1:0], parent_i) : row_q);
+    logic arrives;
+    arrives = arrive_i && arrive_row == head_row;
     missing = fresh_q ? needs(op_i, parent_i, children_i, 1'b0) : missing_q;
     for (int k = 0; k <= K; k++) begin
       if (arrives && arrive_sender_i == (k == K ? parent_i : children_i[NODE_W*k +: NODE_W])) begin
@@ -243,6 +194,24 @@ module dependency_tracker #(
     end
   end
 
+  // What the next entry lacks at the end of this cycle, from its row and this cycle's arrival.
+  // Its flow counts as reduced if the head, a Reduce of that flow, issues (it is the head of
+  // the next cycle only then).
+  logic [K:0] next_missing;
+  always_comb begin
+    logic reduced, arrives;
+    logic [K:0] need;
+    reduced = reduced_q[next_flow_i[FLOW_IDX_W-1:0]] ||
+              (32'(op_i) == OP_REDUCE && flow_i == next_flow_i);
+    arrives = arrive_i && arrive_row == next_row;
+    need = needs(next_op_i, next_parent_i, next_children_i, reduced);
+    for (int k = 0; k <= K; k++) begin
+      next_missing[k] = need[k] &&
+          !has(k == K ? next_parent_i : next_children_i[NODE_W*k +: NODE_W], next_count,
+               next_sender, arrives);
+    end
+  end
+
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       used_q <= '0;
@@ -256,10 +225,7 @@ module dependency_tracker #(
       fresh_q <= start_i;
     end
   end
-  always_ff @(posedge clk_i) begin
-    missing_q <= missing_d;
-    row_q <= issue_i ? cand_row[ROW_W +: ROW_W] : cand_row[0 +: ROW_W];
-  end
+  always_ff @(posedge clk_i) missing_q <= issue_i ? next_missing : missing;
 
   assign overflow_o = overflow_q;
 

@@ -482,8 +482,7 @@ module network_interface #(
     .arrive_flow_i(arrive_key_q[2 +: NODE_W]),
     .arrive_sender_i(arrive_key_q[2 + NODE_W +: NODE_W]),
     .op_i(e_op), .flow_i(e_flow), .parent_i(e_parent), .children_i(e_children),
-    .issue_i(issue), .hold_op_i(e_op), .hold_flow_i(e_flow), .hold_parent_i(e_parent),
-    .hold_children_i(e_children), .next_op_i(nx_op), .next_flow_i(nx_flow),
+    .issue_i(issue), .next_op_i(nx_op), .next_flow_i(nx_flow),
     .next_parent_i(nx_parent), .next_children_i(nx_children), .ready_o(dep_ready),
     .wait_op_o(dep_wait_op),
     .wait_node_o(dep_wait_node), .overflow_o(dep_overflow)
