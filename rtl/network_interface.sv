@@ -687,8 +687,6 @@ module network_interface #(
   // ports give the block being written to memory and the block being reduced. The write mask
   // is per DLANE_W bits: a flit where a beat is whole flits, else a beat or a word. A beat's
   // lanes past the block's end take sums of no element (never read: reads stop at its length).
-  // The write ports are registered (a macro's input registers: WRITE_REG), so the flits'
-  // slot decisions, late in the cycle, meet a register's setup rather than the array's.
   localparam int unsigned BEAT_BITS = LANES * 32;
   localparam int unsigned DLANE_W = BEAT_BITS % 128 == 0 ? 128
                                   : 128 % BEAT_BITS == 0 ? BEAT_BITS : 32;
@@ -719,8 +717,7 @@ module network_interface #(
   end
 
   storage_array #(
-    .WIDTH(DATA_W), .DEPTH(BLOCKS), .WRITES(K + 1), .READS(2), .LANE_W(DLANE_W),
-    .WRITE_REG(1'b1)
+    .WIDTH(DATA_W), .DEPTH(BLOCKS), .WRITES(K + 1), .READS(2), .LANE_W(DLANE_W)
   ) u_block_data (
     .clk_i, .we_i(data_we), .waddr_i(data_waddr), .wmask_i(data_wmask), .wdata_i(data_wdata),
     .raddr_i({beat_slot, req_tag[SLOT_W-1:0]}), .rdata_o({data_src, data_wb})
