@@ -232,7 +232,12 @@ module network_interface #(
   logic [K*SLOT_W-1:0]   blk_slot;
   // Block slots taken by blocks' first payload flits (with a record for a message's first
   // block, else the message's record), and the payload flits written into them.
-  logic [K-1:0]          sl_want, sl_first, sl_take, wr;
+  logic [K-1:0]          sl_want, sl_first, wr;
+  // A block that finds no free slot stops the run (full_o), so a decoder takes the slot it is
+  // given from the run's start on, and its writes need not wait for the free list's verdict.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [K-1:0]          sl_take;
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [K*MSG_W-1:0]    msg_rec;
   logic [K*SLOT_W-1:0]   sl_slot, wr_slot;
   logic [K*FLIT_LANE_W-1:0] wr_lane;
@@ -250,7 +255,7 @@ module network_interface #(
       .block_sender_o(blk_sender[NODE_W*p +: NODE_W]), .block_addr_o(blk_addr[ADDR_W*p +: ADDR_W]),
       .block_len_o(blk_len[LEN_W*p +: LEN_W]), .block_slot_o(blk_slot[SLOT_W*p +: SLOT_W]),
       .block_done_o(blk_last[p]),
-      .slot_want_o(sl_want[p]), .slot_ok_i(sl_take[p]), .slot_i(sl_slot[SLOT_W*p +: SLOT_W]),
+      .slot_want_o(sl_want[p]), .slot_ok_i(started_q), .slot_i(sl_slot[SLOT_W*p +: SLOT_W]),
       .rec_want_o(sl_first[p]), .rec_i(nb_rec[MSG_W*p +: MSG_W]),
       .msg_rec_o(msg_rec[MSG_W*p +: MSG_W]),
       .wr_o(wr[p]), .wr_slot_o(wr_slot[SLOT_W*p +: SLOT_W]),
@@ -651,7 +656,7 @@ module network_interface #(
   // completion and decode, no flit arrived or being decoded, no message open.
   logic done;
   assign done = started_q && 32'(head_d) >= table_entries && &ch_idle && slots_empty &&
-                sl_take == '0 && rx_q == '0 && rx_valid_i == '0 && &ej_idle;
+                (sl_want & {K{started_q}}) == '0 && rx_q == '0 && rx_valid_i == '0 && &ej_idle;
 
   always_comb begin
     cause_d = cause_q;

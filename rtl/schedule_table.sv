@@ -29,9 +29,9 @@
 // Reading. rd_idx_i selects an entry of the installed table; its fields appear on rd_*_o in
 // the next cycle (a synchronous read, as an SRAM macro gives it), and the next entry's wait
 // fields (op, flow, parent, children) on nx_*_o, through a second read port, so that the NI
-// can make the next entry's wait check a cycle ahead. Node fields hold nil as all ones in NODE_W bits, whatever the
-// image's node_bits; rd_routes_o holds send slot k's route at [k*ROUTE_W +: ROUTE_W] (0 where
-// the slot sends nothing).
+// can make the next entry's wait check a cycle ahead. Node fields hold nil as all ones in
+// NODE_W bits, whatever the image's node_bits; rd_routes_o holds send slot k's route at
+// [k*ROUTE_W +: ROUTE_W] (0 where the slot sends nothing).
 //
 // Bus: one access per cfg_valid_i && cfg_ready_o; its response (cfg_rvalid_o, cfg_error_o,
 // cfg_rdata_o) comes in the next cycle. cfg_error_o is the SystemC target's address error:
