@@ -45,11 +45,9 @@ def expected_bits(p):
     bufs = 2 * p["BLOCKS"] * block + k * p["LINES"] * (send - 32 + descriptor + block)
     bufs += k * p["LINES"] * (send - 32 + descriptor)
     # Each ejection port's context per VC (4 VCs): message key, block address, bytes left,
-    # message bytes, flits of the block so far, the block's slot (with its valid bit), and a
-    # packet's entry among the open packet-mode messages (the message's record is in registers).
-    pkt = max(1, (p.get("PKT_MSGS", 4) - 1).bit_length())
-    bufs += k * 4 * ((2 + 2 * node_w) + 32 + 2 * 32 + (block // 128).bit_length() + 1 + slot
-                     + pkt)
+    # message bytes, flits of the block so far (the block's slot, a packet's entry and the
+    # message's record are in registers).
+    bufs += k * 4 * ((2 + 2 * node_w) + 32 + 2 * 32 + (block // 128).bit_length())
     # The memory queue: each access (write, kind, tag, address, length) in its bank, and all
     # but its write flag again in the FIFO of accesses in flight; a block's tag is its record
     # and slot.
