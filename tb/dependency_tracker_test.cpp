@@ -121,7 +121,9 @@ void play(Tracker& t, const std::vector<Step>& steps) {
   for (size_t i = 0; i < steps.size(); ++i) {
     const Step& s = steps[i];
     const TableEntry& next = i + 1 < steps.size() ? steps[i + 1].head : s.head;
-    if (i + 1 < steps.size() && !s.issue) ASSERT_EQ(next, s.head) << "step " << i;
+    if (i + 1 < steps.size() && !s.issue) {
+      ASSERT_EQ(next, s.head) << "step " << i;
+    }
     EXPECT_EQ(t.cycle(s.head, next, s.arrival, s.issue), s.ready) << "step " << i;
   }
 }
