@@ -116,8 +116,7 @@ module ejection_decoder #(
   logic                      c_has_rec, n_has_rec;  // the message has a record: c_rec
   logic [MSG_W-1:0]          c_rec, n_rec;
   logic                      rec_to_ctx;         // rec_i becomes the VC's message's record
-  logic                      p_has_rec;          // the packet's entry has a record: p_rec
-  logic [MSG_W-1:0]          p_rec;
+  logic [MSG_W-1:0]          p_rec;              // the packet's entry's record
   logic                      c_has_slot, n_has_slot;  // the block so far has a slot: c_slot
   logic [SLOT_W-1:0]         c_slot, n_slot;
   // A packet's entry in the open packet-mode messages, found at its head: its later flits
@@ -219,15 +218,11 @@ module ejection_decoder #(
     b_key = c_key;
     c_len = LEN_W'(c_flits) << 4;  // every flit before the last of a block is full
     take = c_left < SIZE_W'(16) ? c_left : SIZE_W'(16);
-    p_has_rec = 1'b0;
     p_rec = '0;
     for (int p = 0; p < PKT_MSGS; p++) begin
       hit[p] = pkt_valid_q[p] && pkt_key_q[KEY_W*p +: KEY_W] == b_key;
       at_pkt[p] = c_pkt == PKT_W'(p);
-      if (at_pkt[p]) begin
-        p_has_rec = pkt_has_rec_q[p];
-        p_rec = pkt_rec_q[MSG_W*p +: MSG_W];
-      end
+      if (at_pkt[p]) p_rec = pkt_rec_q[MSG_W*p +: MSG_W];
     end
     // Whether a block ending here completes its packet's message, for every entry at once:
     // the bytes the message lacks before this flit (its bytes less the entry's and this
@@ -294,13 +289,13 @@ module ejection_decoder #(
         wr_slot_o = slot_i;
         rec_want_o = vc_rec_want[vc_i];
         if (message_q[vc_i]) begin
-          n_has_rec = c_has_rec || slot_ok_i;
-          rec_to_ctx = !c_has_rec;
+          n_has_rec = !rec_want_o || slot_ok_i;
+          rec_to_ctx = rec_want_o;
         end else begin
           for (int p = 0; p < PKT_MSGS; p++) begin
             if (at_pkt[p]) begin
-              pkt_has_rec_d[p] = p_has_rec || slot_ok_i;
-              rec_to_pkt[p] = !p_has_rec;
+              pkt_has_rec_d[p] = !rec_want_o || slot_ok_i;
+              rec_to_pkt[p] = rec_want_o;
             end
           end
         end

@@ -656,7 +656,7 @@ module network_interface #(
   // completion and decode, no flit arrived or being decoded, no message open.
   logic done;
   assign done = started_q && 32'(head_d) >= table_entries && &ch_idle && slots_empty &&
-                (sl_want & {K{started_q}}) == '0 && rx_q == '0 && rx_valid_i == '0 && &ej_idle;
+                sl_want == '0 && rx_q == '0 && rx_valid_i == '0 && &ej_idle;
 
   always_comb begin
     cause_d = cause_q;
