@@ -125,40 +125,86 @@ module dma_requester #(
     end
   end
 
+  // The request to the memory (registered, below), and the entry handed over after this
+  // cycle's: the banks are read there.
+  logic [EntryW-1:0] req_q, req_d;
+  logic              req_valid_q, req_valid_d;
+  logic              issued;
+  logic [PTR_W-1:0]  next_issue;
+  assign issued = req_valid_q && mem_req_ready_i;
+  assign next_issue = issue_q + PTR_W'(issued);
+
   logic [BANKS*EntryW-1:0] bank_rdata;
   for (genvar b = 0; b < BANKS; b++) begin : g_bank
     storage_array #(.WIDTH(EntryW), .DEPTH(ROWS), .WRITES(1), .READS(1)) u_rows (
       .clk_i, .we_i(bank_we[b]), .waddr_i(bank_waddr[ROW_W*b +: ROW_W]), .wmask_i(1'b1),
-      .wdata_i(bank_wdata[EntryW*b +: EntryW]), .raddr_i(ROW_W'(issue_q >> BANK_W)),
+      .wdata_i(bank_wdata[EntryW*b +: EntryW]), .raddr_i(ROW_W'(next_issue >> BANK_W)),
       .rdata_o(bank_rdata[EntryW*b +: EntryW])
     );
   end
 
-  // The request handed over: the oldest waiting entry, or the first access entering now.
-  logic [EntryW-1:0] req;
-  logic              req_valid;
+  // The request handed over is registered (the memory's request, and the block data's read
+  // address the NI derives from its tag, leave a register): req_q is the oldest waiting entry,
+  // or the first access entering now. Its next value is the oldest entry left after this
+  // cycle's hand-over: one entered before this cycle (a bank read, at most one entry
+  // leaves), else the first or second of this cycle's entering accesses, else the first access
+  // asked for now (push_i: the next cycle's entering accesses).
+  // The lowest lane of a set that asks.
+  function automatic logic [EntryW-1:0] first_of(logic [PUSHES-1:0] asks,
+                                                 logic [PUSHES*EntryW-1:0] lanes);
+    first_of = '0;
+    for (int i = PUSHES - 1; i >= 0; i--) begin
+      if (asks[i]) first_of = lanes[i*EntryW +: EntryW];
+    end
+  endfunction
 
+  logic [PUSHES*EntryW-1:0] asked;  // the accesses asked for now, as lanes
   always_comb begin
-    req = bank_rdata[EntryW*issue_q[BANK_W-1:0] +: EntryW];
-    req_valid = waiting_q != '0;
-    if (!req_valid) begin
-      for (int i = PUSHES - 1; i >= 0; i--) begin
-        if (push_q[i]) begin
-          req = lane(i);
-          req_valid = 1'b1;
-        end
-      end
+    for (int i = 0; i < PUSHES; i++) begin
+      asked[i*EntryW +: EntryW] = {push_write_i[i], push_kind_i[i*KIND_W +: KIND_W],
+                                   push_tag_i[i*TAG_W +: TAG_W], push_addr_i[i*ADDR_W +: ADDR_W],
+                                   push_len_i[i*LEN_W +: LEN_W]};
     end
   end
 
+  always_comb begin
+    logic [PUSHES-1:0] entering;  // this cycle's entering accesses not handed over
+    // With nothing older waiting, a hand-over took the first entering access.
+    entering = issued && waiting_q == '0 ? push_q & (push_q - PUSHES'(1)) : push_q;
+    if (waiting_q > (PTR_W + 1)'(issued)) begin
+      req_d = bank_rdata[EntryW*next_issue[BANK_W-1:0] +: EntryW];
+      req_valid_d = 1'b1;
+    end else if (entering != '0) begin
+      req_d = first_of(entering, lane_q);
+      req_valid_d = 1'b1;
+    end else begin
+      req_d = first_of(push_i, asked);
+      req_valid_d = push_i != '0;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) req_valid_q <= 1'b0;
+    else req_valid_q <= req_valid_d;
+    req_q <= req_d;
+  end
+
+`ifndef SYNTHESIS
+  // The registered request is the one the queue's state gives in its own cycle.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && (req_valid_q != (waiting_q != '0 || push_q != '0) ||
+                   (waiting_q == '0 && req_valid_q && req_q != first_of(push_q, lane_q)))) begin
+      $error("dma_requester: request registered wrong");
+    end
+  end
+`endif
+
   logic [KIND_W-1:0] unused_req_kind;  // the kind comes back at completion (u_done)
-  assign {mem_req_write_o, unused_req_kind, mem_req_tag_o, mem_req_addr_o, mem_req_len_o} = req;
-  assign mem_req_valid_o = req_valid;
+  assign {mem_req_write_o, unused_req_kind, mem_req_tag_o, mem_req_addr_o, mem_req_len_o} = req_q;
+  assign mem_req_valid_o = req_valid_q;
 
   // ---- completions: each access handed over, in order ----------------------------------------
-  logic             issued;
   logic [PTR_W-1:0] retire_q;  // sequence number of the oldest access not yet complete
-  assign issued = req_valid && mem_req_ready_i;
 
   // The oldest access not yet complete is read a cycle ahead (a registered read of the next
   // retire_q), or taken from the request as it is handed over when that is the one.
@@ -172,11 +218,11 @@ module dma_requester #(
     .WIDTH(DoneW), .DEPTH(DEPTH), .WRITES(1), .READS(1), .SYNC_READ(1'b1), .WRITE_REG(1'b1)
   ) u_done (
     .clk_i, .we_i(issued), .waddr_i(issue_q), .wmask_i(1'b1),
-    .wdata_i(req[DoneW-1:0]), .raddr_i(retire_d), .rdata_o(done_rd)
+    .wdata_i(req_q[DoneW-1:0]), .raddr_i(retire_d), .rdata_o(done_rd)
   );
   always_ff @(posedge clk_i) begin
     handed_q_sel <= handed_now;
-    if (handed_now) handed_q <= req[DoneW-1:0];
+    if (handed_now) handed_q <= req_q[DoneW-1:0];
   end
   assign {done_kind_o, done_tag_o, done_addr_o, done_len_o} = handed_q_sel ? handed_q : done_rd;
   assign done_o = mem_rsp_valid_i;

@@ -14,10 +14,17 @@
 // messages (all packets of a message come through one port: routes are deterministic), since
 // their packets may interleave over the VCs.
 //
+// A flit arrives on flit_i/type_i/vc_i/data_i at a clock edge and is decoded in the next cycle
+// (the input register, flit_q). Whether it is its block's first payload flit, and whether that
+// block is its message's first, is known when it arrives: both are registered beside the flit,
+// from the pins and from the per-VC state the flit in decode leaves (the VC's next state), so
+// the slot and record requests below leave a register.
+//
 // A block's data go straight into its block slot (rtl/block_slots.sv), a flit at a time: the
 // block's first payload flit asks for a slot (slot_want_o) and gets it in the same cycle
 // (slot_i), the VC's context keeps it, and every payload flit is written into its 16-byte lane
-// of the slot (wr_o, wr_slot_o, wr_lane_o; the data are data_i). Nothing is reassembled here.
+// of the slot (wr_o, wr_slot_o, wr_lane_o; the data are wr_data_o). Nothing is reassembled
+// here.
 //
 // A message's record (rtl/block_slots.sv: what tells when it is in memory) is taken with its
 // first block's slot: rec_want_o says the block taking a slot is its message's first, and
@@ -59,7 +66,7 @@ module ejection_decoder #(
   input  logic                     start_i,
   // The node across each direction port (codes 1..4: y-, y+, x-, x+), nil if none.
   input  logic [4*NODE_W-1:0]      neighbour_i,
-  // The flit decoded in this cycle.
+  // The flit arriving at this cycle's edge, decoded in the next cycle.
   input  logic                     flit_i,
   input  logic [ni_formats_pkg::FLIT_TYPE_BITS-1:0] type_i,
   input  logic [VC_W-1:0]          vc_i,
@@ -87,6 +94,9 @@ module ejection_decoder #(
   output logic                     wr_o,
   output logic [SLOT_W-1:0]        wr_slot_o,
   output logic [LANE_W-1:0]        wr_lane_o,
+  output logic [ni_formats_pkg::FLIT_DATA_BITS-1:0] wr_data_o,
+  // A flit is decoded in this cycle.
+  output logic                     busy_o,
   // No message is partly received (SystemC: open_messages() == 0).
   output logic                     idle_o,
   output logic                     error_o
@@ -130,6 +140,11 @@ module ejection_decoder #(
   logic [PKT_MSGS*MSG_W-1:0]  pkt_rec_q, pkt_rec_d;
   logic [PKT_MSGS-1:0]        rec_to_pkt;         // rec_i becomes that entry's record
   logic                       error_q, error_d;
+  // The input register: the flit decoded in this cycle.
+  logic                       flit_q;
+  logic [FLIT_TYPE_BITS-1:0]  type_q;
+  logic [VC_W-1:0]            vc_q;
+  logic [FLIT_DATA_BITS-1:0]  data_q;
 
   // The head's fields.
   logic [1:0]        h_op;
@@ -139,15 +154,20 @@ module ejection_decoder #(
   logic [SIZE_W-1:0] h_msg_bytes, h_pkt_bytes;
   logic              is_head, is_sub, is_tail_flit, ends_block;
 
+  function automatic logic head_type(logic [FLIT_TYPE_BITS-1:0] t);
+    head_type = 32'(t) == FLIT_TYPE_HEAD || 32'(t) == FLIT_TYPE_HEAD_TAIL ||
+                32'(t) == FLIT_TYPE_SUB_HEAD;
+  endfunction
+
   always_comb begin
-    h_op = data_i[HEAD_OP_LSB +: 2];
-    h_tree = data_i[HEAD_TREE_LSB +: NODE_W];
-    h_src = data_i[HEAD_SRC_LSB +: NODE_W];
-    h_addr = data_i[HEAD_ADDR_LSB +: ADDR_W];
-    h_msg_bytes = data_i[HEAD_MESSAGE_BYTES_LSB +: SIZE_W];
-    h_pkt_bytes = SIZE_W'(data_i[HEAD_PACKET_BYTES_LSB +: HEAD_PACKET_BYTES_BITS]);
+    h_op = data_q[HEAD_OP_LSB +: 2];
+    h_tree = data_q[HEAD_TREE_LSB +: NODE_W];
+    h_src = data_q[HEAD_SRC_LSB +: NODE_W];
+    h_addr = data_q[HEAD_ADDR_LSB +: ADDR_W];
+    h_msg_bytes = data_q[HEAD_MESSAGE_BYTES_LSB +: SIZE_W];
+    h_pkt_bytes = SIZE_W'(data_q[HEAD_PACKET_BYTES_LSB +: HEAD_PACKET_BYTES_BITS]);
     // The sender of a message: across the port opposite Eject (y- <-> y+, x- <-> x+).
-    unique case (32'(data_i[HEAD_EJECT_LSB +: 3]))
+    unique case (32'(data_q[HEAD_EJECT_LSB +: 3]))
       PORT_Y_MINUS: h_from = 3'(PORT_Y_PLUS);
       PORT_Y_PLUS:  h_from = 3'(PORT_Y_MINUS);
       PORT_X_MINUS: h_from = 3'(PORT_X_PLUS);
@@ -155,29 +175,20 @@ module ejection_decoder #(
       default:      h_from = 3'(PORT_LOCAL);
     endcase
     h_from_node = h_from == 3'(PORT_LOCAL) ? Nil : neighbour_i[NODE_W*(32'(h_from) - 1) +: NODE_W];
-    is_sub = type_i[2];
-    is_head = 32'(type_i) == FLIT_TYPE_HEAD || 32'(type_i) == FLIT_TYPE_HEAD_TAIL ||
-              32'(type_i) == FLIT_TYPE_SUB_HEAD;
-    is_tail_flit = 32'(type_i) == FLIT_TYPE_TAIL || 32'(type_i) == FLIT_TYPE_HEAD_TAIL ||
-                   32'(type_i) == FLIT_TYPE_SUB_MESSAGE_TAIL;
+    is_sub = type_q[2];
+    is_head = head_type(type_q);
+    is_tail_flit = 32'(type_q) == FLIT_TYPE_TAIL || 32'(type_q) == FLIT_TYPE_HEAD_TAIL ||
+                   32'(type_q) == FLIT_TYPE_SUB_MESSAGE_TAIL;
     // A full flit that ends a line (the block's start plus its flits so far and this one).
     ends_block = is_tail_flit ||
                  LINE_LO_W'(c_addr) + (LINE_LO_W'(c_flits) << 4) + LINE_LO_W'(16) == '0;
     h_sender = is_sub ? h_from_node : h_src;
   end
 
-  // Whether a payload flit would take a slot (its VC is open and its block has none), and a
-  // record with it (its message has none: the VC's, or the packet entry's), per VC from
-  // registers alone; the flit's VC and type then only pick a bit.
-  logic [VCS-1:0] vc_slot_want, vc_rec_want;
-  logic           first_payload;
-  always_comb begin
-    for (int v = 0; v < VCS; v++) begin
-      vc_slot_want[v] = open_q[v] && !has_slot_q[v];
-      vc_rec_want[v] = message_q[v] ? !has_rec_q[v] : !pkt_has_rec_q[pkt_q[v]];
-    end
-    first_payload = flit_i && !is_head && vc_slot_want[vc_i] && is_sub == message_q[vc_i];
-  end
+  // Whether the flit is its block's first payload flit (its VC open on its kind of message, its
+  // block without a slot), and whether it would take a record with the slot (its message has
+  // none: the VC's, or the packet entry's): registered when the flit arrives (below).
+  logic first_payload_q, first_rec_q;
 
   // The VC's context with this flit.
   logic [KEY_W-1:0]         b_key;    // the flit's message (the head's, for a head)
@@ -235,14 +246,14 @@ module ejection_decoder #(
       pkt_ends[p] = $signed(short_by) <= $signed((SIZE_W + 2)'(take));
     end
 
-    if (flit_i && is_head) begin
-      if (open_q[vc_i] || 32'(h_op) == OP_NOP || h_sender == Nil ||
+    if (flit_q && is_head) begin
+      if (open_q[vc_q] || 32'(h_op) == OP_NOP || h_sender == Nil ||
           (!is_sub && h_pkt_bytes > h_msg_bytes) || h_addr[3:0] != '0) begin
         error_d = 1'b1;
       end
       b_key = {h_sender, h_tree, h_op};
-      open_d[vc_i] = 1'b1;
-      message_d[vc_i] = is_sub;
+      open_d[vc_q] = 1'b1;
+      message_d[vc_q] = is_sub;
       n_key = b_key;
       n_addr = h_addr;
       n_msg_bytes = h_msg_bytes;
@@ -272,9 +283,9 @@ module ejection_decoder #(
           end
         end
       end
-    end else if (flit_i) begin
+    end else if (flit_q) begin
       // Only a message's or a packet's tail may carry its last byte, or less than 16.
-      if (!open_q[vc_i] || is_sub != message_q[vc_i] ||
+      if (!open_q[vc_q] || is_sub != message_q[vc_q] ||
           (!is_tail_flit && c_left <= SIZE_W'(16))) begin
         error_d = 1'b1;
       end
@@ -282,13 +293,13 @@ module ejection_decoder #(
       n_flits = c_flits + FLITS_W'(1);
       // The block's first payload flit takes its slot, and its message's record if it is the
       // message's first block; every payload flit goes into the slot.
-      if (first_payload) begin
+      if (first_payload_q) begin
         slot_want_o = 1'b1;
         n_has_slot = slot_ok_i;
         n_slot = slot_i;
         wr_slot_o = slot_i;
-        rec_want_o = vc_rec_want[vc_i];
-        if (message_q[vc_i]) begin
+        rec_want_o = first_rec_q;
+        if (message_q[vc_q]) begin
           n_has_rec = !rec_want_o || slot_ok_i;
           rec_to_ctx = rec_want_o;
         end else begin
@@ -305,11 +316,11 @@ module ejection_decoder #(
         block_o = 1'b1;
         n_flits = '0;
         n_has_slot = 1'b0;
-        // The next block's address: this block's flits are all full when the VC stays open
-        // (a short flit is a tail, or an error), so take is not on the adder's path.
-        n_addr = c_addr + ((ADDR_W'(c_flits) + ADDR_W'(1)) << 4);
-        if (is_tail_flit) open_d[vc_i] = 1'b0;
-        if (message_q[vc_i]) begin
+        // The next block's address, read only while the VC stays open: then this block ended
+        // at its line's end, and the next starts the next line (an incrementer, no adder).
+        n_addr = {c_addr[ADDR_W-1:LINE_LO_W] + (ADDR_W - LINE_LO_W)'(1), LINE_LO_W'(0)};
+        if (is_tail_flit) open_d[vc_q] = 1'b0;
+        if (message_q[vc_q]) begin
           if (is_tail_flit && c_left != take) error_d = 1'b1;
           block_done_o = is_tail_flit;
         end else begin
@@ -347,10 +358,10 @@ module ejection_decoder #(
   assign block_addr_o = c_addr;
   assign block_len_o = c_len + LEN_W'(take);
   assign block_slot_o = wr_slot_o;
-  assign msg_rec_o = message_q[vc_i] ? c_rec : p_rec;
+  assign msg_rec_o = message_q[vc_q] ? c_rec : p_rec;
   // A payload flit's data go to the block slots beside this decoder; only heads are read here.
-  logic unused_payload;
-  assign unused_payload = ^data_i;
+  assign wr_data_o = data_q;
+  assign busy_o = flit_q;
   assign wr_lane_o = LANE_W'(c_flits);  // bytes past `take` are never used
 
   always_comb begin
@@ -359,6 +370,50 @@ module ejection_decoder #(
     for (int v = 0; v < VCS; v++) open_message |= open_q[v] && message_q[v];
     idle_o = !open_message && pkt_valid_q == '0;
   end
+
+  // The arriving flit's verdicts, from the pins and from its VC's state as the flit in decode
+  // leaves it (what the registers take at this edge; nx_own: the same VC).
+  logic             nx_own, nx_open, nx_message, nx_has_slot, nx_has_rec;
+  logic [PKT_W-1:0] nx_pkt;
+  always_comb begin
+    nx_own = flit_q && vc_q == vc_i;
+    nx_open = !start_i && open_d[vc_i];
+    nx_message = message_d[vc_i];
+    nx_has_slot = nx_own ? n_has_slot : has_slot_q[vc_i];
+    nx_has_rec = nx_own ? n_has_rec : has_rec_q[vc_i];
+    nx_pkt = nx_own ? n_pkt : pkt_q[vc_i];
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      flit_q <= 1'b0;
+      first_payload_q <= 1'b0;
+    end else begin
+      flit_q <= flit_i;
+      first_payload_q <= flit_i && !head_type(type_i) && nx_open && !nx_has_slot &&
+                         type_i[2] == nx_message;
+    end
+    type_q <= type_i;
+    vc_q <= vc_i;
+    data_q <= data_i;
+    first_rec_q <= nx_message ? !nx_has_rec : !pkt_has_rec_d[nx_pkt];
+  end
+
+`ifndef SYNTHESIS
+  // The registered verdicts are the ones the flit's VC state gives in its own cycle.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      if (first_payload_q != (flit_q && !is_head && open_q[vc_q] && !has_slot_q[vc_q] &&
+                              is_sub == message_q[vc_q])) begin
+        $error("ejection_decoder: first payload flit registered wrong");
+      end
+      if (first_payload_q &&
+          first_rec_q != (message_q[vc_q] ? !has_rec_q[vc_q] : !pkt_has_rec_q[pkt_q[vc_q]])) begin
+        $error("ejection_decoder: first block's record registered wrong");
+      end
+    end
+  end
+`endif
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -390,23 +445,23 @@ module ejection_decoder #(
   // The VCs' contexts: the flit's VC read, and written with its new context.
   localparam int unsigned CTX_W = KEY_W + ADDR_W + 2 * SIZE_W + FLITS_W;
   storage_array #(.WIDTH(CTX_W), .DEPTH(VCS), .WRITES(1), .READS(1)) u_contexts (
-    .clk_i, .we_i(flit_i), .waddr_i(vc_i), .wmask_i(1'b1),
+    .clk_i, .we_i(flit_q), .waddr_i(vc_q), .wmask_i(1'b1),
     .wdata_i({n_key, n_addr, n_left, n_msg_bytes, n_flits}),
-    .raddr_i(vc_i),
+    .raddr_i(vc_q),
     .rdata_o({c_key, c_addr, c_left, c_msg_bytes, c_flits})
   );
-  assign c_has_rec = has_rec_q[vc_i];
-  assign c_rec = rec_q[vc_i];
-  assign c_has_slot = has_slot_q[vc_i];
-  assign c_slot = slot_q[vc_i];
-  assign c_pkt = pkt_q[vc_i];
+  assign c_has_rec = has_rec_q[vc_q];
+  assign c_rec = rec_q[vc_q];
+  assign c_has_slot = has_slot_q[vc_q];
+  assign c_slot = slot_q[vc_q];
+  assign c_pkt = pkt_q[vc_q];
   always_ff @(posedge clk_i) begin
-    if (flit_i) begin
-      has_rec_q[vc_i] <= n_has_rec;
-      rec_q[vc_i] <= n_rec;
-      has_slot_q[vc_i] <= n_has_slot;
-      slot_q[vc_i] <= n_slot;
-      pkt_q[vc_i] <= n_pkt;
+    if (flit_q) begin
+      has_rec_q[vc_q] <= n_has_rec;
+      rec_q[vc_q] <= n_rec;
+      has_slot_q[vc_q] <= n_has_slot;
+      slot_q[vc_q] <= n_slot;
+      pkt_q[vc_q] <= n_pkt;
     end
   end
 

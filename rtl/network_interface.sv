@@ -206,25 +206,13 @@ module network_interface #(
   logic done_q;
 
   // =====================================================================================
-  // Ejection: register stage, then one decoder per port.
+  // Ejection: one decoder per port (its input register takes the port's flit at the edge).
   // =====================================================================================
-  logic [K-1:0]       rx_q;
-  logic [K*FLIT_TYPE_BITS-1:0] rx_type_q;
-  logic [K*VC_W-1:0]  rx_vc_q;
-  logic [K*FLIT_DATA_BITS-1:0] rx_data_q;
-
   assign rx_credit_o = rx_valid_i;  // the NI sinks every flit at once (systemc/endpoint)
   assign rx_credit_vc_o = rx_vc_i;
 
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) rx_q <= '0;
-    else rx_q <= rx_valid_i;
-    rx_type_q <= rx_type_i;
-    rx_vc_q <= rx_vc_i;
-    rx_data_q <= rx_data_i;
-  end
-
-  logic [K-1:0]          blk, blk_last, ej_idle, ej_error;
+  logic [K-1:0]          blk, blk_last, ej_busy, ej_idle, ej_error;
+  logic [K*FLIT_DATA_BITS-1:0] ej_data;
   logic [K*2-1:0]        blk_op;
   logic [K*NODE_W-1:0]   blk_flow, blk_sender;
   logic [K*ADDR_W-1:0]   blk_addr;
@@ -248,9 +236,9 @@ module network_interface #(
       .PKT_MSGS(PKT_MSGS), .MSG_W(MSG_W), .SLOT_W(SLOT_W)
     ) u_decoder (
       .clk_i, .rst_ni, .start_i, .neighbour_i(neighbour_q),
-      .flit_i(rx_q[p]), .type_i(rx_type_q[FLIT_TYPE_BITS*p +: FLIT_TYPE_BITS]),
-      .vc_i(rx_vc_q[VC_W*p +: VC_W]),
-      .data_i(rx_data_q[FLIT_DATA_BITS*p +: FLIT_DATA_BITS]),
+      .flit_i(rx_valid_i[p]), .type_i(rx_type_i[FLIT_TYPE_BITS*p +: FLIT_TYPE_BITS]),
+      .vc_i(rx_vc_i[VC_W*p +: VC_W]),
+      .data_i(rx_data_i[FLIT_DATA_BITS*p +: FLIT_DATA_BITS]),
       .block_o(blk[p]), .block_op_o(blk_op[2*p +: 2]), .block_flow_o(blk_flow[NODE_W*p +: NODE_W]),
       .block_sender_o(blk_sender[NODE_W*p +: NODE_W]), .block_addr_o(blk_addr[ADDR_W*p +: ADDR_W]),
       .block_len_o(blk_len[LEN_W*p +: LEN_W]), .block_slot_o(blk_slot[SLOT_W*p +: SLOT_W]),
@@ -260,6 +248,7 @@ module network_interface #(
       .msg_rec_o(msg_rec[MSG_W*p +: MSG_W]),
       .wr_o(wr[p]), .wr_slot_o(wr_slot[SLOT_W*p +: SLOT_W]),
       .wr_lane_o(wr_lane[FLIT_LANE_W*p +: FLIT_LANE_W]),
+      .wr_data_o(ej_data[FLIT_DATA_BITS*p +: FLIT_DATA_BITS]), .busy_o(ej_busy[p]),
       .idle_o(ej_idle[p]), .error_o(ej_error[p])
     );
   end
@@ -656,7 +645,7 @@ module network_interface #(
   // completion and decode, no flit arrived or being decoded, no message open.
   logic done;
   assign done = started_q && 32'(head_d) >= table_entries && &ch_idle && slots_empty &&
-                sl_want == '0 && rx_q == '0 && rx_valid_i == '0 && &ej_idle;
+                sl_want == '0 && ej_busy == '0 && rx_valid_i == '0 && &ej_idle;
 
   always_comb begin
     cause_d = cause_q;
@@ -711,7 +700,7 @@ module network_interface #(
       data_waddr[SLOT_W*p +: SLOT_W] = wr_slot[SLOT_W*p +: SLOT_W];
       data_wmask[DLANES*p +: DLANES] =
           DLANES'({PER_FLIT{1'b1}}) << (32'(wr_lane[FLIT_LANE_W*p +: FLIT_LANE_W]) * PER_FLIT);
-      data_wdata[DATA_W*p +: DATA_W] = {(DATA_W / 128){rx_data_q[FLIT_DATA_BITS*p +: 128]}};
+      data_wdata[DATA_W*p +: DATA_W] = {(DATA_W / 128){ej_data[FLIT_DATA_BITS*p +: 128]}};
     end
     red_emask = (PAD_W / 32)'(red_mask) << (32'(sum_idx) * LANES);
     red_wdata = {BEATS{red_sum}};

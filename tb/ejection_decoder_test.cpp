@@ -2,6 +2,9 @@
 // one ejection port: messages and packets from the SystemC flit encoder, as the receiver sees them
 // (Next and Eject swapped by the source router), interleaved flit by flit over the VCs at random;
 // every flit gives the same block (message, address, bytes, completion) and the same idle state.
+// A flit is on the RTL's pins a cycle before it is decoded (its input register), and flits come
+// back to back, on one VC too: what the RTL registers with a flit on arrival (whether it takes a
+// slot and a record) meets the VC state the flit before it leaves.
 // Every flit also offers a block slot (slot_i) and a record (rec_i, a different one each time): a
 // block's first payload flit takes the slot as the SystemC decoder takes one, the first block of a
 // message asks for the record too (rec_want_o) and the message's later blocks give that record back
@@ -14,6 +17,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -49,10 +53,54 @@ class Receiver {
     c.ni_ports = 1;
     return c;
   }
-  // One flit in one cycle on both sides; compares what comes out.
-  void flit(const noc::Flit& f) {
+  // One cycle: the flit goes onto the RTL's pins (its input register takes it at the edge) and
+  // the flit that arrived a cycle before is decoded on both sides and compared. idle() puts no
+  // flit on the pins (and decodes the one in the register).
+  void flit(const noc::Flit& f) { cycle(&f); }
+  void idle() { cycle(nullptr); }
+  // Puts one flit on the RTL's pins (its VC, type and data), not yet clocked.
+  void drive(const noc::Flit& f) {
+    const noc::WireFlit w = noc::pack(f);
+    dut_->flit_i = 1;
+    dut_->type_i = static_cast<uint8_t>(w.type);
+    dut_->vc_i = w.vc;
+    for (int k = 0; k < 4; ++k) dut_->data_i[k] = w.data[k];
+  }
+  // One flit through the RTL alone: on the pins for a cycle, decoded in the next.
+  void push(const noc::Flit& f) {
     drive(f);
+    dut_.tick();
+    dut_->flit_i = 0;
+    dut_.tick();
     dut_.settle();
+  }
+  uint64_t blocks = 0, messages = 0;  // compared so far
+  Clocked<Vejection_decoder>& dut() { return dut_; }
+  noc::EjectionDecoder& golden() { return golden_; }
+
+ private:
+  void cycle(const noc::Flit* next) {
+    if (next != nullptr) {
+      drive(*next);
+    } else {
+      dut_->flit_i = 0;
+    }
+    offered_ = (offered_ + 7) % 32;  // MSG_W = 5
+    dut_->rec_i = static_cast<uint8_t>(offered_);
+    offered_slot_ = (offered_slot_ + 5) % 128;  // SLOT_W = 7
+    dut_->slot_i = static_cast<uint8_t>(offered_slot_);
+    dut_->slot_ok_i = 1;
+    dut_.settle();
+    if (pending_) decode(*pending_);
+    if (::testing::Test::HasFatalFailure()) return;
+    dut_.tick();
+    dut_.settle();
+    ASSERT_EQ(dut_->idle_o, golden_.open_messages() == 0);
+    ASSERT_FALSE(dut_->error_o);
+    pending_ = next != nullptr ? std::optional<noc::Flit>(*next) : std::nullopt;
+  }
+  // The flit in the RTL's input register, decoded in this cycle on both sides.
+  void decode(const noc::Flit& f) {
     noc::ReceivedBlock b;
     bool took = false;
     uint64_t took_key = 0;
@@ -68,44 +116,19 @@ class Receiver {
     blocks += block;
     messages += block && b.message_done;
     if (block && b.message_done) records_.erase(key(b.op, b.flow, b.sender));
-    if (block) {
-      ASSERT_EQ(dut_->block_op_o, static_cast<uint32_t>(b.op));
-      ASSERT_EQ(dut_->block_flow_o, b.flow);
-      ASSERT_EQ(dut_->block_sender_o, b.sender);
-      ASSERT_EQ(dut_->block_addr_o, b.addr);
-      ASSERT_EQ(dut_->block_len_o, b.data.size());
-      ASSERT_EQ(dut_->block_done_o, b.message_done);
-      ASSERT_EQ(dut_->block_slot_o, b.slot);
-      const std::vector<uint8_t>& got = slots_[b.slot];
-      for (size_t i = 0; i < b.data.size(); ++i) {
-        ASSERT_EQ(got[i], b.data[i]) << "block byte " << i << " in slot " << b.slot;
-      }
+    if (!block) return;
+    ASSERT_EQ(dut_->block_op_o, static_cast<uint32_t>(b.op));
+    ASSERT_EQ(dut_->block_flow_o, b.flow);
+    ASSERT_EQ(dut_->block_sender_o, b.sender);
+    ASSERT_EQ(dut_->block_addr_o, b.addr);
+    ASSERT_EQ(dut_->block_len_o, b.data.size());
+    ASSERT_EQ(dut_->block_done_o, b.message_done);
+    ASSERT_EQ(dut_->block_slot_o, b.slot);
+    const std::vector<uint8_t>& got = slots_[b.slot];
+    for (size_t i = 0; i < b.data.size(); ++i) {
+      ASSERT_EQ(got[i], b.data[i]) << "block byte " << i << " in slot " << b.slot;
     }
-    dut_.tick();
-    dut_->flit_i = 0;
-    dut_.settle();
-    ASSERT_EQ(dut_->idle_o, golden_.open_messages() == 0);
-    ASSERT_FALSE(dut_->error_o);
   }
-  // Puts one flit on the RTL's input (its VC, type and data), not yet clocked.
-  void drive(const noc::Flit& f) {
-    const noc::WireFlit w = noc::pack(f);
-    dut_->flit_i = 1;
-    offered_ = (offered_ + 7) % 32;  // MSG_W = 5
-    dut_->rec_i = static_cast<uint8_t>(offered_);
-    offered_slot_ = (offered_slot_ + 5) % 128;  // SLOT_W = 7
-    dut_->slot_i = static_cast<uint8_t>(offered_slot_);
-    dut_->slot_ok_i = 1;
-    dut_->type_i = static_cast<uint8_t>(w.type);
-    dut_->vc_i = w.vc;
-    for (int k = 0; k < 4; ++k) dut_->data_i[k] = w.data[k];
-  }
-  void idle() { dut_.tick(); }
-  uint64_t blocks = 0, messages = 0;  // compared so far
-  Clocked<Vejection_decoder>& dut() { return dut_; }
-  noc::EjectionDecoder& golden() { return golden_; }
-
- private:
   static uint64_t key(Op op, uint32_t flow, uint32_t sender) {
     return (uint64_t{static_cast<uint8_t>(op)} << 40) | (uint64_t{flow} << 20) | sender;
   }
@@ -125,13 +148,14 @@ class Receiver {
     std::vector<uint8_t>& slot = slots_[dut_->wr_slot_o];
     slot.resize(256);
     for (uint32_t i = 0; i < 16; ++i) {
-      slot[16 * dut_->wr_lane_o + i] = static_cast<uint8_t>(dut_->data_i[i / 4] >> (8 * (i % 4)));
+      slot[16 * dut_->wr_lane_o + i] = static_cast<uint8_t>(dut_->wr_data_o[i / 4] >> (8 * (i % 4)));
     }
   }
 
   Clocked<Vejection_decoder> dut_;
   noc::EjectionDecoder golden_;
   uint32_t offered_ = 0, offered_slot_ = 0;
+  std::optional<noc::Flit> pending_;  // the flit in the RTL's input register
   std::map<uint32_t, std::vector<uint8_t>> slots_;  // the block slots' data, as written
   std::map<uint64_t, uint32_t> records_;  // the record of each message being received
 };
@@ -205,6 +229,7 @@ TEST(EjectionDecoder, InterleavedMessagesAndPacketsGiveTheSameBlocks) {
       if (q.front().empty()) q.pop_front();
     }
   }
+  rx.idle();
   EXPECT_GT(rx.messages, 250u);  // about 6 a batch, packet and message mode
   EXPECT_GT(rx.blocks, 1000u);
   RecordProperty("blocks", static_cast<int>(rx.blocks));
@@ -221,6 +246,7 @@ TEST(EjectionDecoder, OneMoreOpenPacketMessageThanTheTableIsAnErrorOnBothSides) 
     const auto units = units_of(false, 0, 5, Op::kReduce, flow, 512, rng);
     for (const noc::Flit& f : units.front()) rx.flit(f);
   }
+  rx.idle();
   ASSERT_EQ(rx.golden().open_messages(), kPktMsgs);
   const auto units = units_of(false, 0, 5, Op::kReduce, kPktMsgs, 512, rng);
   const noc::Flit head = units.front().front();
@@ -232,10 +258,7 @@ TEST(EjectionDecoder, OneMoreOpenPacketMessageThanTheTableIsAnErrorOnBothSides) 
     EXPECT_NE(std::string(e.what()).find("NiConfig::packet_messages"), std::string::npos)
         << e.what();
   }
-  rx.drive(head);
-  rx.dut().tick();
-  rx.dut()->flit_i = 0;
-  rx.dut().settle();
+  rx.push(head);
   EXPECT_TRUE(rx.dut()->error_o);
 }
 
@@ -245,13 +268,8 @@ TEST(EjectionDecoder, ProtocolErrorsRaiseError) {
   // A body flit on a VC with nothing open.
   noc::Flit body;
   body.type = noc::FlitType::kSubBody;
-  const noc::WireFlit w = noc::pack(body);
-  rx.dut()->flit_i = 1;
-  rx.dut()->type_i = static_cast<uint8_t>(w.type);
-  rx.dut()->vc_i = 1;
-  rx.dut().tick();
-  rx.dut()->flit_i = 0;
-  rx.dut().settle();
+  body.vc = 1;
+  rx.push(body);
   EXPECT_TRUE(rx.dut()->error_o);
   // A message head from the port with no neighbour (y-).
   rx.dut()->start_i = 1;
@@ -260,12 +278,7 @@ TEST(EjectionDecoder, ProtocolErrorsRaiseError) {
   rx.dut().settle();
   EXPECT_FALSE(rx.dut()->error_o);
   auto units = units_of(true, noc::kPortYMinus, 0, Op::kReduce, 1, 64, rng);
-  const noc::WireFlit head = noc::pack(units.front().front());
-  rx.dut()->flit_i = 1;
-  rx.dut()->type_i = static_cast<uint8_t>(head.type);
-  for (int k = 0; k < 4; ++k) rx.dut()->data_i[k] = head.data[k];
-  rx.dut().tick();
-  rx.dut().settle();
+  rx.push(units.front().front());
   EXPECT_TRUE(rx.dut()->error_o);
   // A packet of 20 bytes whose second body flit, with its last 4 bytes, is not its tail.
   rx.dut()->start_i = 1;
@@ -286,6 +299,7 @@ TEST(EjectionDecoder, ProtocolErrorsRaiseError) {
     rx.dut().tick();
   }
   rx.dut()->flit_i = 0;
+  rx.dut().tick();  // the last flit decoded
   rx.dut().settle();
   EXPECT_TRUE(rx.dut()->error_o);
   // A packet head whose address is not a multiple of a flit's 16 payload bytes, on both sides.
@@ -297,10 +311,7 @@ TEST(EjectionDecoder, ProtocolErrorsRaiseError) {
   phead.addr = 0x4008;
   noc::ReceivedBlock b;
   EXPECT_THROW(rx.golden().consume(phead, 0, b), std::runtime_error);
-  rx.drive(phead);
-  rx.dut().tick();
-  rx.dut()->flit_i = 0;
-  rx.dut().settle();
+  rx.push(phead);
   EXPECT_TRUE(rx.dut()->error_o);
 }
 
