@@ -112,7 +112,8 @@ module ejection_decoder #(
   // Per-VC contexts: whether one is open and carries a message, its block's slot, its packet's
   // entry and its message's record, in registers (what decides, early in the cycle, whether a
   // flit takes a slot and a record, and what the block slots give late); the rest in a storage
-  // array of a word per VC (u_contexts), read and written at the flit's VC.
+  // array of a word per VC (u_contexts), read when the flit arrives and written when it is
+  // decoded.
   logic [VCS-1:0]            open_q, open_d, message_q, message_d;
   logic [VCS-1:0]            has_rec_q, has_slot_q;
   logic [MSG_W-1:0]          rec_q [VCS];
@@ -442,14 +443,19 @@ module ejection_decoder #(
     pkt_rec_q <= pkt_rec_d;
   end
 
-  // The VCs' contexts: the flit's VC read, and written with its new context.
+  // The VCs' contexts: read at the arriving flit's VC into a register beside it (the decoded
+  // flit's new context when it is the same VC), written at the decoded flit's VC.
   localparam int unsigned CTX_W = KEY_W + ADDR_W + 2 * SIZE_W + FLITS_W;
+  logic [CTX_W-1:0] ctx_rd, ctx_q;
   storage_array #(.WIDTH(CTX_W), .DEPTH(VCS), .WRITES(1), .READS(1)) u_contexts (
     .clk_i, .we_i(flit_q), .waddr_i(vc_q), .wmask_i(1'b1),
     .wdata_i({n_key, n_addr, n_left, n_msg_bytes, n_flits}),
-    .raddr_i(vc_q),
-    .rdata_o({c_key, c_addr, c_left, c_msg_bytes, c_flits})
+    .raddr_i(vc_i), .rdata_o(ctx_rd)
   );
+  always_ff @(posedge clk_i) begin
+    ctx_q <= nx_own ? {n_key, n_addr, n_left, n_msg_bytes, n_flits} : ctx_rd;
+  end
+  assign {c_key, c_addr, c_left, c_msg_bytes, c_flits} = ctx_q;
   assign c_has_rec = has_rec_q[vc_q];
   assign c_rec = rec_q[vc_q];
   assign c_has_slot = has_slot_q[vc_q];

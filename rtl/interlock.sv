@@ -207,6 +207,13 @@ module interlock #(
   assign issue_addr_o = nb_addr;
   assign issue_len_o = head_rec[LEN_W-1:0];
 
+  // The block taken waits on each entry whose line it matches (one at most), and on the head
+  // entry in particular (its line compared alone: the head is a register's choice).
+  logic [REDUCING-1:0] wait_on;
+  logic                wait_on_head;
+  assign wait_on = {REDUCING{take}} & red_valid_q & line_match;
+  assign wait_on_head = take && red_valid_q[red_head_q] && line_q[red_head_q] == nb_line;
+
   // ---- successors: written at the chain's last block, read at the written-back one -----------
   logic [SLOT_W-1:0] succ_waddr;
   logic [REC_W-1:0]  succ_rdata, rel_rec;
@@ -220,12 +227,14 @@ module interlock #(
   );
 
   // ---- write-back: the head entry leaves; its chain's next block reads now --------------------
+  // The written-back block is the head entry's block being reduced, so it ends no other
+  // entry's chain: this cycle's block became its successor exactly when it waits on the head
+  // entry whose chain the written-back block ends.
   logic [SLOT_W-1:0] head_last;
   always_comb begin
-    head_last = nb_wait && hit_at == red_head_q ? nb_slot : last_q[red_head_q];
+    head_last = wait_on_head ? nb_slot : last_q[red_head_q];
     release_o = wb_i && head_last != wb_slot_i;
-    // This cycle's block when it became the written-back block's successor this cycle.
-    rel_rec = nb_wait && succ_waddr == wb_slot_i ? head_rec : succ_rdata;
+    rel_rec = wait_on_head && last_q[red_head_q] == wb_slot_i ? head_rec : succ_rdata;
   end
   assign release_slot_o = rel_rec[REC_W-1 -: SLOT_W];
   assign release_meta_o = rel_rec[ADDR_W + LEN_W +: META_W];
@@ -257,12 +266,26 @@ module interlock #(
   end
 
   // Where this cycle's blocks that read join the FIFO: after its last entry, the block taken,
-  // then the released one.
-  logic [R_W-1:0] issue_at, release_at;
+  // then the released one (at_issue, at_release below).
+  logic [R_W-1:0] issue_at;
   assign issue_at = red_head_q + R_W'(red_n_q);
-  assign release_at = issue_at + R_W'(issue_o);
 
   // ---- state ---------------------------------------------------------------------------------
+  // Each entry's updates from its own conditions: the entry after the last (issue_at) takes
+  // the block taken's line and slot whether or not it reads (unused unless it does; not when
+  // the FIFO is full, where issue_at is the head), a released block goes after it, and the
+  // entry the block taken waits on gets it as its chain's last. The late verdicts (issue_o,
+  // release_o) only pick, per entry, between values ready before them.
+  logic                full;
+  logic [REDUCING-1:0] at_issue, at_release;
+  assign full = 32'(red_n_q) == REDUCING;
+  always_comb begin
+    for (int r = 0; r < REDUCING; r++) begin
+      at_issue[r] = R_W'(r) == issue_at;
+      at_release[r] = release_o && (issue_o ? R_W'(r) == issue_at + R_W'(1) : at_issue[r]);
+    end
+  end
+
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       q_head_q <= '0;
@@ -271,12 +294,14 @@ module interlock #(
       red_head_q <= '0;
       red_n_q <= '0;
     end else begin
-      if (wb_i) begin
-        red_valid_q[red_head_q] <= 1'b0;
-        red_head_q <= red_head_q + R_W'(1);
+      for (int r = 0; r < REDUCING; r++) begin
+        if ((issue_o && at_issue[r]) || at_release[r]) begin
+          red_valid_q[r] <= 1'b1;
+        end else if (wb_i && R_W'(r) == red_head_q) begin
+          red_valid_q[r] <= 1'b0;
+        end
       end
-      if (issue_o) red_valid_q[issue_at] <= 1'b1;
-      if (release_o) red_valid_q[release_at] <= 1'b1;
+      if (wb_i) red_head_q <= red_head_q + R_W'(1);
       red_n_q <= red_n_q + issued - (R_W + 1)'(wb_i) + (R_W + 1)'(release_o);
       q_head_q <= q_head_q + Q_W'(take);
       q_count_q <= q_count_q + q_pushes - (Q_W + 1)'(take);
@@ -285,19 +310,24 @@ module interlock #(
 
   // Entry contents (no reset: read only where red_valid_q says so).
   always_ff @(posedge clk_i) begin
-    if (nb_wait) last_q[hit_at] <= nb_slot;
-    if (issue_o) begin
-      line_q[issue_at] <= nb_line;
-      last_q[issue_at] <= nb_slot;
-    end
-    if (release_o) begin
-      line_q[release_at] <= line_q[red_head_q];
-      last_q[release_at] <= head_last;
+    for (int r = 0; r < REDUCING; r++) begin
+      if (at_release[r]) begin
+        line_q[r] <= line_q[red_head_q];
+        last_q[r] <= head_last;
+      end else if (at_issue[r] && (!full || issue_o)) begin
+        line_q[r] <= nb_line;
+        last_q[r] <= nb_slot;
+      end else if (wait_on[r]) begin
+        last_q[r] <= nb_slot;
+      end
     end
   end
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
+    if (rst_ni && wb_i && nb_wait && succ_waddr == wb_slot_i && hit_at != red_head_q) begin
+      $error("interlock: block %0d ends a chain but the head entry's", wb_slot_i);
+    end
     if (rst_ni && 32'(q_count_q) + 32'(q_pushes) > QUEUE) begin
       $error("interlock: more Reduce blocks queued than QUEUE places");
     end
