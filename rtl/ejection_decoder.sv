@@ -190,6 +190,8 @@ module ejection_decoder #(
   // block without a slot), and whether it would take a record with the slot (its message has
   // none: the VC's, or the packet entry's): registered when the flit arrives (below).
   logic first_payload_q, first_rec_q;
+  assign slot_want_o = first_payload_q;
+  assign rec_want_o = first_payload_q && first_rec_q;
 
   // The VC's context with this flit.
   logic [KEY_W-1:0]         b_key;    // the flit's message (the head's, for a head)
@@ -212,7 +214,6 @@ module ejection_decoder #(
     n_has_slot = c_has_slot;
     n_slot = c_slot;
     n_pkt = c_pkt;
-    slot_want_o = 1'b0;
     wr_o = 1'b0;
     wr_slot_o = c_slot;
     rec_to_ctx = 1'b0;
@@ -221,7 +222,6 @@ module ejection_decoder #(
     pkt_key_d = pkt_key_q;
     pkt_got_d = pkt_got_q;
     pkt_has_rec_d = pkt_has_rec_q;
-    rec_want_o = 1'b0;
     error_d = error_q;
     block_o = 1'b0;
     block_done_o = 1'b0;
@@ -295,11 +295,9 @@ module ejection_decoder #(
       // The block's first payload flit takes its slot, and its message's record if it is the
       // message's first block; every payload flit goes into the slot.
       if (first_payload_q) begin
-        slot_want_o = 1'b1;
         n_has_slot = slot_ok_i;
         n_slot = slot_i;
         wr_slot_o = slot_i;
-        rec_want_o = first_rec_q;
         if (message_q[vc_q]) begin
           n_has_rec = !rec_want_o || slot_ok_i;
           rec_to_ctx = rec_want_o;

@@ -148,6 +148,7 @@ module endpoint #(
   logic            f_sub, f_tail;
   logic [CREDIT_W:0] need;
   logic [VCS*CREDIT_W-1:0] credits_now;
+  logic [VCS-1:0]  fits;
   logic            send;
   logic [VC_W-1:0] vc;
 
@@ -173,15 +174,24 @@ module endpoint #(
     end else if (!WORMHOLE && reserve_q) begin
       need = (CREDIT_W + 1)'(SUBPACKET_FLITS);
     end
+    // Whether each VC has the credits the flit needs, this cycle's credit included: compared
+    // against the register and the register plus one, the credit only picks (no adder after
+    // the input).
+    for (int u = 0; u < VCS; u++) begin
+      logic [CREDIT_W:0] have;
+      have = (CREDIT_W + 1)'(credits_q[CREDIT_W*u +: CREDIT_W]);
+      fits[u] = have >= need ||
+                (credit_i && credit_vc_i == VC_W'(u) && have + (CREDIT_W + 1)'(1) >= need);
+    end
     send = 1'b0;
     vc = cur_vc_q;
     if (count_q != '0) begin
       if (in_packet_q) begin
-        send = (CREDIT_W + 1)'(credits_now[CREDIT_W*cur_vc_q +: CREDIT_W]) >= need;
+        send = fits[cur_vc_q];
       end else begin
         for (int k = VCS - 1; k >= 0; k--) begin  // the first in round-robin order wins
           v = VC_W'((32'(next_vc_q) + 32'(k)) % VCS);
-          if ((CREDIT_W + 1)'(credits_now[CREDIT_W*v +: CREDIT_W]) >= need) begin
+          if (fits[v]) begin
             send = 1'b1;
             vc = v;
           end

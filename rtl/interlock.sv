@@ -183,6 +183,9 @@ module interlock #(
   logic [REDUCING-1:0] red_valid_q;
   logic [R_W-1:0]      red_head_q;
   logic [R_W:0]        red_n_q;
+  // The head entry's line, held in a register beside line_q[red_head_q] (the CAM's search of
+  // the head entry, which the write-back's release waits on, then starts from registers).
+  logic [LINE_W-1:0]   head_line_q;
 
   // ---- take: the block taken looks its line up -----------------------------------------------
   // A line has at most one entry (a block of a line with an entry waits instead of taking one),
@@ -212,7 +215,7 @@ module interlock #(
   logic [REDUCING-1:0] wait_on;
   logic                wait_on_head;
   assign wait_on = {REDUCING{take}} & red_valid_q & line_match;
-  assign wait_on_head = take && red_valid_q[red_head_q] && line_q[red_head_q] == nb_line;
+  assign wait_on_head = take && red_valid_q[red_head_q] && head_line_q == nb_line;
 
   // ---- successors: written at the chain's last block, read at the written-back one -----------
   logic [SLOT_W-1:0] succ_waddr;
@@ -233,7 +236,8 @@ module interlock #(
   logic [SLOT_W-1:0] head_last;
   always_comb begin
     head_last = wait_on_head ? nb_slot : last_q[red_head_q];
-    release_o = wb_i && head_last != wb_slot_i;
+    // (both compares made, the head's wait picking one)
+    release_o = wb_i && (wait_on_head ? nb_slot != wb_slot_i : last_q[red_head_q] != wb_slot_i);
     rel_rec = wait_on_head && last_q[red_head_q] == wb_slot_i ? head_rec : succ_rdata;
   end
   assign release_slot_o = rel_rec[REC_W-1 -: SLOT_W];
@@ -323,8 +327,20 @@ module interlock #(
     end
   end
 
+  // The head entry after this edge, as its line will be: the next entry's after a write-back.
+  always_ff @(posedge clk_i) begin
+    logic [R_W-1:0] h;
+    h = wb_i ? red_head_q + R_W'(1) : red_head_q;
+    if (at_release[h]) head_line_q <= line_q[red_head_q];
+    else if (at_issue[h] && (!full || issue_o)) head_line_q <= nb_line;
+    else head_line_q <= line_q[h];
+  end
+
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
+    if (rst_ni && red_n_q != '0 && head_line_q != line_q[red_head_q]) begin
+      $error("interlock: the head entry's line register is not its line");
+    end
     if (rst_ni && wb_i && nb_wait && succ_waddr == wb_slot_i && hit_at != red_head_q) begin
       $error("interlock: block %0d ends a chain but the head entry's", wb_slot_i);
     end

@@ -677,15 +677,14 @@ module schedule_table #(
 
   // The banks, one storage array of 2 * DEPTH entries (bank, index): the loader writes the
   // inactive bank, the head port reads the active one (registered reads: the head entry and the
-  // next). An entry is written when it and the image so far are right: in the cycle its pad is
-  // taken, the entry's first error is e_err_q or the pad's own (e_final), told here from the
-  // pad alone.
+  // next). An entry is written in the cycle its pad is taken, whether or not it and the image
+  // so far are right: an image with an error never becomes the table, so what it left in the
+  // inactive bank is never read (and the write enable waits for no check).
   logic bank_we;
   /* verilator lint_off UNUSEDSIGNAL */  // of the next entry only its wait fields are read
   logic [EntryW-1:0] nx_q;
   /* verilator lint_on UNUSEDSIGNAL */
-  assign bank_we = e_done && e_err_q == TABLE_ERROR_NONE && !pad_bad &&
-                   err_q == TABLE_ERROR_NONE && 32'(ent_idx_q) < DEPTH;
+  assign bank_we = e_done && 32'(ent_idx_q) < DEPTH;
   storage_array #(
     .WIDTH(EntryW), .DEPTH(2 * DEPTH), .WRITES(1), .READS(2), .SYNC_READ(1'b1)
   ) u_banks (
