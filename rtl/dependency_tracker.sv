@@ -107,7 +107,7 @@ module dependency_tracker #(
 
   storage_array #(.WIDTH(CNT_W), .DEPTH(Rows), .WRITES(1), .READS(2)) u_counts (
     .clk_i, .we_i(record), .waddr_i(arrive_row), .wmask_i(1'b1),
-    .wdata_i(arrive_count + CNT_W'(1)), .raddr_i({arrive_row, next_row}), .rdata_o(count_rd)
+    .wdata_i(arrive_count + CNT_W'(1)), .raddr_i({arrive_row, next_row}), .re_i('1), .rdata_o(count_rd)
   );
 
   // ---- the senders: an arrival writes the lane of its slot ---------------------------------
@@ -121,7 +121,7 @@ module dependency_tracker #(
     .WIDTH(SLOTS * NODE_W), .DEPTH(Rows), .WRITES(1), .READS(1), .LANE_W(NODE_W)
   ) u_senders (
     .clk_i, .we_i(record), .waddr_i(arrive_row), .wmask_i(lane_write),
-    .wdata_i({SLOTS{arrive_sender_i}}), .raddr_i(next_row), .rdata_o(next_sender)
+    .wdata_i({SLOTS{arrive_sender_i}}), .raddr_i(next_row), .re_i('1), .rdata_o(next_sender)
   );
 
   // ---- state: rows written, flows reduced, overflow ---------------------------------------

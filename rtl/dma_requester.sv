@@ -138,7 +138,7 @@ module dma_requester #(
   for (genvar b = 0; b < BANKS; b++) begin : g_bank
     storage_array #(.WIDTH(EntryW), .DEPTH(ROWS), .WRITES(1), .READS(1)) u_rows (
       .clk_i, .we_i(bank_we[b]), .waddr_i(bank_waddr[ROW_W*b +: ROW_W]), .wmask_i(1'b1),
-      .wdata_i(bank_wdata[EntryW*b +: EntryW]), .raddr_i(ROW_W'(next_issue >> BANK_W)),
+      .wdata_i(bank_wdata[EntryW*b +: EntryW]), .raddr_i(ROW_W'(next_issue >> BANK_W)), .re_i('1),
       .rdata_o(bank_rdata[EntryW*b +: EntryW])
     );
   end
@@ -218,7 +218,7 @@ module dma_requester #(
     .WIDTH(DoneW), .DEPTH(DEPTH), .WRITES(1), .READS(1), .SYNC_READ(1'b1), .WRITE_REG(1'b1)
   ) u_done (
     .clk_i, .we_i(issued), .waddr_i(issue_q), .wmask_i(1'b1),
-    .wdata_i(req_q[DoneW-1:0]), .raddr_i(retire_d), .rdata_o(done_rd)
+    .wdata_i(req_q[DoneW-1:0]), .raddr_i(retire_d), .re_i('1), .rdata_o(done_rd)
   );
   always_ff @(posedge clk_i) begin
     handed_q_sel <= handed_now;

@@ -448,7 +448,7 @@ module ejection_decoder #(
   storage_array #(.WIDTH(CTX_W), .DEPTH(VCS), .WRITES(1), .READS(1)) u_contexts (
     .clk_i, .we_i(flit_q), .waddr_i(vc_q), .wmask_i(1'b1),
     .wdata_i({n_key, n_addr, n_left, n_msg_bytes, n_flits}),
-    .raddr_i(vc_i), .rdata_o(ctx_rd)
+    .raddr_i(vc_i), .re_i('1), .rdata_o(ctx_rd)
   );
   always_ff @(posedge clk_i) begin
     ctx_q <= nx_own ? {n_key, n_addr, n_left, n_msg_bytes, n_flits} : ctx_rd;

@@ -126,7 +126,7 @@ module endpoint #(
     .wdata_i({message_i, next_i, eject_i, dest_i, tree_i, op_i, bytes_i, has_head_i,
               head_addr_i, packet_bytes_i, packet_flits_i, last_i, ends_i, last_bytes_i, phase_i,
               data_i}),
-    .raddr_i(head_q), .rdata_o({h_meta, h_data})
+    .raddr_i(head_q), .re_i('1), .rdata_o({h_meta, h_data})
   );
 
   assign {h_message, h_next, h_eject, h_dest, h_tree, h_op, h_bytes, h_has_head, h_head_addr,

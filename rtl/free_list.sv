@@ -112,7 +112,7 @@ module free_list #(
     storage_array #(.WIDTH(ID_W), .DEPTH(ROWS), .WRITES(1), .READS(1)) u_bank (
       .clk_i, .we_i(put_i && tail[BANK_W-1:0] == BANK_W'(b)),
       .waddr_i(ROW_W'(tail >> BANK_W)), .wmask_i(1'b1), .wdata_i(put_id_i),
-      .raddr_i(bank_raddr[ROW_W*b +: ROW_W]), .rdata_o(bank_rdata[ID_W*b +: ID_W])
+      .raddr_i(bank_raddr[ROW_W*b +: ROW_W]), .re_i('1), .rdata_o(bank_rdata[ID_W*b +: ID_W])
     );
   end
 

@@ -160,7 +160,7 @@ module interlock #(
   for (genvar b = 0; b < BANKS; b++) begin : g_bank
     storage_array #(.WIDTH(REC_W), .DEPTH(ROWS), .WRITES(1), .READS(1), .WRITE_REG(1'b1)) u_queue (
       .clk_i, .we_i(q_we[b]), .waddr_i(q_waddr[ROW_W*b +: ROW_W]), .wmask_i(1'b1),
-      .wdata_i(q_wdata[REC_W*b +: REC_W]), .raddr_i(ROW_W'(q_next >> BANK_W)),
+      .wdata_i(q_wdata[REC_W*b +: REC_W]), .raddr_i(ROW_W'(q_next >> BANK_W)), .re_i('1),
       .rdata_o(q_rdata[REC_W*b +: REC_W])
     );
   end
@@ -226,7 +226,7 @@ module interlock #(
     .WIDTH(REC_W), .DEPTH(QUEUE), .WRITES(1), .READS(1), .WRITE_REG(1'b1)
   ) u_successor (
     .clk_i, .we_i(nb_wait), .waddr_i(Q_W'(succ_waddr)), .wmask_i(1'b1), .wdata_i(head_rec),
-    .raddr_i(Q_W'(wb_slot_i)), .rdata_o(succ_rdata)
+    .raddr_i(Q_W'(wb_slot_i)), .re_i('1), .rdata_o(succ_rdata)
   );
 
   // ---- write-back: the head entry leaves; its chain's next block reads now --------------------

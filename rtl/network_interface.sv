@@ -417,6 +417,9 @@ module network_interface #(
   logic [K-1:0]         ch_dma_idle, ch_idle, ch_overflow, ch_fetch;
   logic [K*$clog2(SEND_QUEUE + 1)-1:0] ch_queued;
 
+  // The head entry's reads (below, with the head).
+  logic             rd_en;
+  logic [IDX_W-1:0] rd_idx, rd_idx_next;
   schedule_table #(
     .NODE_W(NODE_W), .K(K), .STEP_W(STEP_W), .ADDR_W(ADDR_W), .SIZE_W(SIZE_W), .DEPTH(DEPTH)
   ) u_table (
@@ -425,7 +428,8 @@ module network_interface #(
     .cfg_error_o, .cfg_rdata_o,
     .status_o(table_status_o), .entries_o(table_entries), .dtype_o(table_dtype),
     .error_cause_o(table_cause), .route_node_o(route_node), .route_i(route),
-    .rd_idx_i(IDX_W'(head_d)), .rd_idx_next_i(IDX_W'(head_d_next)), .rd_op_o(e_op),
+    .rd_en_i(rd_en), .rd_idx_i(rd_idx), .rd_idx_next_i(rd_idx_next),
+    .rd_op_o(e_op),
     .rd_flow_o(e_flow), .rd_parent_o(e_parent), .rd_children_o(e_children),
     .rd_step_o(e_step), .rd_addr_o(e_addr), .rd_size_o(e_size), .rd_routes_o(e_routes),
     .nx_op_o(nx_op), .nx_flow_o(nx_flow), .nx_parent_o(nx_parent), .nx_children_o(nx_children)
@@ -447,6 +451,13 @@ module network_interface #(
   assign head_d_next = start_i ? (IDX_W + 1)'(1) :
                        issue ? head_next_q + (IDX_W + 1)'(1) : head_next_q;
   assign has_entry = started_q && 32'(head_q) < table_entries;
+  // The table reads them where the head can move (an entry is due: it moves only by its
+  // issue, which enables the read) at addresses from registers, and holds its head entry
+  // otherwise; with no entry due it reads head_d every cycle (no issue: head_q).
+  assign rd_en = start_i || !has_entry || issue;
+  assign rd_idx = start_i ? '0 : IDX_W'(has_entry ? head_next_q : head_q);
+  assign rd_idx_next = start_i ? IDX_W'(1) :
+                       IDX_W'(has_entry ? head_next_q + (IDX_W + 1)'(1) : head_next_q);
   assign step_behind = has_entry && e_step < step;
 
   // The step advances only when the head entry is for a later step, so never in a cycle in
@@ -714,12 +725,12 @@ module network_interface #(
     .WIDTH(DATA_W), .DEPTH(BLOCKS), .WRITES(K + 1), .READS(2), .LANE_W(DLANE_W)
   ) u_block_data (
     .clk_i, .we_i(data_we), .waddr_i(data_waddr), .wmask_i(data_wmask), .wdata_i(data_wdata),
-    .raddr_i({beat_slot, req_tag[SLOT_W-1:0]}), .rdata_o({data_src, data_wb})
+    .raddr_i({beat_slot, req_tag[SLOT_W-1:0]}), .re_i('1), .rdata_o({data_src, data_wb})
   );
 
   storage_array #(.WIDTH(DATA_W), .DEPTH(BLOCKS), .WRITES(1), .READS(1)) u_block_acc (
     .clk_i, .we_i(read_done), .waddr_i(done_slot), .wmask_i(1'b1), .wdata_i(mem_rsp_rdata_i),
-    .raddr_i(beat_slot), .rdata_o(acc_rd)
+    .raddr_i(beat_slot), .re_i('1), .rdata_o(acc_rd)
   );
 
   assign step_o = step;

@@ -98,7 +98,7 @@ module reduction_sequencer #(
 
   storage_array #(.WIDTH(REC_W), .DEPTH(REDUCING), .WRITES(1), .READS(1)) u_queue (
     .clk_i, .we_i(read_i && !beat_bypass_o), .waddr_i(rq_head_q + RQ_W'(rq_count_q)),
-    .wmask_i(1'b1), .wdata_i(read_rec), .raddr_i(rq_head_q), .rdata_o(rq_head_rec)
+    .wmask_i(1'b1), .wdata_i(read_rec), .raddr_i(rq_head_q), .re_i('1), .rdata_o(rq_head_rec)
   );
 
   // ---- the beat entering the unit --------------------------------------------------------

@@ -26,10 +26,13 @@
 // load, so the stored route is the one the NI would compute at issue; the head entry's sends
 // then need no routing of their own.
 //
-// Reading. rd_idx_i selects an entry of the installed table; its fields appear on rd_*_o in
-// the next cycle (a synchronous read, as an SRAM macro gives it), and the next entry's wait
-// fields (op, flow, parent, children) on nx_*_o, through a second read port, so that the NI
-// can make the next entry's wait check a cycle ahead. Node fields hold nil as all ones in
+// Reading. rd_idx_i selects an entry of the installed table; in a cycle with rd_en_i its
+// fields appear on rd_*_o in the next cycle (a synchronous read, as an SRAM macro gives it,
+// held until the next read), and the wait fields (op, flow, parent, children) of entry
+// rd_idx_next_i on nx_*_o, through a second read port, so that the NI can make the next
+// entry's wait check a cycle ahead. The NI reads when its head entry changes and otherwise
+// holds it, so installing a table while a run has an entry due is not supported (simulation
+// stops with an error). Node fields hold nil as all ones in
 // NODE_W bits, whatever the image's node_bits; rd_routes_o holds send slot k's route at
 // [k*ROUTE_W +: ROUTE_W] (0 where the slot sends nothing).
 //
@@ -76,7 +79,9 @@ module schedule_table #(
   // The node whose route the loader takes in this cycle, and that route.
   output logic [NODE_W-1:0]   route_node_o,
   input  logic [ROUTE_W-1:0]  route_i,
-  // Head read port: the entry, and rd_idx_i + 1 (given by the reader, from registers).
+  // Head read port: the entry, and rd_idx_i + 1 (given by the reader, from registers), read
+  // in cycles with rd_en_i.
+  input  logic                rd_en_i,
   input  logic [IDX_W-1:0]    rd_idx_i,
   input  logic [IDX_W-1:0]    rd_idx_next_i,
   output logic [1:0]          rd_op_o,
@@ -691,8 +696,20 @@ module schedule_table #(
     .clk_i,
     .we_i(bank_we),
     .waddr_i({!active_q, ent_idx_q[IDX_W-1:0]}), .wmask_i(1'b1), .wdata_i(e_q),
-    .raddr_i({active_q, rd_idx_next_i, active_q, rd_idx_i}), .rdata_o({nx_q, rd_q})
+    .raddr_i({active_q, rd_idx_next_i, active_q, rd_idx_i}), .re_i({2{rd_en_i}}),
+    .rdata_o({nx_q, rd_q})
   );
+
+`ifndef SYNTHESIS
+  // A table installed while the reader holds its head entry would leave the old table's entry.
+  logic installed_q;
+  always_ff @(posedge clk_i) begin
+    installed_q <= rst_ni && active_d != active_q;
+    if (rst_ni && installed_q && !rd_en_i) begin
+      $error("schedule_table: a table installed while a run has an entry due");
+    end
+  end
+`endif
 
   assign cfg_rvalid_o  = resp_valid_q;
   assign cfg_error_o   = resp_error_q;

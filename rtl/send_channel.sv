@@ -267,7 +267,7 @@ module send_channel #(
     .WIDTH(META_W), .DEPTH(LINES), .WRITES(1), .READS(1), .SYNC_READ(1'b1), .WRITE_REG(1'b1)
   ) u_bursts (
     .clk_i, .we_i(fetch), .waddr_i(btail_q), .wmask_i(1'b1), .wdata_i(burst_new),
-    .raddr_i(bhead_d), .rdata_o(burst_rd)
+    .raddr_i(bhead_d), .re_i('1), .rdata_o(burst_rd)
   );
   always_ff @(posedge clk_i) begin
     burst_held_sel_q <= burst_held;

@@ -10,7 +10,8 @@
 // write the same bits in one cycle the higher-numbered port wins; each write port has a mask
 // bit per LANE_W-bit lane. A read port gives the word at its address in the same cycle
 // (SYNC_READ = 0, an asynchronous read: the word as the last edge left it) or in the next
-// cycle (SYNC_READ = 1, a registered read that sees the word before this cycle's writes).
+// cycle (SYNC_READ = 1, a registered read that sees the word before this cycle's writes, in
+// cycles its read enable is set; the data hold otherwise).
 // There is no reset: a block reads only words it wrote.
 //
 // WRITE_REG = 1 registers the write ports at the clock edge, as a synchronous memory macro's
@@ -42,8 +43,11 @@ module storage_array #(
   input  logic [WRITES*ADDR_W-1:0] waddr_i,
   input  logic [WRITES*LANES-1:0]  wmask_i,
   input  logic [WRITES*WIDTH-1:0]  wdata_i,
-  // Read ports: word address and data.
+  // Read ports: word address, enable and data. A registered read's output loads only in a
+  // cycle its enable is set and holds otherwise (an SRAM's read enable); an asynchronous read
+  // has no enable to use.
   input  logic [READS*ADDR_W-1:0]  raddr_i,
+  input  logic [READS-1:0]         re_i,
   output logic [READS*WIDTH-1:0]   rdata_o
 );
 
@@ -80,6 +84,11 @@ module storage_array #(
     assign wdata = wdata_i;
   end
 
+  if (!SYNC_READ) begin : g_no_read_enable
+    logic unused_re;
+    assign unused_re = ^re_i;
+  end
+
   // One array per lane; within a lane the write ports are applied in order.
   for (genvar l = 0; l < LANES; l++) begin : g_lane
     logic [LANE_W-1:0] mem_q [DEPTH];
@@ -114,9 +123,11 @@ module storage_array #(
           logic [LANE_W-1:0] rd_q, hit_data_q;
           logic              hit_q;
           always_ff @(posedge clk_i) begin
-            rd_q <= mem_q[raddr];
-            hit_q <= hit;
-            hit_data_q <= hit_data;
+            if (re_i[r]) begin
+              rd_q <= mem_q[raddr];
+              hit_q <= hit;
+              hit_data_q <= hit_data;
+            end
           end
           assign rdata_o[r*WIDTH + l*LANE_W +: LANE_W] = hit_q ? hit_data_q : rd_q;
         end else begin : g_async
@@ -124,7 +135,7 @@ module storage_array #(
         end
       end else if (SYNC_READ) begin : g_sync
         logic [LANE_W-1:0] rd_q;
-        always_ff @(posedge clk_i) rd_q <= mem_q[raddr];
+        always_ff @(posedge clk_i) if (re_i[r]) rd_q <= mem_q[raddr];
         assign rdata_o[r*WIDTH + l*LANE_W +: LANE_W] = rd_q;
       end else begin : g_async
         assign rdata_o[r*WIDTH + l*LANE_W +: LANE_W] = mem_q[raddr];

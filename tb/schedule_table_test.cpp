@@ -38,6 +38,7 @@ class Table {
   Table(uint32_t node, uint32_t nodes) {
     dut_->node_id_i = static_cast<uint8_t>(node);
     dut_->nodes_i = static_cast<uint8_t>(nodes);
+    dut_->rd_en_i = 1;  // the head read port reads every cycle
     dut_.reset();
   }
 

@@ -20,6 +20,7 @@ module storage_array_tb #(
   input  logic [WRITES*LANES-1:0]  wmask_i,
   input  logic [WRITES*WIDTH-1:0]  wdata_i,
   input  logic [READS*ADDR_W-1:0]  raddr_i,
+  input  logic [READS-1:0]         re_i,
   output logic [READS*WIDTH-1:0]   rdata_direct_o,
   output logic [READS*WIDTH-1:0]   rdata_reg_o
 );
@@ -28,14 +29,14 @@ module storage_array_tb #(
     .WIDTH(WIDTH), .DEPTH(DEPTH), .WRITES(WRITES), .READS(READS), .LANE_W(LANE_W),
     .SYNC_READ(SYNC_READ != 0), .WRITE_REG(1'b0)
   ) u_direct (
-    .clk_i, .we_i, .waddr_i, .wmask_i, .wdata_i, .raddr_i, .rdata_o(rdata_direct_o)
+    .clk_i, .we_i, .waddr_i, .wmask_i, .wdata_i, .raddr_i, .re_i, .rdata_o(rdata_direct_o)
   );
 
   storage_array #(
     .WIDTH(WIDTH), .DEPTH(DEPTH), .WRITES(WRITES), .READS(READS), .LANE_W(LANE_W),
     .SYNC_READ(SYNC_READ != 0), .WRITE_REG(1'b1)
   ) u_registered (
-    .clk_i, .we_i, .waddr_i, .wmask_i, .wdata_i, .raddr_i, .rdata_o(rdata_reg_o)
+    .clk_i, .we_i, .waddr_i, .wmask_i, .wdata_i, .raddr_i, .re_i, .rdata_o(rdata_reg_o)
   );
 
 endmodule

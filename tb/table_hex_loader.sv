@@ -29,6 +29,7 @@ module table_hex_loader #(
   output logic                write_error_o,
   output logic [1:0]          status_o,
   output logic [31:0]         entries_o,
+  input  logic                rd_en_i,
   input  logic [IDX_W-1:0]    rd_idx_i,
   input  logic [IDX_W-1:0]    rd_idx_next_i,
   output logic [1:0]          rd_op_o,
@@ -168,7 +169,7 @@ module table_hex_loader #(
     .cfg_wdata_i(cfg_wdata), .cfg_rvalid_o(cfg_rvalid), .cfg_error_o(cfg_error),
     .cfg_rdata_o(unused_rdata), .status_o, .entries_o, .dtype_o(unused_dtype),
     .error_cause_o(unused_cause), .route_node_o(route_node), .route_i(route_q[1]),
-    .rd_idx_i, .rd_idx_next_i, .rd_op_o, .rd_flow_o, .rd_parent_o, .rd_children_o, .rd_step_o,
+    .rd_en_i, .rd_idx_i, .rd_idx_next_i, .rd_op_o, .rd_flow_o, .rd_parent_o, .rd_children_o, .rd_step_o,
     .rd_addr_o, .rd_size_o, .rd_routes_o, .nx_op_o, .nx_flow_o, .nx_parent_o, .nx_children_o
   );
 

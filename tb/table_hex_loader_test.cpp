@@ -50,6 +50,7 @@ uint32_t routes_of(const TableEntry& e) {
 uint32_t load(Clocked<Vtable_hex_loader>& dut, uint32_t node, uint32_t nodes) {
   dut->node_id_i = static_cast<uint8_t>(node);
   dut->nodes_i = static_cast<uint8_t>(nodes);
+  dut->rd_en_i = 1;  // the head read port reads every cycle
   dut.reset();
   for (int c = 0; c < 1000000 && !dut->done_o && !dut->bad_file_o; ++c) dut.tick();
   dut.settle();

@@ -139,10 +139,13 @@ def macro_cell(name, ports, timing):
     if timing["sync_read"]:
         out.append(_bus("raddr_i", ports["raddr_i"], "input",
                         cap + _arc("clk_i", "setup_rising", timing["read_setup_ns"])))
+        out.append(_bus("re_i", ports["re_i"], "input",
+                        cap + _arc("clk_i", "setup_rising", timing["read_enable_setup_ns"])))
         out.append(_bus("rdata_o", ports["rdata_o"], "output",
                         _arc("clk_i", "rising_edge", timing["read_ns"])))
-    else:
+    else:  # (an asynchronous read has no use for its read enables)
         out.append(_bus("raddr_i", ports["raddr_i"], "input", cap))
+        out.append(_bus("re_i", ports["re_i"], "input", cap))
         out.append(_bus("rdata_o", ports["rdata_o"], "output",
                         _read_ports(ports, timing["reads"], timing["read_ns"])))
     out.append("  }\n")

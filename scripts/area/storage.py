@@ -66,7 +66,7 @@ def port_widths(p):
     lanes = p["WIDTH"] // p["LANE_W"]
     return {"we_i": p["WRITES"], "waddr_i": p["WRITES"] * addr, "wmask_i": p["WRITES"] * lanes,
             "wdata_i": p["WRITES"] * p["WIDTH"], "raddr_i": p["READS"] * addr,
-            "rdata_o": p["READS"] * p["WIDTH"]}
+            "re_i": p["READS"], "rdata_o": p["READS"] * p["WIDTH"]}
 
 
 def instances(netlist, blackboxes):
@@ -119,13 +119,15 @@ def synth_array(ctx, p, width, lane_w, work):
 
 
 def array_timing(ctx, p, netlist, work):
-    """Write setup, read delay (and a registered read's address setup) of the array (ns)."""
+    """Write setup, read delay (and a registered read's address and read-enable setup) of
+    the array (ns)."""
     writes = "[get_ports {we_i* waddr_i* wmask_i* wdata_i*}]"
     tcl = sta_mod.tcl_load([ctx["liberty"]], netlist, "storage_array")
     tcl += sta_mod.sdc_text(sta_mod.LONG_NS, True)
     tcl += f"report_checks -from {writes} -to [all_registers -data_pins] -digits 4\n"
     if p["SYNC_READ"]:
         tcl += "report_checks -from [get_ports raddr_i*] -to [all_registers -data_pins] -digits 4\n"
+        tcl += "report_checks -from [get_ports re_i*] -to [all_registers -data_pins] -digits 4\n"
         tcl += "report_checks -from [all_registers -clock_pins] -to [all_outputs] -digits 4\n"
     else:
         tcl += "report_checks -from [get_ports raddr_i*] -to [all_outputs] -digits 4\n"
@@ -137,7 +139,7 @@ def array_timing(ctx, p, netlist, work):
         f.write(tcl)
     paths = sta_mod.parse_paths(sta_mod.run_sta(path, os.path.join(work, "timing.log"), work))
     delays = [sta_mod.LONG_NS - q["slack_ns"] for q in paths]
-    expected = 3 if p["SYNC_READ"] or p.get("WRITE_REG") else 2
+    expected = 4 if p["SYNC_READ"] else 3 if p.get("WRITE_REG") else 2
     if len(delays) != expected:
         raise RuntimeError(f"storage timing: expected paths missing in {work}/timing.log")
     # An asynchronous read's delay is its slower arc (from the address, or from the write
@@ -146,6 +148,7 @@ def array_timing(ctx, p, netlist, work):
     timing = {"sync_read": bool(p["SYNC_READ"]), "setup_ns": delays[0], "read_ns": read_ns}
     if p["SYNC_READ"]:
         timing["read_setup_ns"] = delays[1]
+        timing["read_enable_setup_ns"] = delays[2]
     return timing
 
 

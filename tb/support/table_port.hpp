@@ -31,6 +31,7 @@ TableEntry wait_entry(uint32_t op, uint32_t flow, uint32_t parent, Children chil
 template <uint32_t kNodeW, uint32_t kK, class Model>
 TableEntry read_entry(Clocked<Model>& dut, uint32_t index) {
   using Index = std::remove_reference_t<decltype(dut->rd_idx_i)>;
+  dut->rd_en_i = 1;
   dut->rd_idx_i = static_cast<Index>(index);
   dut->rd_idx_next_i = static_cast<Index>(index + 1);  // wraps as the index does (DEPTH 256)
   dut.tick();
