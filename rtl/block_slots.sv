@@ -112,7 +112,13 @@ module block_slots #(
   // The completing block's message is in memory when it was its last live block and its last
   // block has been decoded. (No block of the message starts after its last block's decode, so
   // none joins in the completion's cycle then.)
-  assign arrive_o = done_i && count_q[done_rec_i] == COUNT_W'(1) && last_q[done_rec_i];
+  // (Which records would be in memory with their block's completion is a vector from the
+  // registers: the completion only picks a bit.)
+  logic [MESSAGES-1:0] closing;
+  always_comb begin
+    for (int r = 0; r < MESSAGES; r++) closing[r] = count_q[r] == COUNT_W'(1) && last_q[r];
+  end
+  assign arrive_o = done_i && closing[done_rec_i];
   assign arrive_key_o = key_q[done_rec_i];
 
   // A count one up and one down, from the register alone, as bit logic: bit i flips where

@@ -149,12 +149,15 @@ module dma_requester #(
   // cycle's hand-over: one entered before this cycle (a bank read, at most one entry
   // leaves), else the first or second of this cycle's entering accesses, else the first access
   // asked for now (push_i: the next cycle's entering accesses).
-  // The lowest lane of a set that asks.
+  // The lowest lane of a set that asks: each lane's selection from the lanes below it (an OR
+  // of them), the lanes then ORed, no chain of selects from lane to lane.
   function automatic logic [EntryW-1:0] first_of(logic [PUSHES-1:0] asks,
                                                  logic [PUSHES*EntryW-1:0] lanes);
     first_of = '0;
-    for (int i = PUSHES - 1; i >= 0; i--) begin
-      if (asks[i]) first_of = lanes[i*EntryW +: EntryW];
+    for (int i = 0; i < PUSHES; i++) begin
+      if (asks[i] && (asks & PUSHES'((1 << i) - 1)) == '0) begin
+        first_of |= lanes[i*EntryW +: EntryW];
+      end
     end
   endfunction
 

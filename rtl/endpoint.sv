@@ -90,8 +90,7 @@ module endpoint #(
   localparam int unsigned DescW = 1 + ADDR_W + PB_W + PF_W + FLIT_W + 1 + 5 + SP_W;
   localparam int unsigned MetaW = SendW + DescW;
 
-  // The queue of bursts: each line holds a burst's fields and payload (storage_array).
-  localparam int unsigned LineW = MetaW + BURST_BYTES * 8;
+  // The queue of bursts: each line holds a burst's fields and payload (storage arrays below).
   logic [MetaW-1:0]         h_meta;
   logic [BURST_BYTES*8-1:0] h_data;
   logic [PTR_W-1:0]         head_q, tail_q;
@@ -121,13 +120,31 @@ module endpoint #(
   logic [2:0]               f_type;
   logic [127:0]             f_data;
 
-  storage_array #(.WIDTH(LineW), .DEPTH(LINES), .WRITES(1), .READS(1)) u_lines (
-    .clk_i, .we_i(line_i), .waddr_i(tail_q), .wmask_i(1'b1),
-    .wdata_i({message_i, next_i, eject_i, dest_i, tree_i, op_i, bytes_i, has_head_i,
-              head_addr_i, packet_bytes_i, packet_flits_i, last_i, ends_i, last_bytes_i, phase_i,
-              data_i}),
-    .raddr_i(head_q), .re_i('1), .rdata_o({h_meta, h_data})
+  // A line's fields and its payload in two storage arrays: the payload read at the head, the
+  // fields at the line after it, into a register (meta_q) that holds the head line's fields,
+  // so that the flit encoder and the credit check start from a register. When the head moves
+  // (pop) the register takes the next line's fields, or the line entering now when that is
+  // the next; with the queue empty, the line entering.
+  logic [MetaW-1:0] line_meta, meta_rd, meta_q;
+  logic [PTR_W-1:0] head_after;
+  logic             pop;
+  assign line_meta = {message_i, next_i, eject_i, dest_i, tree_i, op_i, bytes_i, has_head_i,
+                      head_addr_i, packet_bytes_i, packet_flits_i, last_i, ends_i, last_bytes_i,
+                      phase_i};
+  assign head_after = head_q == PTR_W'(LINES - 1) ? '0 : head_q + PTR_W'(1);
+  storage_array #(.WIDTH(MetaW), .DEPTH(LINES), .WRITES(1), .READS(1)) u_meta (
+    .clk_i, .we_i(line_i), .waddr_i(tail_q), .wmask_i(1'b1), .wdata_i(line_meta),
+    .raddr_i(head_after), .re_i('1), .rdata_o(meta_rd)
   );
+  storage_array #(.WIDTH(BURST_BYTES * 8), .DEPTH(LINES), .WRITES(1), .READS(1)) u_data (
+    .clk_i, .we_i(line_i), .waddr_i(tail_q), .wmask_i(1'b1), .wdata_i(data_i),
+    .raddr_i(head_q), .re_i('1), .rdata_o(h_data)
+  );
+  always_ff @(posedge clk_i) begin
+    if (pop) meta_q <= 32'(count_q) == 1 ? line_meta : meta_rd;
+    else if (count_q == '0) meta_q <= line_meta;
+  end
+  assign h_meta = meta_q;
 
   assign {h_message, h_next, h_eject, h_dest, h_tree, h_op, h_bytes, h_has_head, h_head_addr,
           h_packet_bytes, h_packet_flits, h_last, h_ends, h_last_bytes, h_phase} = h_meta;
@@ -200,6 +217,9 @@ module endpoint #(
     end
   end
 
+  // The head burst's last flit leaves.
+  assign pop = send && cursor_q + COUNT_W'(1) == flits_in_line;
+
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       head_q <= '0;
@@ -213,18 +233,15 @@ module endpoint #(
       reserve_q <= 1'b0;
       overflow_q <= 1'b0;
     end else begin
-      logic pop;
       credits_q <= credits_now;
-      pop = 1'b0;
       if (send) begin
         credits_q[CREDIT_W*vc +: CREDIT_W] <= credits_now[CREDIT_W*vc +: CREDIT_W] - CREDIT_W'(1);
         reserve_q <= 32'(f_type) == FLIT_TYPE_SUB_TAIL;
         in_packet_q <= !f_tail;
         cur_vc_q <= vc;
         if (f_tail) next_vc_q <= VC_W'((32'(vc) + 1) % VCS);
-        pop = cursor_q + COUNT_W'(1) == flits_in_line;
         cursor_q <= pop ? '0 : cursor_q + COUNT_W'(1);
-        if (pop) head_q <= head_q == PTR_W'(LINES - 1) ? '0 : head_q + PTR_W'(1);
+        if (pop) head_q <= head_after;
       end
       if (line_i) begin
         if (32'(count_q) == LINES) overflow_q <= 1'b1;

@@ -269,24 +269,32 @@ module interlock #(
     reducing_full_o = after_issue || after_release;
   end
 
-  // Where this cycle's blocks that read join the FIFO: after its last entry, the block taken,
-  // then the released one (at_issue, at_release below).
+  // Where this cycle's blocks that read join the FIFO: after its last entry (issue_at) the
+  // block taken, then the released one.
   logic [R_W-1:0] issue_at;
   assign issue_at = red_head_q + R_W'(red_n_q);
 
   // ---- state ---------------------------------------------------------------------------------
-  // Each entry's updates from its own conditions: the entry after the last (issue_at) takes
-  // the block taken's line and slot whether or not it reads (unused unless it does; not when
-  // the FIFO is full, where issue_at is the head), a released block goes after it, and the
-  // entry the block taken waits on gets it as its chain's last. The late verdicts (issue_o,
-  // release_o) only pick, per entry, between values ready before them.
-  logic                full;
-  logic [REDUCING-1:0] at_issue, at_release;
+  // Each entry's updates from its own conditions, the verdicts (issue_o, release_o) kept off
+  // the entries' enables where the FIFO has room. Entry issue_at takes, whether or not any
+  // block reads (unused unless one does; not when the FIFO is full, where it is the head), the
+  // block taken, or the released one when only that reads: the one choice the verdicts make,
+  // once, before the data reach the entries. The entry after it takes the released block
+  // whenever one is released (unused unless the block taken reads too; not when the FIFO is
+  // one short of full). The entry the block taken waits on gets it as its chain's last.
+  logic                full, one_short, rel_first;
+  logic [LINE_W-1:0]   at_line;
+  logic [SLOT_W-1:0]   at_last;
+  logic [REDUCING-1:0] wr_at, wr_after;  // entries written at issue_at, and after it
   assign full = 32'(red_n_q) == REDUCING;
+  assign one_short = 32'(red_n_q) + 1 >= REDUCING;
+  assign rel_first = release_o && !issue_o;
+  assign at_line = rel_first ? line_q[red_head_q] : nb_line;
+  assign at_last = rel_first ? head_last : nb_slot;
   always_comb begin
     for (int r = 0; r < REDUCING; r++) begin
-      at_issue[r] = R_W'(r) == issue_at;
-      at_release[r] = release_o && (issue_o ? R_W'(r) == issue_at + R_W'(1) : at_issue[r]);
+      wr_at[r] = R_W'(r) == issue_at && (!full || issue_o || release_o);
+      wr_after[r] = R_W'(r) == issue_at + R_W'(1) && release_o && (!one_short || issue_o);
     end
   end
 
@@ -299,7 +307,8 @@ module interlock #(
       red_n_q <= '0;
     end else begin
       for (int r = 0; r < REDUCING; r++) begin
-        if ((issue_o && at_issue[r]) || at_release[r]) begin
+        if ((R_W'(r) == issue_at && (issue_o || release_o)) ||
+            (R_W'(r) == issue_at + R_W'(1) && issue_o && release_o)) begin
           red_valid_q[r] <= 1'b1;
         end else if (wb_i && R_W'(r) == red_head_q) begin
           red_valid_q[r] <= 1'b0;
@@ -315,12 +324,12 @@ module interlock #(
   // Entry contents (no reset: read only where red_valid_q says so).
   always_ff @(posedge clk_i) begin
     for (int r = 0; r < REDUCING; r++) begin
-      if (at_release[r]) begin
+      if (wr_at[r]) begin
+        line_q[r] <= at_line;
+        last_q[r] <= at_last;
+      end else if (wr_after[r]) begin
         line_q[r] <= line_q[red_head_q];
         last_q[r] <= head_last;
-      end else if (at_issue[r] && (!full || issue_o)) begin
-        line_q[r] <= nb_line;
-        last_q[r] <= nb_slot;
       end else if (wait_on[r]) begin
         last_q[r] <= nb_slot;
       end
@@ -331,8 +340,8 @@ module interlock #(
   always_ff @(posedge clk_i) begin
     logic [R_W-1:0] h;
     h = wb_i ? red_head_q + R_W'(1) : red_head_q;
-    if (at_release[h]) head_line_q <= line_q[red_head_q];
-    else if (at_issue[h] && (!full || issue_o)) head_line_q <= nb_line;
+    if (wr_at[h]) head_line_q <= at_line;
+    else if (wr_after[h]) head_line_q <= line_q[red_head_q];
     else head_line_q <= line_q[h];
   end
 

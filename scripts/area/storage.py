@@ -32,7 +32,10 @@ ROLES = {
                                    "of each block's line, per block slot", "reduction"),
     ("free_list", "u_bank"): ("ni_buffers", "block slots: one bank of a free list (the free "
                               "slots, the free message records)", "conventional"),
-    ("endpoint", "u_lines"): ("ni_buffers", "send NI buffer: burst lines", "conventional"),
+    ("endpoint", "u_meta"): ("ni_buffers", "send NI buffer: burst lines' fields",
+                             "conventional"),
+    ("endpoint", "u_data"): ("ni_buffers", "send NI buffer: burst lines' payload",
+                             "conventional"),
     ("send_channel", "u_bursts"): ("ni_buffers", "send channel: the bursts being read",
                                    "conventional"),
     ("ejection_decoder", "u_contexts"): ("ni_buffers", "ejection: each VC's message and place",
