@@ -125,13 +125,13 @@ module dma_requester #(
     end
   end
 
-  // The request to the memory (registered, below), and the entry handed over after this
-  // cycle's: the banks are read there.
-  logic [EntryW-1:0] req_q, req_d;
-  logic              req_valid_q, req_valid_d;
+  // The request to the memory (below), and the entry handed over after this cycle's: the
+  // banks are read there.
+  logic [EntryW-1:0] req, held_req_q, held_req_d;
+  logic              req_valid, held_q, held_d;
   logic              issued;
   logic [PTR_W-1:0]  next_issue;
-  assign issued = req_valid_q && mem_req_ready_i;
+  assign issued = req_valid && mem_req_ready_i;
   assign next_issue = issue_q + PTR_W'(issued);
 
   logic [BANKS*EntryW-1:0] bank_rdata;
@@ -143,12 +143,12 @@ module dma_requester #(
     );
   end
 
-  // The request handed over is registered (the memory's request, and the block data's read
-  // address the NI derives from its tag, leave a register): req_q is the oldest waiting entry,
-  // or the first access entering now. Its next value is the oldest entry left after this
-  // cycle's hand-over: one entered before this cycle (a bank read, at most one entry
-  // leaves), else the first or second of this cycle's entering accesses, else the first access
-  // asked for now (push_i: the next cycle's entering accesses).
+  // The request handed over: the oldest waiting entry, held in a register (held_q: the banks'
+  // read and its select stay off the memory's request and the block data's read address the
+  // NI derives from its tag), or, with nothing waiting, the first access entering now (from
+  // the input register, through one AND-OR). The register takes the oldest entry left after
+  // this cycle's hand-over: one entered before this cycle (a bank read; at most one entry
+  // leaves), else the first or second of this cycle's entering accesses.
   // The lowest lane of a set that asks: each lane's selection from the lanes below it (an OR
   // of them), the lanes then ORed, no chain of selects from lane to lane.
   function automatic logic [EntryW-1:0] first_of(logic [PUSHES-1:0] asks,
@@ -161,50 +161,39 @@ module dma_requester #(
     end
   endfunction
 
-  logic [PUSHES*EntryW-1:0] asked;  // the accesses asked for now, as lanes
-  always_comb begin
-    for (int i = 0; i < PUSHES; i++) begin
-      asked[i*EntryW +: EntryW] = {push_write_i[i], push_kind_i[i*KIND_W +: KIND_W],
-                                   push_tag_i[i*TAG_W +: TAG_W], push_addr_i[i*ADDR_W +: ADDR_W],
-                                   push_len_i[i*LEN_W +: LEN_W]};
-    end
-  end
-
   always_comb begin
     logic [PUSHES-1:0] entering;  // this cycle's entering accesses not handed over
     // With nothing older waiting, a hand-over took the first entering access.
-    entering = issued && waiting_q == '0 ? push_q & (push_q - PUSHES'(1)) : push_q;
+    entering = issued && !held_q ? push_q & (push_q - PUSHES'(1)) : push_q;
+    held_d = 1'b1;
     if (waiting_q > (PTR_W + 1)'(issued)) begin
-      req_d = bank_rdata[EntryW*next_issue[BANK_W-1:0] +: EntryW];
-      req_valid_d = 1'b1;
-    end else if (entering != '0) begin
-      req_d = first_of(entering, lane_q);
-      req_valid_d = 1'b1;
+      held_req_d = bank_rdata[EntryW*next_issue[BANK_W-1:0] +: EntryW];
     end else begin
-      req_d = first_of(push_i, asked);
-      req_valid_d = push_i != '0;
+      held_req_d = first_of(entering, lane_q);
+      held_d = entering != '0;
     end
   end
 
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) req_valid_q <= 1'b0;
-    else req_valid_q <= req_valid_d;
-    req_q <= req_d;
+    if (!rst_ni) held_q <= 1'b0;
+    else held_q <= held_d;
+    held_req_q <= held_req_d;
   end
+  assign req = held_q ? held_req_q : first_of(push_q, lane_q);
+  assign req_valid = held_q || push_q != '0;
 
 `ifndef SYNTHESIS
-  // The registered request is the one the queue's state gives in its own cycle.
+  // The register holds a request exactly when an entry waits.
   always_ff @(posedge clk_i) begin
-    if (rst_ni && (req_valid_q != (waiting_q != '0 || push_q != '0) ||
-                   (waiting_q == '0 && req_valid_q && req_q != first_of(push_q, lane_q)))) begin
-      $error("dma_requester: request registered wrong");
+    if (rst_ni && held_q != (waiting_q != '0)) begin
+      $error("dma_requester: the held request does not match the waiting entries");
     end
   end
 `endif
 
   logic [KIND_W-1:0] unused_req_kind;  // the kind comes back at completion (u_done)
-  assign {mem_req_write_o, unused_req_kind, mem_req_tag_o, mem_req_addr_o, mem_req_len_o} = req_q;
-  assign mem_req_valid_o = req_valid_q;
+  assign {mem_req_write_o, unused_req_kind, mem_req_tag_o, mem_req_addr_o, mem_req_len_o} = req;
+  assign mem_req_valid_o = req_valid;
 
   // ---- completions: each access handed over, in order ----------------------------------------
   logic [PTR_W-1:0] retire_q;  // sequence number of the oldest access not yet complete
@@ -221,11 +210,11 @@ module dma_requester #(
     .WIDTH(DoneW), .DEPTH(DEPTH), .WRITES(1), .READS(1), .SYNC_READ(1'b1), .WRITE_REG(1'b1)
   ) u_done (
     .clk_i, .we_i(issued), .waddr_i(issue_q), .wmask_i(1'b1),
-    .wdata_i(req_q[DoneW-1:0]), .raddr_i(retire_d), .re_i('1), .rdata_o(done_rd)
+    .wdata_i(req[DoneW-1:0]), .raddr_i(retire_d), .re_i('1), .rdata_o(done_rd)
   );
   always_ff @(posedge clk_i) begin
     handed_q_sel <= handed_now;
-    if (handed_now) handed_q <= req_q[DoneW-1:0];
+    if (handed_now) handed_q <= req[DoneW-1:0];
   end
   assign {done_kind_o, done_tag_o, done_addr_o, done_len_o} = handed_q_sel ? handed_q : done_rd;
   assign done_o = mem_rsp_valid_i;
