@@ -107,7 +107,8 @@ module dependency_tracker #(
 
   storage_array #(.WIDTH(CNT_W), .DEPTH(Rows), .WRITES(1), .READS(2)) u_counts (
     .clk_i, .we_i(record), .waddr_i(arrive_row), .wmask_i(1'b1),
-    .wdata_i(arrive_count + CNT_W'(1)), .raddr_i({arrive_row, next_row}), .re_i('1), .rdata_o(count_rd)
+    .wdata_i(arrive_count + CNT_W'(1)), .raddr_i({arrive_row, next_row}), .re_i('1),
+    .rdata_o(count_rd)
   );
 
   // ---- the senders: an arrival writes the lane of its slot ---------------------------------

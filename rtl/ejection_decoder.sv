@@ -370,34 +370,6 @@ module ejection_decoder #(
     idle_o = !open_message && pkt_valid_q == '0;
   end
 
-  // The arriving flit's verdicts, from the pins and from its VC's state as the flit in decode
-  // leaves it (what the registers take at this edge; nx_own: the same VC).
-  logic             nx_own, nx_open, nx_message, nx_has_slot, nx_has_rec;
-  logic [PKT_W-1:0] nx_pkt;
-  always_comb begin
-    nx_own = flit_q && vc_q == vc_i;
-    nx_open = !start_i && open_d[vc_i];
-    nx_message = message_d[vc_i];
-    nx_has_slot = nx_own ? n_has_slot : has_slot_q[vc_i];
-    nx_has_rec = nx_own ? n_has_rec : has_rec_q[vc_i];
-    nx_pkt = nx_own ? n_pkt : pkt_q[vc_i];
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      flit_q <= 1'b0;
-      first_payload_q <= 1'b0;
-    end else begin
-      flit_q <= flit_i;
-      first_payload_q <= flit_i && !head_type(type_i) && nx_open && !nx_has_slot &&
-                         type_i[2] == nx_message;
-    end
-    type_q <= type_i;
-    vc_q <= vc_i;
-    data_q <= data_i;
-    first_rec_q <= nx_message ? !nx_has_rec : !pkt_has_rec_d[nx_pkt];
-  end
-
 `ifndef SYNTHESIS
   // The registered verdicts are the ones the flit's VC state gives in its own cycle.
   always_ff @(posedge clk_i) begin
@@ -450,8 +422,31 @@ module ejection_decoder #(
     .wdata_i({n_key, n_addr, n_left, n_msg_bytes, n_flits}),
     .raddr_i(vc_i), .re_i('1), .rdata_o(ctx_rd)
   );
+
+  // The arriving flit's verdicts and context, from the pins and from its VC's state as the
+  // flit in decode leaves it (what the registers take at this edge; own: the same VC). Made
+  // inside the register block: they depend on the pins and feed registers only.
   always_ff @(posedge clk_i) begin
-    ctx_q <= nx_own ? {n_key, n_addr, n_left, n_msg_bytes, n_flits} : ctx_rd;
+    logic             own, open, message, has_slot, has_rec;
+    logic [PKT_W-1:0] pkt;
+    own = flit_q && vc_q == vc_i;
+    open = !start_i && open_d[vc_i];
+    message = message_d[vc_i];
+    has_slot = own ? n_has_slot : has_slot_q[vc_i];
+    has_rec = own ? n_has_rec : has_rec_q[vc_i];
+    pkt = own ? n_pkt : pkt_q[vc_i];
+    if (!rst_ni) begin
+      flit_q <= 1'b0;
+      first_payload_q <= 1'b0;
+    end else begin
+      flit_q <= flit_i;
+      first_payload_q <= flit_i && !head_type(type_i) && open && !has_slot && type_i[2] == message;
+    end
+    type_q <= type_i;
+    vc_q <= vc_i;
+    data_q <= data_i;
+    first_rec_q <= message ? !has_rec : !pkt_has_rec_d[pkt];
+    ctx_q <= own ? {n_key, n_addr, n_left, n_msg_bytes, n_flits} : ctx_rd;
   end
   assign {c_key, c_addr, c_left, c_msg_bytes, c_flits} = ctx_q;
   assign c_has_rec = has_rec_q[vc_q];

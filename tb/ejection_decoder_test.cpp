@@ -148,7 +148,8 @@ class Receiver {
     std::vector<uint8_t>& slot = slots_[dut_->wr_slot_o];
     slot.resize(256);
     for (uint32_t i = 0; i < 16; ++i) {
-      slot[16 * dut_->wr_lane_o + i] = static_cast<uint8_t>(dut_->wr_data_o[i / 4] >> (8 * (i % 4)));
+      const uint32_t word = dut_->wr_data_o[i / 4];
+      slot[16 * dut_->wr_lane_o + i] = static_cast<uint8_t>(word >> (8 * (i % 4)));
     }
   }
 
