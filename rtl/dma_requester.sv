@@ -17,11 +17,12 @@
 // bank n mod BANKS, row n / BANKS, with BANKS the power of two at or above PUSHES. A cycle's
 // pushes have consecutive sequence numbers, so they fall in distinct banks: every bank is a
 // storage_array of one write port and one read port (the entry handed over next, a cycle
-// ahead, for the register that holds the oldest waiting one). The memory answers every access in order (read data, or the write's completion)
-// with mem_rsp_valid_i; the kind, tag, address and length of each access handed over wait in
-// a second FIFO of one write and one registered read port, read a cycle ahead, and come out
-// on done_*_o in the cycle it completes. An entry lives from the cycle it enters to its
-// completion, so DEPTH bounds the accesses queued or outstanding; accesses entering a full queue raise overflow_o in that
+// ahead, for the register that holds the oldest waiting one). The memory answers every access
+// in order (read data, or the write's completion) with mem_rsp_valid_i; the kind, tag,
+// address and length of each access handed over wait in a second FIFO of one write and one
+// registered read port, read a cycle ahead, and come out on done_*_o in the cycle it
+// completes. An entry lives from the cycle it enters to its completion, so DEPTH bounds the
+// accesses queued or outstanding; accesses entering a full queue raise overflow_o in that
 // cycle (the SystemC NI checks the same bound, NiConfig::memory_requests).
 module dma_requester #(
   // Accesses queued or outstanding at once (a power of two, at least 2 x BANKS).

@@ -416,10 +416,10 @@ module ejection_decoder #(
   // The VCs' contexts: read at the arriving flit's VC into a register beside it (the decoded
   // flit's new context when it is the same VC), written at the decoded flit's VC.
   localparam int unsigned CTX_W = KEY_W + ADDR_W + 2 * SIZE_W + FLITS_W;
-  logic [CTX_W-1:0] ctx_rd, ctx_q;
+  logic [CTX_W-1:0] n_ctx, ctx_rd, ctx_q;
+  assign n_ctx = {n_key, n_addr, n_left, n_msg_bytes, n_flits};
   storage_array #(.WIDTH(CTX_W), .DEPTH(VCS), .WRITES(1), .READS(1)) u_contexts (
-    .clk_i, .we_i(flit_q), .waddr_i(vc_q), .wmask_i(1'b1),
-    .wdata_i({n_key, n_addr, n_left, n_msg_bytes, n_flits}),
+    .clk_i, .we_i(flit_q), .waddr_i(vc_q), .wmask_i(1'b1), .wdata_i(n_ctx),
     .raddr_i(vc_i), .re_i('1), .rdata_o(ctx_rd)
   );
 
@@ -446,7 +446,7 @@ module ejection_decoder #(
     vc_q <= vc_i;
     data_q <= data_i;
     first_rec_q <= message ? !has_rec : !pkt_has_rec_d[pkt];
-    ctx_q <= own ? {n_key, n_addr, n_left, n_msg_bytes, n_flits} : ctx_rd;
+    ctx_q <= own ? n_ctx : ctx_rd;
   end
   assign {c_key, c_addr, c_left, c_msg_bytes, c_flits} = ctx_q;
   assign c_has_rec = has_rec_q[vc_q];

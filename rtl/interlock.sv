@@ -235,10 +235,12 @@ module interlock #(
   // entry whose chain the written-back block ends.
   logic [SLOT_W-1:0] head_last;
   always_comb begin
+    logic head_ends_wb;  // the head entry's chain ends at the written-back block
+    head_ends_wb = last_q[red_head_q] == wb_slot_i;
     head_last = wait_on_head ? nb_slot : last_q[red_head_q];
     // (both compares made, the head's wait picking one)
-    release_o = wb_i && (wait_on_head ? nb_slot != wb_slot_i : last_q[red_head_q] != wb_slot_i);
-    rel_rec = wait_on_head && last_q[red_head_q] == wb_slot_i ? head_rec : succ_rdata;
+    release_o = wb_i && (wait_on_head ? nb_slot != wb_slot_i : !head_ends_wb);
+    rel_rec = wait_on_head && head_ends_wb ? head_rec : succ_rdata;
   end
   assign release_slot_o = rel_rec[REC_W-1 -: SLOT_W];
   assign release_meta_o = rel_rec[ADDR_W + LEN_W +: META_W];
@@ -285,7 +287,8 @@ module interlock #(
   logic                full, one_short, rel_first;
   logic [LINE_W-1:0]   at_line;
   logic [SLOT_W-1:0]   at_last;
-  logic [REDUCING-1:0] wr_at, wr_after;  // entries written at issue_at, and after it
+  logic [REDUCING-1:0] at_end, after_end;  // the entries at issue_at, and after it
+  logic [REDUCING-1:0] wr_at, wr_after;    // those written
   assign full = 32'(red_n_q) == REDUCING;
   assign one_short = 32'(red_n_q) + 1 >= REDUCING;
   assign rel_first = release_o && !issue_o;
@@ -293,8 +296,10 @@ module interlock #(
   assign at_last = rel_first ? head_last : nb_slot;
   always_comb begin
     for (int r = 0; r < REDUCING; r++) begin
-      wr_at[r] = R_W'(r) == issue_at && (!full || issue_o || release_o);
-      wr_after[r] = R_W'(r) == issue_at + R_W'(1) && release_o && (!one_short || issue_o);
+      at_end[r] = R_W'(r) == issue_at;
+      after_end[r] = R_W'(r) == issue_at + R_W'(1);
+      wr_at[r] = at_end[r] && (!full || issue_o || release_o);
+      wr_after[r] = after_end[r] && release_o && (!one_short || issue_o);
     end
   end
 
@@ -307,8 +312,7 @@ module interlock #(
       red_n_q <= '0;
     end else begin
       for (int r = 0; r < REDUCING; r++) begin
-        if ((R_W'(r) == issue_at && (issue_o || release_o)) ||
-            (R_W'(r) == issue_at + R_W'(1) && issue_o && release_o)) begin
+        if ((at_end[r] && (issue_o || release_o)) || (after_end[r] && issue_o && release_o)) begin
           red_valid_q[r] <= 1'b1;
         end else if (wb_i && R_W'(r) == red_head_q) begin
           red_valid_q[r] <= 1'b0;

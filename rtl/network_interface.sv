@@ -443,13 +443,13 @@ module network_interface #(
     .port_o(route[ROUTE_W-2:0]), .neighbour_o(route[ROUTE_W-1])
   );
 
-  logic [IDX_W:0] head_d, head_d_next;
+  logic [IDX_W:0] head_d, head_d_next, head_after_next;
   // The next head and the entry after it: the issue, late in the cycle, only picks between
   // values of registers (head_q + 1 is kept beside head_q, so that no incrementer takes the
   // issue as its carry in).
+  assign head_after_next = head_next_q + (IDX_W + 1)'(1);
   assign head_d = start_i ? '0 : issue ? head_next_q : head_q;
-  assign head_d_next = start_i ? (IDX_W + 1)'(1) :
-                       issue ? head_next_q + (IDX_W + 1)'(1) : head_next_q;
+  assign head_d_next = start_i ? (IDX_W + 1)'(1) : issue ? head_after_next : head_next_q;
   assign has_entry = started_q && 32'(head_q) < table_entries;
   // The table reads them where the head can move (an entry is due: it moves only by its
   // issue, which enables the read) at addresses from registers, and holds its head entry
@@ -457,7 +457,7 @@ module network_interface #(
   assign rd_en = start_i || !has_entry || issue;
   assign rd_idx = start_i ? '0 : IDX_W'(has_entry ? head_next_q : head_q);
   assign rd_idx_next = start_i ? IDX_W'(1) :
-                       IDX_W'(has_entry ? head_next_q + (IDX_W + 1)'(1) : head_next_q);
+                       IDX_W'(has_entry ? head_after_next : head_next_q);
   assign step_behind = has_entry && e_step < step;
 
   // The step advances only when the head entry is for a later step, so never in a cycle in
