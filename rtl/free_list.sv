@@ -109,7 +109,9 @@ module free_list #(
   assign tail = head_q + ID_W'(free_q);
 
   for (genvar b = 0; b < BANKS; b++) begin : g_bank
-    storage_array #(.WIDTH(ID_W), .DEPTH(ROWS), .WRITES(1), .READS(1)) u_bank (
+    storage_array #(
+      .WIDTH(ID_W), .DEPTH(ROWS), .WRITES(1), .READS(1), .WRITE_REG(1'b1)
+    ) u_bank (
       .clk_i, .we_i(put_i && tail[BANK_W-1:0] == BANK_W'(b)),
       .waddr_i(ROW_W'(tail >> BANK_W)), .wmask_i(1'b1), .wdata_i(put_id_i),
       .raddr_i(bank_raddr[ROW_W*b +: ROW_W]), .re_i('1), .rdata_o(bank_rdata[ID_W*b +: ID_W])
@@ -126,14 +128,16 @@ module free_list #(
   logic [(K+1)*K*ID_W-1:0]  next_t;    // t's place j at [(t*K + j)*ID_W]
   logic [(K+1)*(ID_W+1)-1:0] free_t;
   logic [(K+1)*K-1:0]       enough_t;
+  // The returned id, which comes late (a completion), only picks between the counts and flags
+  // with and without it.
   always_comb begin
     for (int t = 0; t <= K; t++) begin
-      logic [ID_W:0] free;
+      logic [ID_W:0] kept;  // the free count less the takes, without the returned id
       head_t[(ID_W+1)*t +: ID_W+1] = {1'b0, head_q} + (ID_W + 1)'(t);
-      free = free_q - (ID_W + 1)'(t) + (ID_W + 1)'(put_i);
-      free_t[(ID_W+1)*t +: ID_W+1] = free;
+      kept = free_q - (ID_W + 1)'(t);
+      free_t[(ID_W+1)*t +: ID_W+1] = put_i ? kept + (ID_W + 1)'(1) : kept;
       for (int j = 0; j < K; j++) begin
-        enough_t[K*t + j] = free > (ID_W + 1)'(j);
+        enough_t[K*t + j] = put_i ? kept >= (ID_W + 1)'(j) : kept > (ID_W + 1)'(j);
         next_t[ID_W*(K*t + j) +: ID_W] = t + j < K ? next_q[ID_W*(t + j) +: ID_W]
                                                    : ahead[ID_W*(t + j - K) +: ID_W];
         if (put_i && free_q == (ID_W + 1)'(t + j)) next_t[ID_W*(K*t + j) +: ID_W] = put_id_i;

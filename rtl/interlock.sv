@@ -277,29 +277,20 @@ module interlock #(
   assign issue_at = red_head_q + R_W'(red_n_q);
 
   // ---- state ---------------------------------------------------------------------------------
-  // Each entry's updates from its own conditions, the verdicts (issue_o, release_o) kept off
-  // the entries' enables where the FIFO has room. Entry issue_at takes, whether or not any
-  // block reads (unused unless one does; not when the FIFO is full, where it is the head), the
-  // block taken, or the released one when only that reads: the one choice the verdicts make,
-  // once, before the data reach the entries. The entry after it takes the released block
-  // whenever one is released (unused unless the block taken reads too; not when the FIFO is
-  // one short of full). The entry the block taken waits on gets it as its chain's last.
-  logic                full, one_short, rel_first;
-  logic [LINE_W-1:0]   at_line;
-  logic [SLOT_W-1:0]   at_last;
+  // Each entry's updates from its own conditions. Entry issue_at takes the block taken when it
+  // reads (take_nb), and the released block when only that reads; the entry after it takes the
+  // released block when both read. The released block's line is the head entry's, its chain's
+  // last the head's (head_last). The verdict on the block taken (issue_o, the CAM's) comes
+  // last: it makes one select per entry, between data that do not wait on it. The entry the
+  // block taken waits on gets it as its chain's last.
   logic [REDUCING-1:0] at_end, after_end;  // the entries at issue_at, and after it
-  logic [REDUCING-1:0] wr_at, wr_after;    // those written
-  assign full = 32'(red_n_q) == REDUCING;
-  assign one_short = 32'(red_n_q) + 1 >= REDUCING;
-  assign rel_first = release_o && !issue_o;
-  assign at_line = rel_first ? line_q[red_head_q] : nb_line;
-  assign at_last = rel_first ? head_last : nb_slot;
+  logic [REDUCING-1:0] take_nb, take_rel;  // those written with the block taken, the released
   always_comb begin
     for (int r = 0; r < REDUCING; r++) begin
       at_end[r] = R_W'(r) == issue_at;
       after_end[r] = R_W'(r) == issue_at + R_W'(1);
-      wr_at[r] = at_end[r] && (!full || issue_o || release_o);
-      wr_after[r] = after_end[r] && release_o && (!one_short || issue_o);
+      take_nb[r] = at_end[r] && issue_o;
+      take_rel[r] = release_o && (issue_o ? after_end[r] : at_end[r]);
     end
   end
 
@@ -325,14 +316,22 @@ module interlock #(
     end
   end
 
-  // Entry contents (no reset: read only where red_valid_q says so).
+  // Entry contents (no reset: read only where red_valid_q says so). An entry the FIFO does not
+  // hold (beyond a full FIFO's last) is never written: a block or release that finds it so is
+  // the overflow reducing_full_o reports.
+  logic [REDUCING-1:0] free_at;  // entries the FIFO does not hold at the cycle's start
+  always_comb begin
+    for (int r = 0; r < REDUCING; r++) begin
+      free_at[r] = !red_valid_q[r] || (wb_i && R_W'(r) == red_head_q);
+    end
+  end
   always_ff @(posedge clk_i) begin
     for (int r = 0; r < REDUCING; r++) begin
-      if (wr_at[r]) begin
-        line_q[r] <= at_line;
-        last_q[r] <= at_last;
-      end else if (wr_after[r]) begin
-        line_q[r] <= line_q[red_head_q];
+      if (take_nb[r] && free_at[r]) begin
+        line_q[r] <= nb_line;
+        last_q[r] <= nb_slot;
+      end else if (take_rel[r] && free_at[r]) begin
+        line_q[r] <= head_line_q;
         last_q[r] <= head_last;
       end else if (wait_on[r]) begin
         last_q[r] <= nb_slot;
@@ -344,8 +343,8 @@ module interlock #(
   always_ff @(posedge clk_i) begin
     logic [R_W-1:0] h;
     h = wb_i ? red_head_q + R_W'(1) : red_head_q;
-    if (wr_at[h]) head_line_q <= at_line;
-    else if (wr_after[h]) head_line_q <= line_q[red_head_q];
+    if (take_nb[h] && free_at[h]) head_line_q <= nb_line;
+    else if (take_rel[h] && free_at[h]) head_line_q <= head_line_q;
     else head_line_q <= line_q[h];
   end
 

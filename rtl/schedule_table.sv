@@ -691,7 +691,7 @@ module schedule_table #(
   /* verilator lint_on UNUSEDSIGNAL */
   assign bank_we = e_done && 32'(ent_idx_q) < DEPTH;
   storage_array #(
-    .WIDTH(EntryW), .DEPTH(2 * DEPTH), .WRITES(1), .READS(2), .SYNC_READ(1'b1)
+    .WIDTH(EntryW), .DEPTH(2 * DEPTH), .WRITES(1), .READS(2), .SYNC_READ(1'b1), .WRITE_REG(1'b1)
   ) u_banks (
     .clk_i,
     .we_i(bank_we),

@@ -184,30 +184,44 @@ module send_channel #(
 
   // ---- the send queue --------------------------------------------------------------------
   // Where the offered sends land, lane order from the tail, and the count after this cycle
-  // with and without them: commit_i picks.
+  // with and without them: commit_i picks. Each entry's distance from the tail is a one-hot
+  // from the registers, each lane's rank among the offered sends a one-hot shifted at each
+  // offer before it, and an entry takes the lane whose rank is its distance: the offers reach
+  // the entries through one AND-OR.
   logic [JPTR_W:0]               offered, jcount_kept, jcount_pushed;
   logic                          pop;
   logic [SEND_QUEUE-1:0]         jwrite;  // entries the offered sends write
   logic [SEND_QUEUE*JOB_W-1:0]   jwrite_job;
   logic [SEND_QUEUE*COUNT_W-1:0] jwrite_first;
   logic [SEND_QUEUE-1:0]         jwrite_one;
+  logic [PUSHES-1:0]             from_tail [SEND_QUEUE];  // one-hot: entry e is tail + n
   always_comb begin
-    logic [JPTR_W:0] at;
-    at = (JPTR_W + 1)'(jhead_q) + jcount_q;
+    logic [JPTR_W-1:0] tail;
+    tail = jwrap((JPTR_W + 1)'(jhead_q) + jcount_q);
+    for (int e = 0; e < SEND_QUEUE; e++) begin
+      for (int n = 0; n < PUSHES; n++) from_tail[e][n] = n < SEND_QUEUE && jwrap(
+          (JPTR_W + 1)'(tail) + (JPTR_W + 1)'(n)) == JPTR_W'(e);
+    end
+  end
+  always_comb begin
+    logic [PUSHES-1:0] rank;  // one-hot: offers in the lanes before i
+    rank = PUSHES'(1);
     offered = '0;
     jwrite = '0;
     jwrite_job = '0;
     jwrite_first = '0;
     jwrite_one = '0;
     for (int i = 0; i < PUSHES; i++) begin
-      if (push_i[i]) begin
-        jwrite[jwrap(at)] = 1'b1;
-        jwrite_job[JOB_W*jwrap(at) +: JOB_W] = push_job_i[i*JOB_W +: JOB_W];
-        jwrite_first[COUNT_W*jwrap(at) +: COUNT_W] = push_first[i*COUNT_W +: COUNT_W];
-        jwrite_one[jwrap(at)] = push_one[i];
-        at = at + (JPTR_W + 1)'(1);
-        offered = offered + (JPTR_W + 1)'(1);
+      for (int e = 0; e < SEND_QUEUE; e++) begin
+        if (push_i[i] && (rank & from_tail[e]) != '0) begin
+          jwrite[e] = 1'b1;
+          jwrite_job[JOB_W*e +: JOB_W] |= push_job_i[i*JOB_W +: JOB_W];
+          jwrite_first[COUNT_W*e +: COUNT_W] |= push_first[i*COUNT_W +: COUNT_W];
+          jwrite_one[e] |= push_one[i];
+        end
       end
+      if (push_i[i]) rank = rank << 1;
+      offered = offered + (JPTR_W + 1)'(push_i[i]);
     end
   end
   assign pop = fetch && last_burst;
