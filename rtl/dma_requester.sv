@@ -78,8 +78,10 @@ module dma_requester #(
   localparam int unsigned DoneW = EntryW - 1;  // all but the write flag
 
   // tail_q: sequence number of the next push; issue_q: of the oldest not yet handed to the
-  // memory. Sequence numbers wrap at DEPTH (a power of two).
-  logic [PTR_W-1:0]  tail_q, issue_q;
+  // memory, and issue_next_q the one after it (the hand-over only picks between the two for
+  // the banks' read address: no incrementer on the way). Sequence numbers wrap at DEPTH (a
+  // power of two).
+  logic [PTR_W-1:0]  tail_q, issue_q, issue_next_q;
   logic [PTR_W:0]    used_q, waiting_q;  // entries live; of those, not yet handed over
 
   // ---- the input register: the accesses asked for in the previous cycle --------------------
@@ -133,7 +135,7 @@ module dma_requester #(
   logic              issued;
   logic [PTR_W-1:0]  next_issue;
   assign issued = req_valid && mem_req_ready_i;
-  assign next_issue = issue_q + PTR_W'(issued);
+  assign next_issue = issued ? issue_next_q : issue_q;
 
   logic [BANKS*EntryW-1:0] bank_rdata;
   for (genvar b = 0; b < BANKS; b++) begin : g_bank
@@ -226,12 +228,16 @@ module dma_requester #(
     if (!rst_ni) begin
       tail_q <= '0;
       issue_q <= '0;
+      issue_next_q <= PTR_W'(1);
       retire_q <= '0;
       used_q <= '0;
       waiting_q <= '0;
     end else begin
       tail_q <= tail_q + PTR_W'(pushes);
-      if (issued) issue_q <= issue_q + PTR_W'(1);
+      if (issued) begin
+        issue_q <= issue_next_q;
+        issue_next_q <= issue_next_q + PTR_W'(1);
+      end
       if (mem_rsp_valid_i) retire_q <= retire_q + PTR_W'(1);
       used_q <= used_q + pushes - (PTR_W + 1)'(mem_rsp_valid_i);
       waiting_q <= waiting_q + pushes - (PTR_W + 1)'(issued);

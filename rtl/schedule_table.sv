@@ -684,14 +684,17 @@ module schedule_table #(
   // inactive bank, the head port reads the active one (registered reads: the head entry and the
   // next). An entry is written in the cycle its pad is taken, whether or not it and the image
   // so far are right: an image with an error never becomes the table, so what it left in the
-  // inactive bank is never read (and the write enable waits for no check).
+  // inactive bank is never read (and the write enable waits for no check). The write port is
+  // registered with no bypass: an image is installed (LOAD) only once its last entry was taken
+  // in an earlier cycle, so its writes have landed before its bank is first read.
   logic bank_we;
   /* verilator lint_off UNUSEDSIGNAL */  // of the next entry only its wait fields are read
   logic [EntryW-1:0] nx_q;
   /* verilator lint_on UNUSEDSIGNAL */
   assign bank_we = e_done && 32'(ent_idx_q) < DEPTH;
   storage_array #(
-    .WIDTH(EntryW), .DEPTH(2 * DEPTH), .WRITES(1), .READS(2), .SYNC_READ(1'b1), .WRITE_REG(1'b1)
+    .WIDTH(EntryW), .DEPTH(2 * DEPTH), .WRITES(1), .READS(2), .SYNC_READ(1'b1),
+    .WRITE_REG(1'b1), .BYPASS(1'b0)
   ) u_banks (
     .clk_i,
     .we_i(bank_we),

@@ -7,11 +7,13 @@
 // flits being read (BUFFER_FLITS), and fewer than LINES bursts are read or queued; the send
 // leaves the queue with its last burst. A burst's flits join the NI buffer in the cycle its
 // read completes (burst_done_i, in fetch order) and leave from the next cycle. Sends pushed
-// in a cycle (push lane 0 first) are served from the next cycle.
+// in a cycle (push lane 0 first) are served from the next cycle; they must fit the room the
+// queue had at the cycle's start (a send leaving in the cycle makes room from the next).
 //
 // A push is offered (push_i, with its send) and committed (commit_i) apart: the control knows
 // a cycle's sends early, from the table's head entry, and whether the entry issues late. The
-// queue places the offered sends before the commit arrives, which then only enables writes.
+// queue writes the offered sends into its free entries before the commit arrives, which then
+// only moves the count.
 module send_channel #(
   // Width of node ids and of the Tree ID.
   parameter int unsigned NODE_W = 8,
@@ -184,23 +186,28 @@ module send_channel #(
 
   // ---- the send queue --------------------------------------------------------------------
   // Where the offered sends land, lane order from the tail, and the count after this cycle
-  // with and without them: commit_i picks. Each entry's distance from the tail is a one-hot
-  // from the registers, each lane's rank among the offered sends a one-hot shifted at each
-  // offer before it, and an entry takes the lane whose rank is its distance: the offers reach
-  // the entries through one AND-OR.
+  // with and without them: commit_i picks. Each free entry's distance from the tail is a
+  // one-hot from the registers, each lane's rank among the offered sends a one-hot shifted at
+  // each offer before it, and an entry takes the lane whose rank is its distance: the offers
+  // reach the entries through one AND-OR. A free entry (past the queued sends at the cycle's
+  // start) takes its offer whether or not it is committed: uncommitted, it stays past the
+  // tail and unread, so the commit, which comes late, reaches no entry. (The control commits
+  // only offers that fit the free entries: the room check.)
   logic [JPTR_W:0]               offered, jcount_kept, jcount_pushed;
   logic                          pop;
   logic [SEND_QUEUE-1:0]         jwrite;  // entries the offered sends write
   logic [SEND_QUEUE*JOB_W-1:0]   jwrite_job;
   logic [SEND_QUEUE*COUNT_W-1:0] jwrite_first;
   logic [SEND_QUEUE-1:0]         jwrite_one;
-  logic [PUSHES-1:0]             from_tail [SEND_QUEUE];  // one-hot: entry e is tail + n
+  logic [PUSHES-1:0]             from_tail [SEND_QUEUE];  // one-hot: free entry e is tail + n
   always_comb begin
     logic [JPTR_W-1:0] tail;
     tail = jwrap((JPTR_W + 1)'(jhead_q) + jcount_q);
     for (int e = 0; e < SEND_QUEUE; e++) begin
-      for (int n = 0; n < PUSHES; n++) from_tail[e][n] = n < SEND_QUEUE && jwrap(
-          (JPTR_W + 1)'(tail) + (JPTR_W + 1)'(n)) == JPTR_W'(e);
+      for (int n = 0; n < PUSHES; n++) begin
+        from_tail[e][n] = 32'(n) + 32'(jcount_q) < SEND_QUEUE &&
+                          jwrap((JPTR_W + 1)'(tail) + (JPTR_W + 1)'(n)) == JPTR_W'(e);
+      end
     end
   end
   always_comb begin
@@ -322,7 +329,7 @@ module send_channel #(
       flits_q <= '0;
       overflow_q <= 1'b0;
     end else begin
-      if ((commit_i && 32'(jcount_kept) + 32'(offered) > SEND_QUEUE) ||
+      if ((commit_i && 32'(jcount_q) + 32'(offered) > SEND_QUEUE) ||
           (burst_done_i && bcount_q == '0)) begin
         overflow_q <= 1'b1;
       end
@@ -344,7 +351,7 @@ module send_channel #(
 
   always_ff @(posedge clk_i) begin
     for (int e = 0; e < SEND_QUEUE; e++) begin
-      if (commit_i && jwrite[e]) begin
+      if (jwrite[e]) begin
         jobs_q[e] <= jwrite_job[JOB_W*e +: JOB_W];
         jfirst_q[e] <= jwrite_first[COUNT_W*e +: COUNT_W];
         jone_q[e] <= jwrite_one[e];

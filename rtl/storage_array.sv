@@ -19,6 +19,8 @@
 // its word takes the registered data (a bypass per read port and lane, the higher-numbered
 // write port first). The behaviour at the ports is the same as with WRITE_REG = 0; the write
 // port's setup is then a register's, and the address decode moves into the next cycle.
+// BYPASS = 0 (with a registered read) leaves the bypass out, as an SRAM with input registers
+// does: the block never reads a word in the cycle after writing it (an error in simulation).
 module storage_array #(
   // Bits of a word.
   parameter int unsigned WIDTH = 32,
@@ -34,6 +36,9 @@ module storage_array #(
   parameter bit SYNC_READ = 1'b0,
   // 1: registered write ports with a read bypass (same behaviour, a register's write setup).
   parameter bit WRITE_REG = 1'b0,
+  // With WRITE_REG, 1: a read of a word whose write has not landed takes the write's data; 0: no
+  // such read happens (an error in simulation).
+  parameter bit BYPASS = 1'b1,
   localparam int unsigned ADDR_W = DEPTH > 1 ? $clog2(DEPTH) : 1,
   localparam int unsigned LANES = WIDTH / LANE_W
 ) (
@@ -54,6 +59,10 @@ module storage_array #(
   // Elaboration checks (Verilator and Yosys both stop on them).
   if (LANE_W == 0 || WIDTH % LANE_W != 0) begin : g_bad_lane
     $error("storage_array: WIDTH must be a multiple of LANE_W");
+  end
+
+  if (WRITE_REG && !BYPASS && !SYNC_READ) begin : g_bad_bypass
+    $error("storage_array: BYPASS = 0 needs a registered read (SYNC_READ = 1)");
   end
 
   // The writes the array applies at this edge: the ports, or their registers.
@@ -105,7 +114,7 @@ module storage_array #(
       logic [ADDR_W-1:0] raddr;
       assign raddr = raddr_i[r*ADDR_W +: ADDR_W];
 
-      if (WRITE_REG) begin : g_bypass
+      if (WRITE_REG && BYPASS) begin : g_bypass
         logic              hit;       // a registered write not yet landed is to this word
         logic [LANE_W-1:0] hit_data;  // its data (the higher-numbered port's)
         always_comb begin
@@ -134,6 +143,18 @@ module storage_array #(
           assign rdata_o[r*WIDTH + l*LANE_W +: LANE_W] = hit ? hit_data : mem_q[raddr];
         end
       end else if (SYNC_READ) begin : g_sync
+`ifndef SYNTHESIS
+        if (WRITE_REG) begin : g_no_bypass
+          always_ff @(posedge clk_i) begin
+            for (int w = 0; w < WRITES; w++) begin
+              if (re_i[r] && we[w] && wmask[w*LANES + l] &&
+                  waddr[w*ADDR_W +: ADDR_W] == raddr) begin
+                $error("storage_array: word %0d read before its write lands", raddr);
+              end
+            end
+          end
+        end
+`endif
         logic [LANE_W-1:0] rd_q;
         always_ff @(posedge clk_i) if (re_i[r]) rd_q <= mem_q[raddr];
         assign rdata_o[r*WIDTH + l*LANE_W +: LANE_W] = rd_q;

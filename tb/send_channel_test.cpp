@@ -1,6 +1,7 @@
 // rtl/send_channel.sv against the SystemC SendChannel (systemc/ni/send_channel.hpp) with its
 // port's Endpoint and the NI's FlitEncoder, every cycle: the same sends pushed (as the NI's
-// control pushes them, after the cycle's burst is asked for, while the queue has room; in
+// control pushes them, after the cycle's burst is asked for, while the queue had room at the
+// cycle's start; in
 // other cycles a send offered but not committed, or a commit with no send), the
 // same memory answering each burst read in order after a random latency, and the same credits
 // from a scripted router port (every cycle, or every other on average). Every cycle the burst read asked for (address, length), the
@@ -160,10 +161,9 @@ Outcome SendChannelLockstep::run(int sends, std::mt19937& rng) {
     const bool had_job = at_start != 0;
     const std::optional<noc::BurstRead> burst = ch.next_burst(c);
     out.held_back += had_job && !burst;
-    const size_t queued = ch.queued();
     const bool dma_idle = ch.dma_idle();
     std::optional<noc::SendJob> job;
-    if (pushed < sends && queued < ni_.send_queue && rng() % 3 != 0) {
+    if (pushed < sends && at_start < ni_.send_queue && rng() % 3 != 0) {
       job = random_send(rng, static_cast<uint64_t>(++pushed));
       ch.push(*job);
       ++out.sends;
