@@ -1,5 +1,6 @@
 // Two storage arrays side by side (simulation only): one with its write ports registered
-// (WRITE_REG = 1) and one without, given the same writes and reads every cycle.
+// (WRITE_REG = 1, with or without the bypass: BYPASS) and one without, given the same writes
+// and reads every cycle.
 // tb/storage_array_test.cpp checks that their read data agree in every cycle.
 module storage_array_tb #(
   parameter int unsigned WIDTH = 16,
@@ -8,6 +9,7 @@ module storage_array_tb #(
   parameter int unsigned READS = 2,
   parameter int unsigned LANE_W = 8,
   parameter int unsigned SYNC_READ = 0,
+  parameter int unsigned BYPASS = 1,
   localparam int unsigned ADDR_W = DEPTH > 1 ? $clog2(DEPTH) : 1,
   localparam int unsigned LANES = WIDTH / LANE_W
 ) (
@@ -34,7 +36,7 @@ module storage_array_tb #(
 
   storage_array #(
     .WIDTH(WIDTH), .DEPTH(DEPTH), .WRITES(WRITES), .READS(READS), .LANE_W(LANE_W),
-    .SYNC_READ(SYNC_READ != 0), .WRITE_REG(1'b1)
+    .SYNC_READ(SYNC_READ != 0), .WRITE_REG(1'b1), .BYPASS(BYPASS != 0)
   ) u_registered (
     .clk_i, .we_i, .waddr_i, .wmask_i, .wdata_i, .raddr_i, .re_i, .rdata_o(rdata_reg_o)
   );
