@@ -175,7 +175,8 @@ module block_slots #(
         end
       end
       if (joining[p]) up |= MESSAGES'(1) << msg_rec_i[MSG_W*p +: MSG_W];
-      if (last_i[p]) last |= MESSAGES'(1) << rec_o[MSG_W*p +: MSG_W];
+      // (the record decoded before the decode's flag, which only gates it)
+      last |= {MESSAGES{last_i[p]}} & (MESSAGES'(1) << rec_o[MSG_W*p +: MSG_W]);
       if (first[p]) rank = rank << 1;
     end
     for (int h = 0; h < K; h++) begin
@@ -188,13 +189,10 @@ module block_slots #(
     for (int r = 0; r < MESSAGES; r++) begin
       if (fresh_r[r]) begin
         count_q[r] <= COUNT_W'(1);
-        last_q[r] <= last[r];
-      end else begin
-        if (up[r] || down[r]) begin
-          count_q[r] <= up[r] ? (down[r] ? count_q[r] : count_up[r]) : count_down[r];
-        end
-        if (last[r]) last_q[r] <= 1'b1;
+      end else if (up[r] || down[r]) begin
+        count_q[r] <= up[r] ? (down[r] ? count_q[r] : count_up[r]) : count_down[r];
       end
+      last_q[r] <= last[r] || (last_q[r] && !fresh_r[r]);
     end
   end
 

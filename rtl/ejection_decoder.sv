@@ -196,7 +196,7 @@ module ejection_decoder #(
   // The VC's context with this flit.
   logic [KEY_W-1:0]         b_key;    // the flit's message (the head's, for a head)
   logic [SIZE_W-1:0]        take;
-  logic [LEN_W-1:0]         c_len;
+  logic [LEN_W-1:0]         c_len, b_len;  // the block's bytes before this flit, and with it
   logic [PKT_MSGS-1:0]      hit;
   logic [PKT_MSGS-1:0]      at_pkt;   // the packet's entry, from its context
   logic [SIZE_W-1:0]        got;
@@ -230,6 +230,7 @@ module ejection_decoder #(
     b_key = c_key;
     c_len = LEN_W'(c_flits) << 4;  // every flit before the last of a block is full
     take = c_left < SIZE_W'(16) ? c_left : SIZE_W'(16);
+    b_len = c_len + LEN_W'(take);
     p_rec = '0;
     for (int p = 0; p < PKT_MSGS; p++) begin
       hit[p] = pkt_valid_q[p] && pkt_key_q[KEY_W*p +: KEY_W] == b_key;
@@ -324,10 +325,11 @@ module ejection_decoder #(
           block_done_o = is_tail_flit;
         end else begin
           if (is_tail_flit && c_left != take) error_d = 1'b1;
-          // The packet's entry, as its head found it; the key compare only checks it.
+          // The packet's entry, as its head found it; the key compare only checks it. Its
+          // bytes grow by the block's length (narrow: one adder of two operands).
           for (int p = 0; p < PKT_MSGS; p++) begin
             if (at_pkt[p]) begin
-              got = pkt_got_q[SIZE_W*p +: SIZE_W] + SIZE_W'(c_len) + take;
+              got = pkt_got_q[SIZE_W*p +: SIZE_W] + SIZE_W'(b_len);
               pkt_got_d[SIZE_W*p +: SIZE_W] = got;
               if (pkt_ends[p]) begin
                 block_done_o = 1'b1;
@@ -355,7 +357,7 @@ module ejection_decoder #(
   assign block_flow_o = b_key[2 +: NODE_W];
   assign block_sender_o = b_key[2 + NODE_W +: NODE_W];
   assign block_addr_o = c_addr;
-  assign block_len_o = c_len + LEN_W'(take);
+  assign block_len_o = b_len;
   assign block_slot_o = wr_slot_o;
   assign msg_rec_o = message_q[vc_q] ? c_rec : p_rec;
   // A payload flit's data go to the block slots beside this decoder; only heads are read here.

@@ -340,11 +340,15 @@ module interlock #(
   end
 
   // The head entry after this edge, as its line will be: the next entry's after a write-back.
+  // Whether this cycle writes it is a pick of the verdicts between register-made conditions.
   always_ff @(posedge clk_i) begin
     logic [R_W-1:0] h;
+    logic           h_at, h_after;  // it is entry issue_at, the entry after it, and free
     h = wb_i ? red_head_q + R_W'(1) : red_head_q;
-    if (take_nb[h] && free_at[h]) head_line_q <= nb_line;
-    else if (take_rel[h] && free_at[h]) head_line_q <= head_line_q;
+    h_at = h == issue_at && free_at[h];
+    h_after = h == issue_at + R_W'(1) && free_at[h];
+    if (issue_o && h_at) head_line_q <= nb_line;
+    else if (release_o && (issue_o ? h_after : h_at)) head_line_q <= head_line_q;
     else head_line_q <= line_q[h];
   end
 

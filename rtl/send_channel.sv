@@ -102,6 +102,12 @@ module send_channel #(
   logic              next_last_q;
   logic [JPTR_W-1:0] jhead_q;
   logic [JPTR_W:0]   jcount_q;
+  // The oldest send (entry jhead_q) and its first burst's count and flag, held in registers
+  // (valid while a send is queued): the burst decision reads no entry through jhead_q.
+  logic [JOB_W-1:0]   hjob_q;
+  logic [COUNT_W-1:0] hfirst_q;
+  logic               hone_q;
+  logic              first_q;         // no burst of the oldest send read yet (fetched_q == 0)
   logic [SIZE_W-1:0] fetched_q;       // bytes of the oldest send read so far
   logic [SIZE_W-1:0] left_q;          // and still to read, once one of its bursts was read
   logic [ADDR_W-1:0] baddr_q;         // and the address of its next burst then
@@ -126,19 +132,19 @@ module send_channel #(
   logic              fetch, last_burst;
 
   // The oldest send's fields the reads need (its route and head fields go with its bursts).
-  assign j_message = jobs_q[jhead_q][JOB_W-1];
-  assign j_addr = jobs_q[jhead_q][SIZE_W +: ADDR_W];
-  assign j_bytes = jobs_q[jhead_q][0 +: SIZE_W];
+  assign j_message = hjob_q[JOB_W-1];
+  assign j_addr = hjob_q[SIZE_W +: ADDR_W];
+  assign j_bytes = hjob_q[0 +: SIZE_W];
   // No subtraction on the way to the burst decision: the bytes left are registered after the
   // send's first burst.
-  assign left = fetched_q == '0 ? j_bytes : left_q;
-  assign burst_addr = fetched_q == '0 ? j_addr : baddr_q;
+  assign left = first_q ? j_bytes : left_q;
+  assign burst_addr = first_q ? j_addr : baddr_q;
   assign len = left < SIZE_W'(BURST_BYTES) ? left : SIZE_W'(BURST_BYTES);
   // The burst decision reads registers only: the flits and the last-burst flag of the send's
   // first burst were counted when it was pushed, those of a later burst when the burst before
   // it was asked for.
-  assign last_burst = fetched_q == '0 ? jone_q[jhead_q] : next_last_q;
-  assign burst_flits = fetched_q == '0 ? jfirst_q[jhead_q] : next_flits_q;
+  assign last_burst = first_q ? hone_q : next_last_q;
+  assign burst_flits = first_q ? hfirst_q : next_flits_q;
 
   // The burst after this one, which matters only when this one is not the send's last (so it
   // is a full burst): it starts BURST_BYTES later (no adder of two operands: offset and address
@@ -280,7 +286,7 @@ module send_channel #(
   logic [META_W-1:0] burst_new, burst_rd, burst_held_q;
   logic [BPTR_W-1:0] bhead_d;
   logic              burst_held, burst_held_sel_q;
-  assign burst_new = {jobs_q[jhead_q][JOB_W-1 -: JOB_W - ADDR_W - SIZE_W], j_bytes, desc};
+  assign burst_new = {hjob_q[JOB_W-1 -: JOB_W - ADDR_W - SIZE_W], j_bytes, desc};
   assign bhead_d = burst_done_i ? bnext(bhead_q) : bhead_q;
   assign burst_held = fetch && btail_q == bhead_d;
 
@@ -323,6 +329,7 @@ module send_channel #(
       jhead_q <= '0;
       jcount_q <= '0;
       fetched_q <= '0;
+      first_q <= 1'b1;
       bhead_q <= '0;
       btail_q <= '0;
       bcount_q <= '0;
@@ -337,6 +344,7 @@ module send_channel #(
       if (pop) jhead_q <= jwrap((JPTR_W + 1)'(jhead_q) + (JPTR_W + 1)'(1));
       if (fetch) begin
         fetched_q <= last_burst ? '0 : after_offset;
+        first_q <= last_burst;
         left_q <= after_left;
         next_flits_q <= after_flits;
         next_last_q <= left <= SIZE_W'(2 * BURST_BYTES);
@@ -349,6 +357,34 @@ module send_channel #(
     end
   end
 
+  // The oldest send after this cycle: the entry after the head when the head leaves and more
+  // were queued, the head itself when it stays, else (the queue empty or emptied) the first
+  // offer, which the free entry at the tail takes (unused unless committed).
+  logic [JOB_W-1:0]   offer_job;
+  logic [COUNT_W-1:0] offer_first;
+  logic               offer_one;
+  always_comb begin
+    offer_job = '0;
+    offer_first = '0;
+    offer_one = 1'b0;
+    for (int i = 0; i < PUSHES; i++) begin
+      if (push_i[i] && (push_i & PUSHES'((1 << i) - 1)) == '0) begin
+        offer_job |= push_job_i[i*JOB_W +: JOB_W];
+        offer_first |= push_first[i*COUNT_W +: COUNT_W];
+        offer_one |= push_one[i];
+      end
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    logic [JPTR_W-1:0] jnext;
+    jnext = jwrap((JPTR_W + 1)'(jhead_q) + (JPTR_W + 1)'(1));
+    if (pop && 32'(jcount_q) >= 2) begin
+      {hjob_q, hfirst_q, hone_q} <= {jobs_q[jnext], jfirst_q[jnext], jone_q[jnext]};
+    end else if (pop || jcount_q == '0) begin
+      {hjob_q, hfirst_q, hone_q} <= {offer_job, offer_first, offer_one};
+    end
+  end
+
   always_ff @(posedge clk_i) begin
     for (int e = 0; e < SEND_QUEUE; e++) begin
       if (jwrite[e]) begin
@@ -358,5 +394,17 @@ module send_channel #(
       end
     end
   end
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && jcount_q != '0 && {hjob_q, hfirst_q, hone_q} !=
+        {jobs_q[jhead_q], jfirst_q[jhead_q], jone_q[jhead_q]}) begin
+      $error("send_channel: the oldest send's register is not its entry");
+    end
+    if (rst_ni && first_q != (fetched_q == '0)) begin
+      $error("send_channel: first_q does not match the bytes read");
+    end
+  end
+`endif
 
 endmodule
