@@ -19,8 +19,8 @@
 // travels with the block to its write's completion (done_rec_i), which counts it down and,
 // when the message is in memory, reads its key. So per cycle each record is counted up by at
 // most one new block and down by the completion: no search. Records are taken with the slots,
-// from the decoders' context registers: the decode of a block (late in the cycle) only sets
-// its record's last flag.
+// from the decoders' context registers: the decode of a block (late in the cycle) is only
+// registered, to set its record's last flag.
 // A first block that finds no free record sets no_record_o (the SystemC NI stops there with an
 // error naming open_messages).
 module block_slots #(
@@ -114,9 +114,25 @@ module block_slots #(
   // none joins in the completion's cycle then.)
   // (Which records would be in memory with their block's completion is a vector from the
   // registers: the completion only picks a bit.)
-  logic [MESSAGES-1:0] closing;
+  // A decode's last flag is registered with its record (pend_q) and joins the record's flag
+  // a cycle later; the completion reads both, so it sees the flag from the cycle after the
+  // decode, as it would see the record's flag itself.
+  logic [K-1:0]        pend_q;
+  logic [K*MSG_W-1:0]  pend_rec_q;
+  logic [MESSAGES-1:0] pend, closing;
   always_comb begin
-    for (int r = 0; r < MESSAGES; r++) closing[r] = count_q[r] == COUNT_W'(1) && last_q[r];
+    pend = '0;
+    for (int p = 0; p < K; p++) begin
+      if (pend_q[p]) pend |= MESSAGES'(1) << pend_rec_q[MSG_W*p +: MSG_W];
+    end
+    for (int r = 0; r < MESSAGES; r++) begin
+      closing[r] = count_q[r] == COUNT_W'(1) && (last_q[r] || pend[r]);
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) pend_q <= '0;
+    else pend_q <= last_i;
+    pend_rec_q <= rec_o;
   end
   assign arrive_o = done_i && closing[done_rec_i];
   assign arrive_key_o = key_q[done_rec_i];
@@ -154,17 +170,16 @@ module block_slots #(
   // record is a free-list register decoded before the blocks arrive: the n-th first block of
   // the cycle takes the n-th head, so a head is taken when more than n ports start a first
   // block, and its key is that port's. A later block's record comes with it. A record's next
-  // count is picked by the completion's count down before the blocks' count up; the decodes,
-  // the latest inputs, only set last flags.
+  // count is picked by the completion's count down before the blocks' count up; a last flag
+  // is set from the decode registered a cycle before (pend).
   always_ff @(posedge clk_i) begin
-    logic [MESSAGES-1:0] up, fresh_r, last, down;
+    logic [MESSAGES-1:0] up, fresh_r, down;
     logic [K*KEY_W-1:0]  first_key;   // the n-th first block's key at [KEY_W*n]
     logic [K-1:0]        taken;       // the n-th head is taken
     logic [K:0]          rank;        // one-hot: first blocks in the lanes before p
     rank = (K + 1)'(1);
     fresh_r = '0;
     up = '0;
-    last = '0;
     first_key = '0;
     taken = '0;
     for (int p = 0; p < K; p++) begin
@@ -175,8 +190,6 @@ module block_slots #(
         end
       end
       if (joining[p]) up |= MESSAGES'(1) << msg_rec_i[MSG_W*p +: MSG_W];
-      // (the record decoded before the decode's flag, which only gates it)
-      last |= {MESSAGES{last_i[p]}} & (MESSAGES'(1) << rec_o[MSG_W*p +: MSG_W]);
       if (first[p]) rank = rank << 1;
     end
     for (int h = 0; h < K; h++) begin
@@ -192,7 +205,7 @@ module block_slots #(
       end else if (up[r] || down[r]) begin
         count_q[r] <= up[r] ? (down[r] ? count_q[r] : count_up[r]) : count_down[r];
       end
-      last_q[r] <= last[r] || (last_q[r] && !fresh_r[r]);
+      last_q[r] <= !fresh_r[r] && (last_q[r] || pend[r]);
     end
   end
 

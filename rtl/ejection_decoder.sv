@@ -199,7 +199,9 @@ module ejection_decoder #(
   logic [LEN_W-1:0]         c_len, b_len;  // the block's bytes before this flit, and with it
   logic [PKT_MSGS-1:0]      hit;
   logic [PKT_MSGS-1:0]      at_pkt;   // the packet's entry, from its context
-  logic [SIZE_W-1:0]        got;
+  logic [SIZE_W-1:0]        sel_got, grown;  // the flit's packet entry's bytes, and grown
+  logic [SIZE_W-LEN_W-1:0]  got_hi_up;
+  logic [LEN_W:0]           got_lo;
   logic [PKT_MSGS-1:0]      pkt_ends; // a block ending here completes entry p's message
 
   always_comb begin
@@ -225,12 +227,21 @@ module ejection_decoder #(
     error_d = error_q;
     block_o = 1'b0;
     block_done_o = 1'b0;
-    got = '0;
 
     b_key = c_key;
     c_len = LEN_W'(c_flits) << 4;  // every flit before the last of a block is full
     take = c_left < SIZE_W'(16) ? c_left : SIZE_W'(16);
     b_len = c_len + LEN_W'(take);
+    // The packet entry's bytes grown by the block's (narrow, late): the low LEN_W bits added,
+    // the rest the entry's high bits or those plus one (made from registers), as the carry
+    // picks.
+    sel_got = '0;
+    for (int p = 0; p < PKT_MSGS; p++) begin
+      if (c_pkt == PKT_W'(p)) sel_got |= pkt_got_q[SIZE_W*p +: SIZE_W];
+    end
+    got_hi_up = sel_got[SIZE_W-1:LEN_W] + (SIZE_W - LEN_W)'(1);
+    got_lo = {1'b0, sel_got[LEN_W-1:0]} + {1'b0, b_len};
+    grown = {got_lo[LEN_W] ? got_hi_up : sel_got[SIZE_W-1:LEN_W], got_lo[LEN_W-1:0]};
     p_rec = '0;
     for (int p = 0; p < PKT_MSGS; p++) begin
       hit[p] = pkt_valid_q[p] && pkt_key_q[KEY_W*p +: KEY_W] == b_key;
@@ -325,12 +336,10 @@ module ejection_decoder #(
           block_done_o = is_tail_flit;
         end else begin
           if (is_tail_flit && c_left != take) error_d = 1'b1;
-          // The packet's entry, as its head found it; the key compare only checks it. Its
-          // bytes grow by the block's length (narrow: one adder of two operands).
+          // The packet's entry, as its head found it; the key compare only checks it.
           for (int p = 0; p < PKT_MSGS; p++) begin
             if (at_pkt[p]) begin
-              got = pkt_got_q[SIZE_W*p +: SIZE_W] + SIZE_W'(b_len);
-              pkt_got_d[SIZE_W*p +: SIZE_W] = got;
+              pkt_got_d[SIZE_W*p +: SIZE_W] = grown;
               if (pkt_ends[p]) begin
                 block_done_o = 1'b1;
                 pkt_valid_d[p] = 1'b0;

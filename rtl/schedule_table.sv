@@ -103,11 +103,11 @@ module schedule_table #(
   // error_cause_o: the first check that failed (TABLE_ERROR_*, format/ni_formats.json's
   // errors, in the order they rank; TABLE_ERROR_NONE: none).
 
-  // The header's entry width is summed at the op-bits byte from the children slots of an
-  // earlier byte, before the address and size widths add to it.
-  if (IMG_OP_BITS_OFFSET <= IMG_CHILDREN_SLOTS_OFFSET ||
-      IMG_ADDR_BITS_OFFSET <= IMG_OP_BITS_OFFSET ||
-      IMG_SIZE_BITS_OFFSET <= IMG_OP_BITS_OFFSET) begin : g_bad_header_order
+  // The header's entry width is summed two bytes after the children slots (a byte a cycle at
+  // most), before the address and size widths add to it.
+  if (IMG_ADDR_BITS_OFFSET <= IMG_CHILDREN_SLOTS_OFFSET + 2 ||
+      IMG_SIZE_BITS_OFFSET <= IMG_CHILDREN_SLOTS_OFFSET + 2 ||
+      IMG_ENTRY_BITS_OFFSET <= IMG_CHILDREN_SLOTS_OFFSET + 2) begin : g_bad_header_order
     $error("schedule_table: header fields out of the order the entry width sum needs");
   end
 
@@ -204,6 +204,7 @@ module schedule_table #(
   logic [5:0]          want_step_q, want_step_d;
   logic [13:0]         want_bits_q, want_bits_d;   // entry_bits, as far as the widths came in
   logic [7:0]          slots_q, slots_d;           // the header's children slots
+  logic [13:0]         node_bits_q;                // want_node_q * (1 + slots_q)
   logic [NODE_W:0]     h_flows_q, h_flows_d;       // flows (at most 2^NODE_W)
   logic [CntW-1:0]     h_entries_q, h_entries_d;
   logic [STEP_W-1:0]   h_steps_q, h_steps_d;
@@ -308,11 +309,10 @@ module schedule_table #(
         h_k_d = v8[KW-1:0];
         slots_d = v8;
       end
-      // The entry's bits so far, from the slots of the byte before (no multiplier on the
-      // byte's own path).
-      if (ends(pos_q, IMG_OP_BITS_OFFSET, 1)) begin
-        want_bits_d = 14'(IMG_OP_BITS) + 14'(want_flow_q) +
-                      14'(want_node_q) * (14'd1 + 14'(slots_q)) + 14'(want_step_q);
+      // The entry's bits so far, two bytes after the children slots, from the node ids'
+      // bits the slots make (node_bits_q, a register's product of registers).
+      if (ends(pos_q, IMG_CHILDREN_SLOTS_OFFSET + 2, 1)) begin
+        want_bits_d = 14'(IMG_OP_BITS) + 14'(want_flow_q) + node_bits_q + 14'(want_step_q);
       end
       if (ends(pos_q, IMG_OP_BITS_OFFSET, 1) && 32'(v8) != 32'(IMG_OP_BITS)) bad_widths_d = 1'b1;
       if (ends(pos_q, IMG_FLOW_BITS_OFFSET, 1)) begin
@@ -686,6 +686,7 @@ module schedule_table #(
     {want_node_q, want_flow_q, want_step_q, want_bits_q} <=
         {want_node_d, want_flow_d, want_step_d, want_bits_d};
     slots_q <= slots_d;
+    node_bits_q <= 14'(want_node_q) * (14'd1 + 14'(slots_q));
     {h_flows_q, h_entries_q, h_steps_q, h_k_q} <= {h_flows_d, h_entries_d, h_steps_d, h_k_d};
     {h_flow_bits_q, h_node_bits_q, h_step_bits_q, h_addr_bits_q, h_size_bits_q} <=
         {h_flow_bits_d, h_node_bits_d, h_step_bits_d, h_addr_bits_d, h_size_bits_d};

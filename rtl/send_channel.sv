@@ -281,8 +281,10 @@ module send_channel #(
 
   // The bursts being read: each one's send and descriptor, written when it is asked for and read
   // when its data arrive (one registered write port, one registered read port: a synchronous
-  // macro). The oldest is read a cycle ahead (at the next bhead_q), or taken as it is written
-  // when that is the one.
+  // macro). The oldest is read a cycle ahead: when the oldest completes, the next is read
+  // (at an address from the register, the completion only enabling the read; the read data
+  // hold otherwise), or taken as it is written when it is written in or after that cycle
+  // (burst_held_q, chosen until the next completion).
   logic [META_W-1:0] burst_new, burst_rd, burst_held_q;
   logic [BPTR_W-1:0] bhead_d;
   logic              burst_held, burst_held_sel_q;
@@ -294,10 +296,11 @@ module send_channel #(
     .WIDTH(META_W), .DEPTH(LINES), .WRITES(1), .READS(1), .SYNC_READ(1'b1), .WRITE_REG(1'b1)
   ) u_bursts (
     .clk_i, .we_i(fetch), .waddr_i(btail_q), .wmask_i(1'b1), .wdata_i(burst_new),
-    .raddr_i(bhead_d), .re_i('1), .rdata_o(burst_rd)
+    .raddr_i(bnext(bhead_q)), .re_i(burst_done_i), .rdata_o(burst_rd)
   );
   always_ff @(posedge clk_i) begin
-    burst_held_sel_q <= burst_held;
+    if (!rst_ni) burst_held_sel_q <= 1'b0;
+    else if (burst_held || burst_done_i) burst_held_sel_q <= burst_held;
     if (burst_held) burst_held_q <= burst_new;
   end
   assign {b_message, b_next, b_eject, b_dest, b_tree, b_op, b_bytes, b_has_head, b_head_addr,
