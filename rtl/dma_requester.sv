@@ -82,7 +82,7 @@ module dma_requester #(
   // the banks' read address: no incrementer on the way). Sequence numbers wrap at DEPTH (a
   // power of two).
   logic [PTR_W-1:0]  tail_q, issue_q, issue_next_q;
-  logic [PTR_W:0]    used_q, waiting_q;  // entries live; of those, not yet handed over
+  logic [PTR_W:0]    free_q, waiting_q;  // entries not live; live, not yet handed over
 
   // ---- the input register: the accesses asked for in the previous cycle --------------------
   logic [PUSHES-1:0]        push_q;
@@ -222,7 +222,7 @@ module dma_requester #(
   assign {done_kind_o, done_tag_o, done_addr_o, done_len_o} = handed_q_sel ? handed_q : done_rd;
   assign done_o = mem_rsp_valid_i;
   // In the cycle the accesses enter (the NI registers it as a run error).
-  assign overflow_o = 32'(used_q) + 32'(pushes) - 32'(mem_rsp_valid_i) > DEPTH;
+  assign overflow_o = 32'(pushes) > 32'(free_q) + 32'(mem_rsp_valid_i);
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -230,7 +230,7 @@ module dma_requester #(
       issue_q <= '0;
       issue_next_q <= PTR_W'(1);
       retire_q <= '0;
-      used_q <= '0;
+      free_q <= (PTR_W + 1)'(DEPTH);
       waiting_q <= '0;
     end else begin
       tail_q <= tail_q + PTR_W'(pushes);
@@ -239,7 +239,7 @@ module dma_requester #(
         issue_next_q <= issue_next_q + PTR_W'(1);
       end
       if (mem_rsp_valid_i) retire_q <= retire_q + PTR_W'(1);
-      used_q <= used_q + pushes - (PTR_W + 1)'(mem_rsp_valid_i);
+      free_q <= free_q - pushes + (PTR_W + 1)'(mem_rsp_valid_i);
       waiting_q <= waiting_q + pushes - (PTR_W + 1)'(issued);
     end
   end

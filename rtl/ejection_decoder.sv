@@ -128,6 +128,7 @@ module ejection_decoder #(
   logic [MSG_W-1:0]          c_rec, n_rec;
   logic                      rec_to_ctx;         // rec_i becomes the VC's message's record
   logic [MSG_W-1:0]          p_rec;              // the packet's entry's record
+  logic [MSG_W-1:0]          msg_rec_q;          // the flit's message's record, registered
   logic                      c_has_slot, n_has_slot;  // the block so far has a slot: c_slot
   logic [SLOT_W-1:0]         c_slot, n_slot;
   // A packet's entry in the open packet-mode messages, found at its head: its later flits
@@ -368,7 +369,7 @@ module ejection_decoder #(
   assign block_addr_o = c_addr;
   assign block_len_o = b_len;
   assign block_slot_o = wr_slot_o;
-  assign msg_rec_o = message_q[vc_q] ? c_rec : p_rec;
+  assign msg_rec_o = msg_rec_q;
   // A payload flit's data go to the block slots beside this decoder; only heads are read here.
   assign wr_data_o = data_q;
   assign busy_o = flit_q;
@@ -382,7 +383,7 @@ module ejection_decoder #(
   end
 
 `ifndef SYNTHESIS
-  // The registered verdicts are the ones the flit's VC state gives in its own cycle.
+  // The registered verdicts and record are the ones the flit's VC state gives in its own cycle.
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       if (first_payload_q != (flit_q && !is_head && open_q[vc_q] && !has_slot_q[vc_q] &&
@@ -392,6 +393,9 @@ module ejection_decoder #(
       if (first_payload_q &&
           first_rec_q != (message_q[vc_q] ? !has_rec_q[vc_q] : !pkt_has_rec_q[pkt_q[vc_q]])) begin
         $error("ejection_decoder: first block's record registered wrong");
+      end
+      if (flit_q && !is_head && msg_rec_q != (message_q[vc_q] ? c_rec : p_rec)) begin
+        $error("ejection_decoder: message's record registered wrong");
       end
     end
   end
@@ -457,6 +461,7 @@ module ejection_decoder #(
     vc_q <= vc_i;
     data_q <= data_i;
     first_rec_q <= message ? !has_rec : !pkt_has_rec_d[pkt];
+    msg_rec_q <= message ? (own ? n_rec : rec_q[vc_i]) : pkt_rec_d[MSG_W*pkt +: MSG_W];
     ctx_q <= own ? n_ctx : ctx_rd;
   end
   assign {c_key, c_addr, c_left, c_msg_bytes, c_flits} = ctx_q;
