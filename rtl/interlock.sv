@@ -115,9 +115,11 @@ module interlock #(
   // A port's block is the s-th when s ports before it have one: a one-hot position shifted
   // at each (at), so a port's record reaches its place through one AND-OR, not a chain of
   // selects.
+  logic [K:0] n_pushed;  // one-hot: this cycle's pushes
   always_comb begin
     logic [K-1:0] at;
     at = K'(1);
+    n_pushed = (K + 1)'(1);
     pushed = '0;
     pushed_rec = '0;
     q_pushes = '0;
@@ -131,7 +133,10 @@ module interlock #(
                                            new_len_i[LEN_W*p +: LEN_W]};
         end
       end
-      if (new_i[p]) at = at << 1;
+      if (new_i[p]) begin
+        at = at << 1;
+        n_pushed = n_pushed << 1;
+      end
       q_pushes = q_pushes + (Q_W + 1)'(new_i[p]);
     end
   end
@@ -276,6 +281,18 @@ module interlock #(
   logic [R_W-1:0] issue_at;
   assign issue_at = red_head_q + R_W'(red_n_q);
 
+  // The queue's count after this cycle for each number of pushes (from the register), picked
+  // by the pushes' one-hot: the blocks, late, only select.
+  logic [Q_W:0] q_count_d;
+  always_comb begin
+    logic [Q_W:0] kept;
+    kept = q_count_q - (Q_W + 1)'(take);
+    q_count_d = '0;
+    for (int n = 0; n <= K; n++) begin
+      if (n_pushed[n]) q_count_d |= kept + (Q_W + 1)'(n);
+    end
+  end
+
   // ---- state ---------------------------------------------------------------------------------
   // Each entry's updates from its own conditions. Entry issue_at takes the block taken when it
   // reads (take_nb), and the released block when only that reads; the entry after it takes the
@@ -312,7 +329,7 @@ module interlock #(
       if (wb_i) red_head_q <= red_head_q + R_W'(1);
       red_n_q <= red_n_q + issued - (R_W + 1)'(wb_i) + (R_W + 1)'(release_o);
       q_head_q <= q_head_q + Q_W'(take);
-      q_count_q <= q_count_q + q_pushes - (Q_W + 1)'(take);
+      q_count_q <= q_count_d;
     end
   end
 

@@ -412,6 +412,7 @@ module network_interface #(
   logic [K-1:0]         send;
   logic [K*NODE_W-1:0]  send_dest;
   logic                 issue, step_behind, bad_dest;
+  logic                 due;  // the head entry is for this step and waits for nothing
   logic [K*PORT_W-1:0]  send_port;
   logic [K*JOB_W-1:0]   send_job;
   logic [K-1:0]         ch_dma_idle, ch_idle, ch_overflow, ch_fetch;
@@ -469,8 +470,11 @@ module network_interface #(
     .advance_o(advance)
   );
 
+  // A NOP has no sends, so it issues exactly when it is due: its load needs no room check.
+  logic nop_due;
+  assign nop_due = due && 32'(e_op) == OP_NOP;
   lockstep_counter #(.COUNT_W(COUNT_W)) u_lockstep (
-    .clk_i, .rst_ni, .start_i, .load_i(issue && 32'(e_op) == OP_NOP), .cycles_i(nop_cycles),
+    .clk_i, .rst_ni, .start_i, .load_i(nop_due), .cycles_i(nop_cycles),
     .value_o(lockstep_value), .idle_o(lockstep_idle)
   );
 
@@ -537,7 +541,6 @@ module network_interface #(
       end
     end
   end
-  logic due;  // the head entry is for this step and waits for nothing
   assign due = has_entry && e_step == step && dep_ready;
   assign issue = due && room && !bad_dest;
 
