@@ -4,10 +4,12 @@
 // tell when a message is in memory. SystemC twin: systemc/ni/block_slots.hpp,
 // whose bounds are NiConfig::block_slots and NiConfig::open_messages.
 //
-// Allocation: the free slots are a free list (rtl/free_list.sv), so a cycle's new blocks (port
-// order, at their first payload flit) take consecutive places at its head and a completed
-// write returns its slot at the tail. A new block that finds no free slot sets full_o (the
-// SystemC NI stops there with an error naming block_slots).
+// Allocation: each port has its own BLOCKS slots (port p's are p * BLOCKS onwards: the port's
+// number above the slot's place), so the NI writes a port's blocks into a data bank of
+// one write port. A port's free slots are a free list (rtl/free_list.sv) of one request a
+// cycle: its new block (at its first payload flit) takes the slot at the head, and a completed
+// write returns its slot at the tail of its port's list. A new block that finds no free slot
+// of its port sets full_o (the SystemC NI stops there with an error naming block_slots).
 //
 // Message completion: a message is in memory when its last block has been decoded and every
 // block of it has completed. A message has a record from its first block's first payload flit
@@ -26,14 +28,16 @@
 module block_slots #(
   // Ports that decode a block per cycle.
   parameter int unsigned K = 4,
-  // Slots (a power of two, at least two rows of the free list's banks).
-  parameter int unsigned BLOCKS = 128,
+  // Slots of a port (a power of two of at least 4: two rows of a free list's banks;
+  // NiConfig::block_slots).
+  parameter int unsigned BLOCKS = 64,
   // Records of open messages (a power of two, at least two rows of the free list's banks;
   // NiConfig::open_messages).
   parameter int unsigned MESSAGES = 32,
   // Width of a message's key (op, flow, sender).
   parameter int unsigned KEY_W = 18,
-  localparam int unsigned SLOT_W = BLOCKS > 1 ? $clog2(BLOCKS) : 1,
+  localparam int unsigned ID_W = $clog2(BLOCKS),  // a slot's place among its port's
+  localparam int unsigned SLOT_W = $clog2(K * BLOCKS),
   localparam int unsigned MSG_W = MESSAGES > 1 ? $clog2(MESSAGES) : 1
 ) (
   input  logic                  clk_i,
@@ -67,22 +71,40 @@ module block_slots #(
   output logic                  empty_o
 );
 
-  // ---- slots -------------------------------------------------------------------------------
-  logic [SLOT_W:0] slots_free;
-  /* verilator lint_off UNUSEDSIGNAL */  // the slots are taken by lane alone
-  logic [K*SLOT_W-1:0] slot_heads;
-  /* verilator lint_on UNUSEDSIGNAL */
+  // ---- slots: a free list per port ---------------------------------------------------------
+  localparam int unsigned PORT_W = SLOT_W - ID_W;  // the port's number above the place
 
-  free_list #(.K(K), .ENTRIES(BLOCKS)) u_slots (
-    .clk_i, .rst_ni, .want_i, .take_o, .id_o(slot_o), .short_o(full_o), .head_ids_o(slot_heads),
-    .put_i(done_i), .put_id_i(done_slot_i), .free_o(slots_free)
-  );
+  if (BLOCKS < 4 || (1 << ID_W) != BLOCKS) begin : g_bad_blocks
+    $error("block_slots: BLOCKS must be a power of two of at least 4");
+  end
 
-  // Every slot not in the free list is live.
-  assign empty_o = slots_free + (SLOT_W + 1)'(done_i) == (SLOT_W + 1)'(BLOCKS);
+  logic [K-1:0] short, empty;
+  for (genvar p = 0; p < K; p++) begin : g_port
+    logic           put;
+    logic [ID_W-1:0] id;
+    logic [ID_W:0]  free;
+    /* verilator lint_off UNUSEDSIGNAL */  // one request: its id is id_o
+    logic [ID_W-1:0] head;
+    /* verilator lint_on UNUSEDSIGNAL */
+    if (PORT_W == 0) begin : g_one
+      assign put = done_i;
+      assign slot_o[SLOT_W*p +: SLOT_W] = SLOT_W'(id);
+    end else begin : g_many
+      assign put = done_i && done_slot_i[SLOT_W-1 -: PORT_W] == PORT_W'(p);
+      assign slot_o[SLOT_W*p +: SLOT_W] = {PORT_W'(p), id};
+    end
+    free_list #(.K(1), .ENTRIES(BLOCKS)) u_slots (
+      .clk_i, .rst_ni, .want_i(want_i[p]), .take_o(take_o[p]), .id_o(id), .short_o(short[p]),
+      .head_ids_o(head), .put_i(put), .put_id_i(done_slot_i[ID_W-1:0]), .free_o(free)
+    );
+    // Every slot of the port not in its free list is live.
+    assign empty[p] = free + (ID_W + 1)'(put) == (ID_W + 1)'(BLOCKS);
+  end
+  assign full_o = |short;
+  assign empty_o = &empty;
 
   // ---- message records ---------------------------------------------------------------------
-  localparam int unsigned COUNT_W = SLOT_W + 1;  // a message's live blocks: at most BLOCKS
+  localparam int unsigned COUNT_W = SLOT_W + 1;  // a message's live blocks: at most K * BLOCKS
   logic [K-1:0]        first, joining, alloc;
   logic [K*MSG_W-1:0]  fresh;      // the records first blocks take, by lane
   logic [K*MSG_W-1:0]  heads;      // and in order: the n-th first block takes heads' n-th

@@ -56,6 +56,8 @@ module dma_requester #(
   output logic                       mem_req_valid_o,
   input  logic                       mem_req_ready_i,
   output logic                       mem_req_write_o,
+  // The access's kind (the NI picks a write's data by it).
+  output logic [KIND_W-1:0]          mem_req_kind_o,
   output logic [TAG_W-1:0]           mem_req_tag_o,
   output logic [ADDR_W-1:0]          mem_req_addr_o,
   output logic [LEN_W-1:0]           mem_req_len_o,
@@ -194,8 +196,7 @@ module dma_requester #(
   end
 `endif
 
-  logic [KIND_W-1:0] unused_req_kind;  // the kind comes back at completion (u_done)
-  assign {mem_req_write_o, unused_req_kind, mem_req_tag_o, mem_req_addr_o, mem_req_len_o} = req;
+  assign {mem_req_write_o, mem_req_kind_o, mem_req_tag_o, mem_req_addr_o, mem_req_len_o} = req;
   assign mem_req_valid_o = req_valid;
 
   // ---- completions: each access handed over, in order ----------------------------------------

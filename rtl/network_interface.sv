@@ -55,9 +55,9 @@ module network_interface #(
   parameter int unsigned LINES = 20,
   // Sends queued per port (NiConfig::send_queue).
   parameter int unsigned SEND_QUEUE = 4,
-  // Received blocks held at once, from decode to the completion of their write
-  // (NiConfig::block_slots).
-  parameter int unsigned BLOCKS = 128,
+  // Received blocks one port holds at once, from their first payload flit to the completion
+  // of their write, a power of two of at least 4 (NiConfig::block_slots).
+  parameter int unsigned BLOCKS = 64,
   // Reduce blocks between their read and their write-back, a power of two
   // (NiConfig::reducing_blocks).
   parameter int unsigned REDUCING = 64,
@@ -171,7 +171,7 @@ module network_interface #(
     packet_mode_q <= packet_mode_i;
   end
 
-  localparam int unsigned SLOT_W = BLOCKS > 1 ? $clog2(BLOCKS) : 1;
+  localparam int unsigned SLOT_W = $clog2(K * BLOCKS);  // the port's number, its place
   localparam int unsigned PORT_W = K > 1 ? $clog2(K) : 1;
   localparam int unsigned MSG_W = MESSAGES > 1 ? $clog2(MESSAGES) : 1;
   localparam int unsigned KEY_W = 2 + 2 * NODE_W;  // op, flow, sender
@@ -185,6 +185,7 @@ module network_interface #(
   localparam int unsigned BEATS = (BLOCK_BYTES / 4 + LANES - 1) / LANES;
   localparam int unsigned BEAT_W = BEATS > 1 ? $clog2(BEATS) + 1 : 1;
   localparam int unsigned PAD_W = BEATS * LANES * 32;  // a block in whole beats
+  localparam int unsigned R_W = REDUCING > 1 ? $clog2(REDUCING) : 1;  // a row of acc and sums
   localparam int unsigned JOB_W = 1 + 3 + 3 + 2 * NODE_W + 2 + ADDR_W + SIZE_W;
   localparam int unsigned BURST_LEN_W = $clog2(BURST_BYTES + 1);
   localparam int unsigned COUNT_W = 32;
@@ -227,7 +228,10 @@ module network_interface #(
   logic [K-1:0]          sl_take;
   /* verilator lint_on UNUSEDSIGNAL */
   logic [K*MSG_W-1:0]    msg_rec;
-  logic [K*SLOT_W-1:0]   sl_slot, wr_slot;
+  logic [K*SLOT_W-1:0]   sl_slot;
+  /* verilator lint_off UNUSEDSIGNAL */  // a port writes its own bank: its slots' places
+  logic [K*SLOT_W-1:0]   wr_slot;
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [K*FLIT_LANE_W-1:0] wr_lane;
 
   for (genvar p = 0; p < K; p++) begin : g_eject
@@ -255,13 +259,13 @@ module network_interface #(
 
   // =====================================================================================
   // Block slots (block_slots.sv): a received block from its first payload flit until its
-  // memory write completes. Its data and a Reduce block's local partial sum are in storage
-  // arrays (below): data (the block; a Reduce block's sum replaces it) is read for the write to
-  // memory and for the reduction, acc (a Reduce block's local partial sum, once read) for the
-  // reduction. Its address and length travel with its memory accesses and through the
-  // reduction.
+  // memory write completes. Its data are in a storage array at its slot (below), read for its
+  // write to memory and for the reduction. A Reduce block's local partial sum, once read, and
+  // its sum are in arrays of REDUCING rows at its place in the order of the reads
+  // (reduction_sequencer.sv), acc read for the reduction and sums for the write-back. Its
+  // address and length travel with its memory accesses and through the reduction.
   // =====================================================================================
-  logic [DATA_W-1:0]  data_wb, data_src, acc_rd;
+  logic [DATA_W-1:0]  data_wb, data_src, acc_rd, sums_wb;
 
   // This cycle's new blocks, port order: slot, and whether they are Reduce blocks (for the
   // interlock's queue).
@@ -328,7 +332,8 @@ module network_interface #(
 
   // ---- reduction (reduction_sequencer.sv): Reduce blocks whose read is in, one at a time ----
   logic                beat_valid, bypass, red_out, wb_q;
-  logic [SLOT_W-1:0]   beat_slot, sum_slot, wb_slot;
+  logic [SLOT_W-1:0]   beat_slot, wb_slot;
+  logic [R_W-1:0]      beat_row, sum_row;
   logic [BEAT_W-1:0]   beat_idx, sum_idx;
   logic [LANES-1:0]    beat_mask, red_mask;
   logic [LANES*32-1:0] beat_acc, beat_src, red_sum;
@@ -343,8 +348,8 @@ module network_interface #(
   ) u_sequencer (
     .clk_i, .rst_ni, .read_i(read_done), .read_slot_i(done_slot), .read_addr_i(done_addr),
     .read_len_i(done_len), .read_meta_i(done_meta), .beat_o(beat_valid), .beat_slot_o(beat_slot), .beat_idx_o(beat_idx),
-    .beat_mask_o(beat_mask), .beat_bypass_o(bypass), .unit_out_i(red_out),
-    .sum_slot_o(sum_slot), .sum_idx_o(sum_idx), .wb_o(wb_q), .wb_slot_o(wb_slot),
+    .beat_mask_o(beat_mask), .beat_bypass_o(bypass), .beat_row_o(beat_row), .unit_out_i(red_out),
+    .sum_idx_o(sum_idx), .sum_row_o(sum_row), .wb_o(wb_q), .wb_slot_o(wb_slot),
     .wb_addr_o(wb_addr), .wb_len_o(wb_len), .wb_meta_o(wb_meta)
   );
 
@@ -376,7 +381,7 @@ module network_interface #(
   logic [LEN_W-1:0]  issue_len, release_len;
 
   interlock #(
-    .K(K), .ADDR_W(ADDR_W), .LEN_W(LEN_W), .SLOT_W(SLOT_W), .META_W(META_W), .QUEUE(BLOCKS),
+    .K(K), .ADDR_W(ADDR_W), .LEN_W(LEN_W), .SLOT_W(SLOT_W), .META_W(META_W), .QUEUE(1 << SLOT_W),
     .REDUCING(REDUCING)
   ) u_interlock (
     .clk_i, .rst_ni, .new_i(nb_reduce), .new_slot_i(blk_slot), .new_meta_i(nb_meta),
@@ -630,6 +635,8 @@ module network_interface #(
   end
 
   logic              req_write, dma_overflow;
+  logic [1:0]        req_kind;
+  logic [R_W-1:0]    acc_row_q, wb_row_q;
   /* verilator lint_off UNUSEDSIGNAL */  // the block's slot, for its write data
   logic [TAG_W-1:0]  req_tag;
   /* verilator lint_on UNUSEDSIGNAL */
@@ -639,7 +646,7 @@ module network_interface #(
   ) u_dma (
     .clk_i, .rst_ni, .push_i(push), .push_write_i(push_write), .push_kind_i(push_kind),
     .push_tag_i(push_tag), .push_addr_i(push_addr), .push_len_i(push_len),
-    .mem_req_valid_o, .mem_req_ready_i, .mem_req_write_o(req_write),
+    .mem_req_valid_o, .mem_req_ready_i, .mem_req_write_o(req_write), .mem_req_kind_o(req_kind),
     .mem_req_tag_o(req_tag), .mem_req_addr_o, .mem_req_len_o, .mem_rsp_valid_i,
     .done_o(done_valid), .done_kind_o(done_kind), .done_tag_o(done_tag),
     .done_addr_o(done_addr), .done_len_o(done_len),
@@ -647,9 +654,9 @@ module network_interface #(
   );
   assign mem_req_write_o = req_write;
 
-  // Write data: the block's (its slot was written at least a cycle before the access reaches
-  // the memory).
-  assign mem_req_wdata_o = data_wb;
+  // Write data: a write-back's sums, or the block's (its slot was written at least a cycle
+  // before the access reaches the memory).
+  assign mem_req_wdata_o = req_kind == KindWriteBack ? sums_wb : data_wb;
 
   // =====================================================================================
   // State.
@@ -689,52 +696,99 @@ module network_interface #(
     end
   end
 
-  // Block data: write ports 0..K-1 take the ejection ports' payload flits (a flit on every
-  // flit lane, the mask picking its lane), port K a reduction beat's sums (the beat's LANES
-  // words on every beat's place, the mask picking the beat's: wiring, not a shifter); read
-  // ports give the block being written to memory and the block being reduced. The write mask
-  // is per DLANE_W bits: a flit where a beat is whole flits, else a beat or a word. A beat's
-  // lanes past the block's end take sums of no element (never read: reads stop at its length).
+  // Block data: a bank per port (its slots: block_slots.sv), whose write port takes the port's
+  // payload flits (a flit on every flit lane, the mask picking its lane); two read ports, at
+  // the block being reduced and the block being written to memory, each picked among the
+  // banks by its slot's port. The write mask is per DLANE_W bits: a flit where a beat is whole
+  // flits, else a beat or a word. Sums: a reduction beat's sums (the beat's LANES words on
+  // every beat's place, the mask picking the beat's: wiring, not a shifter) at the block's
+  // row, read at the oldest write-back's row when its write reaches the memory (the rows are
+  // written back in their order). A beat's lanes past the block's end take sums of no element
+  // (never read: the memory takes the write's length).
   localparam int unsigned BEAT_BITS = LANES * 32;
   localparam int unsigned DLANE_W = BEAT_BITS % 128 == 0 ? 128
                                   : 128 % BEAT_BITS == 0 ? BEAT_BITS : 32;
   localparam int unsigned DLANES = DATA_W / DLANE_W;
   localparam int unsigned PER_FLIT = 128 / DLANE_W;  // data lanes of a flit
   localparam int unsigned PER_LANE = DLANE_W / 32;   // elements of a data lane
-  logic [K:0]               data_we;
-  logic [(K+1)*SLOT_W-1:0]  data_waddr;
-  logic [(K+1)*DLANES-1:0]  data_wmask;
-  logic [(K+1)*DATA_W-1:0]  data_wdata;
+  localparam int unsigned ID_W = $clog2(BLOCKS);  // a slot's place among its port's
+  localparam int unsigned PORT_SEL = K > 1 ? SLOT_W - ID_W : 1;  // a slot's port
+  logic [DLANES-1:0]        sums_wmask;
   logic [PAD_W/32-1:0]      red_emask;
   logic [PAD_W-1:0]         red_wdata;
+  logic [K*DATA_W-1:0]      bank_src, bank_wb;
+  logic [PORT_SEL-1:0]      src_port, wb_port;
 
   always_comb begin
-    for (int p = 0; p < K; p++) begin
-      data_we[p] = wr[p];
-      data_waddr[SLOT_W*p +: SLOT_W] = wr_slot[SLOT_W*p +: SLOT_W];
-      data_wmask[DLANES*p +: DLANES] =
-          DLANES'({PER_FLIT{1'b1}}) << (32'(wr_lane[FLIT_LANE_W*p +: FLIT_LANE_W]) * PER_FLIT);
-      data_wdata[DATA_W*p +: DATA_W] = {(DATA_W / 128){ej_data[FLIT_DATA_BITS*p +: 128]}};
-    end
     red_emask = (PAD_W / 32)'(red_mask) << (32'(sum_idx) * LANES);
     red_wdata = {BEATS{red_sum}};
-    data_we[K] = red_out;
-    data_waddr[SLOT_W*K +: SLOT_W] = sum_slot;
-    for (int d = 0; d < DLANES; d++) data_wmask[DLANES*K + d] = |red_emask[d*PER_LANE +: PER_LANE];
-    data_wdata[DATA_W*K +: DATA_W] = red_wdata[DATA_W-1:0];
+    for (int d = 0; d < DLANES; d++) sums_wmask[d] = |red_emask[d*PER_LANE +: PER_LANE];
   end
 
-  storage_array #(
-    .WIDTH(DATA_W), .DEPTH(BLOCKS), .WRITES(K + 1), .READS(2), .LANE_W(DLANE_W)
-  ) u_block_data (
-    .clk_i, .we_i(data_we), .waddr_i(data_waddr), .wmask_i(data_wmask), .wdata_i(data_wdata),
-    .raddr_i({beat_slot, req_tag[SLOT_W-1:0]}), .re_i('1), .rdata_o({data_src, data_wb})
+  for (genvar p = 0; p < K; p++) begin : g_block_data
+    logic [DLANES-1:0] wmask;
+    assign wmask =
+        DLANES'({PER_FLIT{1'b1}}) << (32'(wr_lane[FLIT_LANE_W*p +: FLIT_LANE_W]) * PER_FLIT);
+    storage_array #(
+      .WIDTH(DATA_W), .DEPTH(BLOCKS), .WRITES(1), .READS(2), .LANE_W(DLANE_W)
+    ) u_block_data (
+      .clk_i, .we_i(wr[p]), .waddr_i(wr_slot[SLOT_W*p +: ID_W]), .wmask_i(wmask),
+      .wdata_i({(DATA_W / 128){ej_data[FLIT_DATA_BITS*p +: 128]}}),
+      .raddr_i({beat_slot[ID_W-1:0], req_tag[ID_W-1:0]}), .re_i('1),
+      .rdata_o({bank_src[DATA_W*p +: DATA_W], bank_wb[DATA_W*p +: DATA_W]})
+    );
+  end
+  if (K > 1) begin : g_port_of_slot
+    assign src_port = beat_slot[SLOT_W-1 -: PORT_SEL];
+    assign wb_port = req_tag[SLOT_W-1 -: PORT_SEL];
+  end else begin : g_one_port
+    assign src_port = '0;
+    assign wb_port = '0;
+  end
+  assign data_src = bank_src[DATA_W*32'(src_port) +: DATA_W];
+  assign data_wb = bank_wb[DATA_W*32'(wb_port) +: DATA_W];
+
+  storage_array #(.WIDTH(DATA_W), .DEPTH(REDUCING), .WRITES(1), .READS(1)) u_block_acc (
+    .clk_i, .we_i(read_done), .waddr_i(acc_row_q), .wmask_i(1'b1), .wdata_i(mem_rsp_rdata_i),
+    .raddr_i(beat_row), .re_i('1), .rdata_o(acc_rd)
   );
 
-  storage_array #(.WIDTH(DATA_W), .DEPTH(BLOCKS), .WRITES(1), .READS(1)) u_block_acc (
-    .clk_i, .we_i(read_done), .waddr_i(done_slot), .wmask_i(1'b1), .wdata_i(mem_rsp_rdata_i),
-    .raddr_i(beat_slot), .re_i('1), .rdata_o(acc_rd)
+  storage_array #(
+    .WIDTH(DATA_W), .DEPTH(REDUCING), .WRITES(1), .READS(1), .LANE_W(DLANE_W)
+  ) u_block_sums (
+    .clk_i, .we_i(red_out), .waddr_i(sum_row), .wmask_i(sums_wmask),
+    .wdata_i(red_wdata[DATA_W-1:0]), .raddr_i(wb_row_q), .re_i('1), .rdata_o(sums_wb)
   );
+
+  // The rows of acc written (a read's completion) and of sums read (a write-back handed to
+  // the memory): counters of the reads and write-backs, which keep the sequencer's order.
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      acc_row_q <= '0;
+      wb_row_q <= '0;
+    end else begin
+      acc_row_q <= acc_row_q + R_W'(read_done);
+      wb_row_q <= wb_row_q + R_W'(mem_req_valid_o && mem_req_ready_i && req_kind == KindWriteBack);
+    end
+  end
+
+`ifndef SYNTHESIS
+  // A block's sums row is free again once its write-back reaches the memory: the blocks from
+  // their first beat to then are at most REDUCING while no bound has stopped the run (a block
+  // reads after the write-back of the block REDUCING before it entered the memory queue).
+  int unsigned sums_live_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      sums_live_q <= 0;
+    end else begin
+      sums_live_q <= sums_live_q + 32'(beat_valid && beat_idx == '0)
+                   - 32'(mem_req_valid_o && mem_req_ready_i && req_kind == KindWriteBack);
+      if (cause_q == '0 && sums_live_q > REDUCING) begin
+        $error("network_interface: a block's sums overwrote a row not yet written back");
+      end
+    end
+  end
+`endif
 
   assign step_o = step;
   assign step_advance_o = advance;

@@ -10,8 +10,11 @@
 // its beats start in the first cycle the unit is free, the oldest block first. A block of e
 // elements takes ceil(e / LANES) beats in consecutive cycles, and the unit is free again in the
 // cycle after its last beat entered. The beat's operands are read by the NI at beat_slot_o
-// (the block's data and local partial sum), and the sums leaving the unit LATENCY cycles later
-// are written at sum_slot_o, in the beat's place sum_beat_o. The write-back of a block is asked
+// (the block's data) and at beat_row_o (its local partial sum), and the sums leaving the unit
+// LATENCY cycles later are written at sum_row_o, in the beat's place sum_idx_o. A block's row
+// is its place in the order of the reads, modulo REDUCING: the NI keeps the local partial sums
+// and the sums in arrays of REDUCING rows, as no more than REDUCING blocks lie between their
+// read and their write-back (the interlock's bound). The write-back of a block is asked
 // for (wb_o, a register) in the cycle after its last beat leaves the unit: the cycle
 // ReductionSequencer::admit returns. The queue holds blocks between their read and their
 // write-back, which the interlock bounds by REDUCING (rtl/interlock.sv, reducing_full_o).
@@ -32,7 +35,8 @@ module reduction_sequencer #(
   // The reduction unit's depth in cycles.
   parameter int unsigned LATENCY = 4,
   localparam int unsigned BEATS = (ni_formats_pkg::FLIT_LINE_BYTES / 4 + LANES - 1) / LANES,
-  localparam int unsigned BEAT_W = BEATS > 1 ? $clog2(BEATS) + 1 : 1
+  localparam int unsigned BEAT_W = BEATS > 1 ? $clog2(BEATS) + 1 : 1,
+  localparam int unsigned RQ_W = REDUCING > 1 ? $clog2(REDUCING) : 1
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -50,10 +54,12 @@ module reduction_sequencer #(
   output logic [BEAT_W-1:0]  beat_idx_o,
   output logic [LANES-1:0]   beat_mask_o,
   output logic               beat_bypass_o,
+  // The beat's block's place in the order of the reads, modulo REDUCING.
+  output logic [RQ_W-1:0]    beat_row_o,
   // The reduction unit's valid_o: a beat's sums leave it in this cycle; their block and place.
   input  logic               unit_out_i,
-  output logic [SLOT_W-1:0]  sum_slot_o,
   output logic [BEAT_W-1:0]  sum_idx_o,
+  output logic [RQ_W-1:0]    sum_row_o,
   // A block's sum is complete: its write-back is asked for.
   output logic               wb_o,
   output logic [SLOT_W-1:0]  wb_slot_o,
@@ -68,7 +74,6 @@ module reduction_sequencer #(
 
   // A block: what travels with it, slot, address, length.
   localparam int unsigned REC_W = META_W + SLOT_W + ADDR_W + LEN_W;
-  localparam int unsigned RQ_W = REDUCING > 1 ? $clog2(REDUCING) : 1;
 
   /* verilator lint_off UNUSEDSIGNAL */  // each takes one field of a block
   function automatic logic [SLOT_W-1:0] rec_slot(input logic [REC_W-1:0] r);
@@ -86,6 +91,7 @@ module reduction_sequencer #(
   /* verilator lint_on UNUSEDSIGNAL */
 
   logic [RQ_W-1:0]   rq_head_q;
+  logic [RQ_W-1:0]   beat_row_q;  // the place of the block whose beats enter next
   logic [RQ_W:0]     rq_count_q;
   logic [REC_W-1:0]  rq_head_rec, read_rec;
   logic              busy_q;     // a block's beats after its first are entering the unit
@@ -116,15 +122,17 @@ module reduction_sequencer #(
     beat_last = (32'(beat_idx_o) + 1) * LANES >= 32'(elems);
   end
   assign beat_slot_o = rec_slot(beat_rec);
+  assign beat_row_o = beat_row_q;
 
   // ---- the beats in the unit: block, place and last flag of each, stage 0 first ------------
   logic [LATENCY-1:0] pipe_last;
   logic [REC_W-1:0]   pipe_rec [LATENCY];
   logic [BEAT_W-1:0]  pipe_beat [LATENCY];
+  logic [RQ_W-1:0]    pipe_row [LATENCY];
   logic [REC_W-1:0]   wb_rec_q;
 
-  assign sum_slot_o = rec_slot(pipe_rec[LATENCY-1]);
   assign sum_idx_o = pipe_beat[LATENCY-1];
+  assign sum_row_o = pipe_row[LATENCY-1];
   assign wb_slot_o = rec_slot(wb_rec_q);
   assign wb_addr_o = rec_addr(wb_rec_q);
   assign wb_len_o = rec_len(wb_rec_q);
@@ -133,11 +141,13 @@ module reduction_sequencer #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       rq_head_q <= '0;
+      beat_row_q <= '0;
       rq_count_q <= '0;
       busy_q <= 1'b0;
       wb_o <= 1'b0;
     end else begin
       rq_head_q <= rq_head_q + RQ_W'(take_queue);
+      beat_row_q <= beat_row_q + RQ_W'(beat_o && beat_last);
       rq_count_q <= rq_count_q - (RQ_W + 1)'(take_queue) +
                     (RQ_W + 1)'(read_i && !beat_bypass_o);
       busy_q <= beat_o && !beat_last;
@@ -153,10 +163,12 @@ module reduction_sequencer #(
       pipe_last[i] <= pipe_last[i-1];
       pipe_rec[i] <= pipe_rec[i-1];
       pipe_beat[i] <= pipe_beat[i-1];
+      pipe_row[i] <= pipe_row[i-1];
     end
     pipe_last[0] <= beat_last;
     pipe_rec[0] <= beat_rec;
     pipe_beat[0] <= beat_idx_o;
+    pipe_row[0] <= beat_row_q;
     wb_rec_q <= pipe_rec[LATENCY-1];
   end
 

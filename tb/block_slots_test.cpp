@@ -8,7 +8,8 @@
 // message's record from the cycle its first block took it (rec_o) and giving it with the message's
 // later flits and their blocks' completions, as the NI does. The same slot for every new block, the
 // same message in memory with the same key, the same empty flag, and the same overflow in the cycle
-// the SystemC model throws for NiConfig::block_slots or NiConfig::open_messages. The first
+// the SystemC model throws for NiConfig::block_slots (a port's share of the slots) or
+// NiConfig::open_messages. The first
 // difference is named by cycle and signal, with both values.
 #include <gtest/gtest.h>
 
@@ -27,8 +28,10 @@
 namespace mt::tb {
 namespace {
 
-// tb/CMakeLists.txt builds the model with these (a small BLOCKS, so random runs reach it).
-constexpr uint32_t kK = 4, kBlocks = 16, kSlotW = 4, kKeyW = 18, kMessages = 16, kMsgW = 4;
+// tb/CMakeLists.txt builds the model with these (a port's BLOCKS small, so random runs reach
+// it; kBlocks the slots of all ports).
+constexpr uint32_t kK = 4, kPortBlocks = 8, kBlocks = kK * kPortBlocks, kSlotW = 5, kKeyW = 18,
+                   kMessages = 16, kMsgW = 4;
 
 // One port's flit in a cycle: it starts a block (takes a slot), ends one (the block whose
 // slot is `slot`, or the one it starts), or both.
@@ -50,7 +53,7 @@ struct Outcome {
 class Bench {
  public:
   explicit Bench(int id)
-      : golden_(("block_slots_" + std::to_string(id)).c_str(), kBlocks, kMessages) {
+      : golden_(("block_slots_" + std::to_string(id)).c_str(), kPortBlocks, kK, kMessages) {
     dut_.reset();
   }
 
@@ -64,7 +67,7 @@ class Bench {
     std::string bound;
     try {
       for (PortFlit& f : flits) {
-        if (f.starts) f.slot = golden_.take(c, f.key);
+        if (f.starts) f.slot = golden_.take(c, f.port, f.key);
         if (f.ends) golden_.record(f.slot, f.last);
       }
     } catch (const noc::NiRunError& e) {

@@ -104,11 +104,12 @@ class Receiver {
     noc::ReceivedBlock b;
     bool took = false;
     uint64_t took_key = 0;
-    const bool block = golden_.consume(f, 0, b, [&](Op op, uint32_t flow, uint32_t sender) {
+    const auto take = [&](uint32_t, Op op, uint32_t flow, uint32_t sender) {
       took = true;
       took_key = key(op, flow, sender);
       return offered_slot_;
-    });
+    };
+    const bool block = golden_.consume(f, 0, b, take);
     ASSERT_EQ(dut_->slot_want_o, took) << f.str();
     if (took) check_record(took_key);
     if (dut_->wr_o) write_lane();

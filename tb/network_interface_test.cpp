@@ -756,7 +756,7 @@ TEST_F(NiLockstep, RandomPlansTimingAndBackPressure) {
 // error_cause_o naming the same NiConfig bound. Each bound is reached.
 TEST_F(NiLockstep, BoundsStopBothModelsAlike) {
   auto small = [](noc::NiConfig& ni) {
-    ni.block_slots = 8;
+    ni.block_slots = 4;
     ni.reducing_blocks = 4;
     ni.memory_requests = 32;
     ni.packet_messages = 1;

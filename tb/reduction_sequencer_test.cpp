@@ -5,11 +5,13 @@
 // keeps them), and the reduction unit's valid_o modelled as each beat LATENCY cycles later.
 // From the SystemC contract (start = max(ready, free), ceil(e / LANES) beats, the write-back at
 // the cycle admit() returns) the bench knows every beat entering the unit, its block, place,
-// lanes and whether its partial sum is the read completing now, every beat's sums leaving it,
-// and every write-back with what travels with its block; the RTL must show each in its cycle. Two parameter sets, each its own
-// Verilated model (tb/CMakeLists.txt): the NI's LANES = 16 / LATENCY = 4 / REDUCING = 64, and
-// LANES = 3 / LATENCY = 1 / REDUCING = 4 (partial last beats, the shortest pipeline, a full
-// queue). The first difference is named by cycle and signal, with both values.
+// lanes and whether its partial sum is the read completing now, every beat's sums leaving it
+// (with its block's place in the order of the reads, modulo REDUCING: the row of its operands
+// and its sums), and every write-back with what travels with its block; the RTL must show each
+// in its cycle. Two parameter sets, each its own Verilated model (tb/CMakeLists.txt): the NI's
+// LANES = 16 / LATENCY = 4 / REDUCING = 64, and LANES = 3 / LATENCY = 1 / REDUCING = 4 (partial
+// last beats, the shortest pipeline, a full queue). The first difference is named by cycle and
+// signal, with both values.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -35,7 +37,7 @@ struct Block {
 // A beat entering the unit as the contract places it.
 struct Beat {
   Block block;
-  uint32_t idx, mask;
+  uint32_t row, idx, mask;
   bool bypass, last;
 };
 
@@ -86,9 +88,11 @@ class Bench {
     for (uint32_t k = 0; k < beats; ++k) {
       const uint32_t left = elems - k * kLanes;
       const uint32_t mask = left >= kLanes ? (1u << kLanes) - 1 : (1u << left) - 1;
-      beats_[start + k] = Beat{b, k, mask, start == c && k == 0, k + 1 == beats};
+      beats_[start + k] = Beat{b, admitted_ % kReducing, k, mask, start == c && k == 0,
+                               k + 1 == beats};
     }
     write_backs_[done] = b;
+    ++admitted_;
     ++reducing_;
     ++out.blocks;
     out.beats += beats;
@@ -116,6 +120,7 @@ class Bench {
     if (in != beats_.end() && dut_->beat_o) {
       const Beat& b = in->second;
       EXPECT_EQ(dut_->beat_slot_o, b.block.slot) << "cycle " << c << ": beat_slot_o";
+      EXPECT_EQ(dut_->beat_row_o, b.row) << "cycle " << c << ": beat_row_o";
       EXPECT_EQ(dut_->beat_idx_o, b.idx) << "cycle " << c << ": beat_idx_o";
       EXPECT_EQ(dut_->beat_mask_o, b.mask) << "cycle " << c << ": beat_mask_o";
       EXPECT_EQ(dut_->beat_bypass_o, b.bypass) << "cycle " << c << ": beat_bypass_o";
@@ -123,7 +128,7 @@ class Bench {
     if (c >= kLatency) {
       const auto left = beats_.find(c - kLatency);
       if (left != beats_.end()) {
-        EXPECT_EQ(dut_->sum_slot_o, left->second.block.slot) << "cycle " << c << ": sum_slot_o";
+        EXPECT_EQ(dut_->sum_row_o, left->second.row) << "cycle " << c << ": sum_row_o";
         EXPECT_EQ(dut_->sum_idx_o, left->second.idx) << "cycle " << c << ": sum_idx_o";
         beats_.erase(left);
       }
@@ -149,6 +154,7 @@ class Bench {
   std::map<uint64_t, Block> write_backs_;  // by the cycle it is asked for
   std::deque<uint64_t> waiting_;           // start cycles of the blocks queued
   size_t reducing_ = 0;
+  uint32_t admitted_ = 0;  // blocks whose read completed
 };
 
 // Random blocks: a read completes with probability `read_p` in a cycle (while fewer than

@@ -64,9 +64,9 @@ def parse_args(argv):
                         "(default 318, NiConfig::buffer_flits)")
     # The RTL's queue sizes by default (rtl/README.md, Parameters); smaller ones make a quicker
     # run, and every report says which it used.
-    p.add_argument("--blocks", type=int, default=128,
-                   help="received block slots, a power of two of at least two rows of the free "
-                        "slots' banks (default 128, the RTL's)")
+    p.add_argument("--blocks", type=int, default=64,
+                   help="received block slots of a port, a power of two of at least 4 (default "
+                        "64, the RTL's)")
     p.add_argument("--reducing", type=int, default=64,
                    help="Reduce blocks between read and write-back, a power of two (default 64, "
                         "the RTL's)")
@@ -111,10 +111,9 @@ def check_args(p, args):
             p.error(f"--{name.replace('_', '-')} must be at least 1")
     if args.reducing & (args.reducing - 1):
         p.error(f"--reducing must be a power of two, not {args.reducing}")
-    slot_banks = 1 << max(1, (args.k - 1).bit_length())  # the free slots': K pops a cycle
-    if args.blocks & (args.blocks - 1) or args.blocks < 2 * slot_banks:
-        p.error(f"--blocks must be a power of two of at least {2 * slot_banks} (two rows of the "
-                f"free slots' {slot_banks} banks at --k {args.k}), not {args.blocks}")
+    if args.blocks & (args.blocks - 1) or args.blocks < 4:
+        p.error(f"--blocks must be a power of two of at least 4 (two rows of a port's free "
+                f"slots' two banks), not {args.blocks}")
     banks = 1 << (2 * args.k + 1).bit_length()  # the memory queue's: 2K + 2 push lanes
     if args.requests & (args.requests - 1) or args.requests < 2 * banks:
         p.error(f"--requests must be a power of two of at least {2 * banks} (two rows of the "

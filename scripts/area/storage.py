@@ -20,10 +20,12 @@ UNIT_BITS = 8
 # holds, and the part of the NI it belongs to (area.py PARTS).
 ROLES = {
     ("schedule_table", "u_banks"): ("table", "table banks (2 x DEPTH entries)", "multitree"),
-    ("network_interface", "u_block_data"): ("ni_buffers", "block slots: received data / sums",
-                                            "conventional"),
-    ("network_interface", "u_block_acc"): ("ni_buffers", "block slots: local partial sums",
-                                           "reduction"),
+    ("network_interface", "u_block_data"): ("ni_buffers", "block slots: one port's bank of "
+                                            "received data", "conventional"),
+    ("network_interface", "u_block_acc"): ("ni_buffers", "blocks being reduced: local partial "
+                                           "sums", "reduction"),
+    ("network_interface", "u_block_sums"): ("ni_buffers", "blocks being reduced: sums, until "
+                                            "written back", "reduction"),
     ("reduction_sequencer", "u_queue"): ("ni_buffers", "reduction queue: blocks read, "
                                          "not yet reduced", "reduction"),
     ("interlock", "u_queue"): ("ni_buffers", "interlock queue: one bank of the Reduce blocks "

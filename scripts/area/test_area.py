@@ -34,7 +34,9 @@ def expected_bits(p):
     entry = 2 + node_w * (2 + k) + p["STEP_W"] + 32 + 32 + k * (3 + 1)
     table = 2 * p["DEPTH"] * entry
     block = 256 * 8
-    slot = max(1, (p["BLOCKS"] - 1).bit_length())
+    slots = k * p["BLOCKS"]  # BLOCKS is a port's
+    slot = max(1, (slots - 1).bit_length())
+    place = max(1, (p["BLOCKS"] - 1).bit_length())  # a slot's place among its port's
     msg = max(1, (p.get("MESSAGES", 32) - 1).bit_length())  # a message's record
     # A send: message, next, eject, dest, tree, op, addr, bytes; a burst being read: the send
     # but its address, and the burst's descriptor (has_head, head address, packet bytes and
@@ -42,7 +44,10 @@ def expected_bits(p):
     # and its data.
     send = 1 + 3 + 3 + 2 * node_w + 2 + 32 + 32
     descriptor = 1 + 32 + (256).bit_length() + (256 // 16 + 1).bit_length() + 4 + 1 + 5 + 4
-    bufs = 2 * p["BLOCKS"] * block + k * p["LINES"] * (send - 32 + descriptor + block)
+    # The blocks' data (a bank per port), the local partial sums and the sums (a row per block
+    # being reduced).
+    bufs = slots * block + 2 * p["REDUCING"] * block
+    bufs += k * p["LINES"] * (send - 32 + descriptor + block)
     bufs += k * p["LINES"] * (send - 32 + descriptor)
     # Each ejection port's context per VC (4 VCs): message key, block address, bytes left,
     # message bytes, flits of the block so far (the block's slot, a packet's entry and the
@@ -53,11 +58,11 @@ def expected_bits(p):
     # and slot.
     tag = max(msg + slot, max(1, (k - 1).bit_length()))
     bufs += p["REQUESTS"] * ((1 + 2 + tag + 32 + 9) + (2 + tag + 32 + 9))
-    # The free lists (a slot number per slot, a record number per record), the reduction queue,
-    # and the interlock's queue and successor array of as many places as slots (record, slot,
+    # The free lists (a port's slot places, a record number per record), the reduction queue,
+    # and the interlock's queue and successor array of a place per slot number (record, slot,
     # address, length).
-    bufs += p["BLOCKS"] * slot + p.get("MESSAGES", 32) * msg
-    bufs += (p["REDUCING"] + 2 * p["BLOCKS"]) * (msg + slot + 32 + 9)
+    bufs += slots * place + p.get("MESSAGES", 32) * msg
+    bufs += (p["REDUCING"] + 2 * (1 << slot)) * (msg + slot + 32 + 9)
     # The dependency scoreboard: a row per (op, flow) of SLOTS node ids (4 unless the flow sets
     # it, rtl/network_interface.sv), and its fill count (0..SLOTS).
     slots = p.get("SLOTS", 4)

@@ -10,16 +10,24 @@
 
 namespace mt::noc {
 
-BlockSlots::BlockSlots(sc_core::sc_module_name name, uint32_t slots, uint32_t open_messages)
-    : sc_module(name), places_(slots), free_(slots), key_(slots), open_bound_(open_messages) {
-  std::iota(places_.begin(), places_.end(), 0u);
+BlockSlots::BlockSlots(sc_core::sc_module_name name, uint32_t slots, uint32_t ports,
+                       uint32_t open_messages)
+    : sc_module(name), fifos_(ports), per_port_(slots), key_(size_t{slots} * ports),
+      open_bound_(open_messages) {
+  for (uint32_t p = 0; p < ports; ++p) {
+    fifos_[p].places.resize(per_port_);
+    std::iota(fifos_[p].places.begin(), fifos_[p].places.end(), p * per_port_);
+    fifos_[p].free = per_port_;
+  }
 }
 
-uint32_t BlockSlots::take(uint64_t now, uint64_t key) {
-  if (free_ == 0) {
+uint32_t BlockSlots::take(uint64_t now, uint32_t port, uint64_t key) {
+  Fifo& f = fifos_.at(port);
+  if (f.free == 0) {
     throw NiRunError(fmt::format(
-        "{}: {} received blocks at once, more than the RTL's {} (NiConfig::block_slots)",
-        name(), live_ + 1, places_.size()));
+        "{}: {} received blocks at once on port {}, more than the RTL's {} of a port "
+        "(NiConfig::block_slots)",
+        name(), per_port_ + 1, port, per_port_));
   }
   const auto found = messages_.find(key);
   if (found == messages_.end() && messages_.size() == open_bound_) {
@@ -27,15 +35,16 @@ uint32_t BlockSlots::take(uint64_t now, uint64_t key) {
         "{}: {} messages open at once, more than the RTL's {} (NiConfig::open_messages)", name(),
         open_bound_ + 1, open_bound_));
   }
-  const uint32_t slot = places_[head_];
-  head_ = head_ + 1 == places_.size() ? 0 : head_ + 1;
-  --free_;
+  const uint32_t slot = f.places[f.head];
+  f.head = f.head + 1 == f.places.size() ? 0 : f.head + 1;
+  --f.free;
+  peak_port_live_ = std::max(peak_port_live_, per_port_ - f.free);
   if (take_cycle_ != now) {
     take_cycle_ = now;
     taken_now_ = 0;
   }
   ++taken_now_;
-  peak_live_ = std::max(peak_live_, ++live_);
+  ++live_;
   key_.at(slot) = key;
   Message& m = found == messages_.end() ? messages_[key] : found->second;
   peak_open_ = std::max(peak_open_, messages_.size());
@@ -52,8 +61,9 @@ void BlockSlots::release(uint32_t slot) {
     throw std::logic_error(fmt::format("{}: block slot {} completes with no slot live", name(),
                                        slot));
   }
-  places_[(head_ + free_) % places_.size()] = slot;
-  ++free_;
+  Fifo& f = fifos_.at(slot / per_port_);
+  f.places[(f.head + f.free) % f.places.size()] = slot;
+  ++f.free;
   --live_;
 }
 

@@ -98,7 +98,7 @@ bool EjectionDecoder::consume(const Flit& f, uint32_t port_index, ReceivedBlock&
   if (!c.open) fail(f, port_index, "a body or tail flit with no open message or packet");
   if (is_subpacket(f.type) != c.message) fail(f, port_index, "a flit of the wrong kind");
   if (!c.has_slot) {  // the block's first payload flit
-    c.slot = take_slot ? take_slot(c.op, c.flow, c.sender) : 0;
+    c.slot = take_slot ? take_slot(port_index, c.op, c.flow, c.sender) : 0;
     c.has_slot = true;
   }
   const uint64_t n = std::min<uint64_t>(kFlitPayloadBytes, c.left);

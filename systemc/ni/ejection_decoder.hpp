@@ -38,8 +38,9 @@ struct ReceivedBlock {
 };
 
 // Takes a block slot for a block of message (op, flow, sender) whose first payload flit
-// arrives (BlockSlots::take).
-using TakeSlot = std::function<uint32_t(Op op, uint32_t flow, uint32_t sender)>;
+// arrives on ejection port `port` (BlockSlots::take).
+using TakeSlot =
+    std::function<uint32_t(uint32_t port, Op op, uint32_t flow, uint32_t sender)>;
 
 class EjectionDecoder : public sc_core::sc_module {
  public:

@@ -27,7 +27,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
       lockstep("lockstep"),
       decoder("decoder", ni),
       dependencies("dependencies", ni.arrival_slots, ni.flows),
-      slots("block_slots", ni.block_slots, ni.open_messages),
+      slots("block_slots", ni.block_slots, noc.ni_ports, ni.open_messages),
       interlock("interlock", ni.reducing_blocks),
       dma("dma", noc.clock_ps, ni.memory_requests),
       sequencer("reduction_sequencer", reduction_cfg),
@@ -38,7 +38,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
       place_(place),
       noc_(noc),
       ni_(ni),
-      blocks_(ni.block_slots),
+      blocks_(size_t{ni.block_slots} * noc.ni_ports),
       trace_flits_out_(noc.ni_ports, 0),
       trace_flits_in_(noc.ni_ports, 0) {
   noc.validate();
@@ -163,8 +163,8 @@ void NetworkInterface::eject(uint64_t now) {
   // the flits of one cycle in port order (the order of the RTL's memory requests). The inbox
   // is in that order already: the ports deliver a cycle's flits when evaluate() runs them,
   // one after the other in port order.
-  const TakeSlot take_slot = [&](Op op, uint32_t flow, uint32_t sender) {
-    return slots.take(now, key(op, flow, sender));
+  const TakeSlot take_slot = [&](uint32_t port, Op op, uint32_t flow, uint32_t sender) {
+    return slots.take(now, port, key(op, flow, sender));
   };
   while (!inbox_.empty() && inbox_.front().cycle < now) {
     const Arrived& a = inbox_.front();

@@ -54,10 +54,10 @@ struct NiConfig {
   // an entry whose sends do not fit waits).
   uint32_t buffer_lines = 20;
   uint32_t send_queue = 4;
-  // Received blocks the RTL holds at once (from a block's first payload flit, which takes its
-  // slot, until it is written to memory); the model checks it and stops with an error where
-  // the RTL would have to stall ejection.
-  uint32_t block_slots = 128;
+  // Received blocks the RTL holds at once on one NI port (from a block's first payload flit,
+  // which takes a slot of its port, until it is written to memory); the model checks it and
+  // stops with an error where the RTL would have to stall ejection.
+  uint32_t block_slots = 64;
   // Messages open at once, from their first block's first payload flit until they are in memory
   // (rtl/block_slots.sv's MESSAGES: a record each counts its live blocks). The model checks it
   // and stops with an error where the RTL would have to stall ejection.
@@ -89,8 +89,9 @@ struct NiConfig {
 };
 
 // The most each of the queue bounds above held at once in one NI during a run: what the bound
-// must be for that run (mtsim --json: ni_peaks). waiting_blocks is the most Reduce blocks that
-// waited behind the interlock at once, which is no bound of its own (they hold block slots).
+// must be for that run (mtsim --json: ni_peaks; block_slots, like the bound, is one port's).
+// waiting_blocks is the most Reduce blocks that waited behind the interlock at once, which is
+// no bound of its own (they hold block slots).
 struct NiPeaks {
   uint64_t block_slots = 0, reducing_blocks = 0, waiting_blocks = 0, memory_requests = 0;
   // The largest flow id + 1 and the table entries the NI held; the most packet-mode messages

@@ -68,8 +68,9 @@ TEST(Mtsim, RunsComparesAndWritesJson) {
       EXPECT_LE(p.at(key).get<uint64_t>(), bound) << key;
     }
     EXPECT_GT(p.at("block_slots").get<uint64_t>(), 0u);
-    // Waiting Reduce blocks are no bound of their own: they wait in their block slots.
-    EXPECT_LE(p.at("waiting_blocks").get<uint64_t>(), p.at("block_slots").get<uint64_t>());
+    // Waiting Reduce blocks are no bound of their own: they wait in their block slots (the
+    // torus NI's 4 ports').
+    EXPECT_LE(p.at("waiting_blocks").get<uint64_t>(), 4 * p.at("block_slots").get<uint64_t>());
     EXPECT_GT(p.at("reducing_blocks").get<uint64_t>(), 0u);
     EXPECT_GT(p.at("memory_requests").get<uint64_t>(), 0u);
     EXPECT_GT(p.at("flows").get<uint64_t>(), 0u);
