@@ -7,10 +7,11 @@
 // takes its head each cycle, from the cycle after a block joins. The queue is a
 // FIFO of QUEUE places in BANKS banks (the power of two at or above K): place n lives in bank
 // n mod BANKS, row n / BANKS, so a cycle's pushes fall in distinct banks and each bank is a
-// storage_array of one write and one read port (its write port registered). The head is
+// storage_array of one write and one read port, written a cycle later from a register of the
+// cycle's blocks (the input register of a macro's write port, ahead of the placement). The head is
 // held in a register, refilled each cycle from the next place or this cycle's first block, so
 // the block taken comes from a register. Every queued block holds a block slot, so a queue of
-// as many places as slots never overflows.
+// a place per slot number never overflows.
 //
 // Keyed by line: every block lies within one line (the ejection decoder cuts blocks at lines),
 // so blocks conflict exactly when their lines are equal. The blocks being reduced are a FIFO
@@ -105,47 +106,67 @@ module interlock #(
   logic                   take;
   logic [REC_W-1:0]       head_rec;
 
-  // This cycle's blocks packed in port order: the s-th new block is pushed_rec[s]. It goes to
-  // place tail + s, so bank b takes block (b - tail) mod BANKS, at a row the registers alone
-  // give: the ports' valid bits pick the records, and nothing late feeds an address.
-  logic [Q_W-1:0]     q_tail;
-  logic [K-1:0]       pushed;
-  logic [K*REC_W-1:0] pushed_rec;
+  // This cycle's blocks are registered as they come (new_q, rec_q, with the tail they join at)
+  // and written into the banks in the next cycle, from those registers: the input register a
+  // macro's registered write port would have, ahead of the placement rather than after it, so
+  // the decoders' late verdicts only reach a register. The s-th block of a cycle goes to place
+  // tail + s, so bank b takes block (b - tail) mod BANKS, at a row the registers alone give.
+  // A read of a place in the cycle its block is written takes the block being written.
+  logic [Q_W-1:0]     q_tail, tail_q;
+  logic [K-1:0]       new_q, pushed;
+  logic [K*REC_W-1:0] rec_q, pushed_rec;
+  logic [REC_W-1:0]   first_rec;  // this cycle's first block, for the head
   assign q_tail = q_head_q + Q_W'(q_count_q);
-  // A port's block is the s-th when s ports before it have one: a one-hot position shifted
-  // at each (at), so a port's record reaches its place through one AND-OR, not a chain of
-  // selects.
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) new_q <= '0;
+    else new_q <= new_i;
+    tail_q <= q_tail;
+    for (int p = 0; p < K; p++) begin
+      rec_q[REC_W*p +: REC_W] <= {new_slot_i[SLOT_W*p +: SLOT_W], new_meta_i[META_W*p +: META_W],
+                                  new_addr_i[ADDR_W*p +: ADDR_W], new_len_i[LEN_W*p +: LEN_W]};
+    end
+  end
+  // The pushes of this cycle (counted, one-hot) and the first block.
   logic [K:0] n_pushed;  // one-hot: this cycle's pushes
+  always_comb begin
+    logic found;
+    found = 1'b0;
+    first_rec = '0;
+    n_pushed = (K + 1)'(1);
+    q_pushes = '0;
+    for (int p = 0; p < K; p++) begin
+      if (new_i[p] && !found) begin
+        first_rec = {new_slot_i[SLOT_W*p +: SLOT_W], new_meta_i[META_W*p +: META_W],
+                     new_addr_i[ADDR_W*p +: ADDR_W], new_len_i[LEN_W*p +: LEN_W]};
+      end
+      found = found || new_i[p];
+      if (new_i[p]) n_pushed = n_pushed << 1;
+      q_pushes = q_pushes + (Q_W + 1)'(new_i[p]);
+    end
+  end
+  // The previous cycle's blocks packed in port order: the s-th is pushed_rec[s]. A port's
+  // block is the s-th when s ports before it have one: a one-hot position shifted at each (at).
   always_comb begin
     logic [K-1:0] at;
     at = K'(1);
-    n_pushed = (K + 1)'(1);
     pushed = '0;
     pushed_rec = '0;
-    q_pushes = '0;
     for (int p = 0; p < K; p++) begin
       for (int n = 0; n < K; n++) begin
-        if (new_i[p] && at[n]) begin
+        if (new_q[p] && at[n]) begin
           pushed[n] = 1'b1;
-          pushed_rec[REC_W*n +: REC_W] |= {new_slot_i[SLOT_W*p +: SLOT_W],
-                                           new_meta_i[META_W*p +: META_W],
-                                           new_addr_i[ADDR_W*p +: ADDR_W],
-                                           new_len_i[LEN_W*p +: LEN_W]};
+          pushed_rec[REC_W*n +: REC_W] |= rec_q[REC_W*p +: REC_W];
         end
       end
-      if (new_i[p]) begin
-        at = at << 1;
-        n_pushed = n_pushed << 1;
-      end
-      q_pushes = q_pushes + (Q_W + 1)'(new_i[p]);
+      if (new_q[p]) at = at << 1;
     end
   end
   always_comb begin
     for (int b = 0; b < BANKS; b++) begin
       logic [BANK_W-1:0] s;
       logic [Q_W-1:0]    at;
-      s = BANK_W'(b) - q_tail[BANK_W-1:0];
-      at = q_tail + Q_W'(s);
+      s = BANK_W'(b) - tail_q[BANK_W-1:0];
+      at = tail_q + Q_W'(s);
       q_we[b] = 32'(s) < K && pushed[s];
       q_waddr[ROW_W*b +: ROW_W] = ROW_W'(at >> BANK_W);
       q_wdata[REC_W*b +: REC_W] = 32'(s) < K ? pushed_rec[REC_W*s +: REC_W] : '0;
@@ -163,16 +184,24 @@ module interlock #(
   assign q_next = q_head_q + Q_W'(1);
 
   for (genvar b = 0; b < BANKS; b++) begin : g_bank
-    storage_array #(.WIDTH(REC_W), .DEPTH(ROWS), .WRITES(1), .READS(1), .WRITE_REG(1'b1)) u_queue (
+    storage_array #(.WIDTH(REC_W), .DEPTH(ROWS), .WRITES(1), .READS(1)) u_queue (
       .clk_i, .we_i(q_we[b]), .waddr_i(q_waddr[ROW_W*b +: ROW_W]), .wmask_i(1'b1),
       .wdata_i(q_wdata[REC_W*b +: REC_W]), .raddr_i(ROW_W'(q_next >> BANK_W)), .re_i('1),
       .rdata_o(q_rdata[REC_W*b +: REC_W])
     );
   end
 
+  // The next place, or its block as it is written in this cycle (the write's bypass: from
+  // registers, as the address compare is).
+  logic [REC_W-1:0] next_rec;
+  always_comb begin
+    logic [BANK_W-1:0] nb;
+    nb = q_next[BANK_W-1:0];
+    next_rec = q_we[nb] && q_waddr[ROW_W*nb +: ROW_W] == ROW_W'(q_next >> BANK_W)
+             ? q_wdata[REC_W*nb +: REC_W] : q_rdata[REC_W*nb +: REC_W];
+  end
   always_ff @(posedge clk_i) begin
-    head_q <= q_count_q > (Q_W + 1)'(1) ? q_rdata[REC_W*q_next[BANK_W-1:0] +: REC_W]
-                                        : pushed_rec[REC_W-1:0];
+    head_q <= q_count_q > (Q_W + 1)'(1) ? next_rec : first_rec;
   end
 
   logic [SLOT_W-1:0] nb_slot;
@@ -295,19 +324,16 @@ module interlock #(
 
   // ---- state ---------------------------------------------------------------------------------
   // Each entry's updates from its own conditions. Entry issue_at takes the block taken when it
-  // reads (take_nb), and the released block when only that reads; the entry after it takes the
-  // released block when both read. The released block's line is the head entry's, its chain's
-  // last the head's (head_last). The verdict on the block taken (issue_o, the CAM's) comes
-  // last: it makes one select per entry, between data that do not wait on it. The entry the
-  // block taken waits on gets it as its chain's last.
+  // reads, and the released block when only that reads; the entry after it takes the released
+  // block when both read. The released block's line is the head entry's, its chain's last the
+  // head's (head_last). The verdict on the block taken (issue_o, the CAM's) comes last: it sets
+  // the valid bits and picks the entry's contents once (below). The entry the block taken
+  // waits on gets it as its chain's last.
   logic [REDUCING-1:0] at_end, after_end;  // the entries at issue_at, and after it
-  logic [REDUCING-1:0] take_nb, take_rel;  // those written with the block taken, the released
   always_comb begin
     for (int r = 0; r < REDUCING; r++) begin
       at_end[r] = R_W'(r) == issue_at;
       after_end[r] = R_W'(r) == issue_at + R_W'(1);
-      take_nb[r] = at_end[r] && issue_o;
-      take_rel[r] = release_o && (issue_o ? after_end[r] : at_end[r]);
     end
   end
 
@@ -335,19 +361,30 @@ module interlock #(
 
   // Entry contents (no reset: read only where red_valid_q says so). An entry the FIFO does not
   // hold (beyond a full FIFO's last) is never written: a block or release that finds it so is
-  // the overflow reducing_full_o reports.
+  // the overflow reducing_full_o reports. A free entry may be written without joining the FIFO,
+  // so the verdict on the block taken need not reach every entry's write enable: the entry at
+  // issue_at is written whenever a block is taken or released, with the block taken unless
+  // only the released block reads (the verdict's one pick, ahead of the entries), and the entry
+  // after it with the released block whenever one is released; each joins the FIFO (its valid
+  // bit) only if its block reads.
   logic [REDUCING-1:0] free_at;  // entries the FIFO does not hold at the cycle's start
   always_comb begin
     for (int r = 0; r < REDUCING; r++) begin
       free_at[r] = !red_valid_q[r] || (wb_i && R_W'(r) == red_head_q);
     end
   end
+  logic              only_rel;
+  logic [LINE_W-1:0] at_line;
+  logic [SLOT_W-1:0] at_last;
+  assign only_rel = release_o && !issue_o;
+  assign at_line = only_rel ? head_line_q : nb_line;
+  assign at_last = only_rel ? head_last : nb_slot;
   always_ff @(posedge clk_i) begin
     for (int r = 0; r < REDUCING; r++) begin
-      if (take_nb[r] && free_at[r]) begin
-        line_q[r] <= nb_line;
-        last_q[r] <= nb_slot;
-      end else if (take_rel[r] && free_at[r]) begin
+      if (at_end[r] && free_at[r] && (take || release_o)) begin
+        line_q[r] <= at_line;
+        last_q[r] <= at_last;
+      end else if (after_end[r] && free_at[r] && release_o) begin
         line_q[r] <= head_line_q;
         last_q[r] <= head_last;
       end else if (wait_on[r]) begin
@@ -358,12 +395,12 @@ module interlock #(
 
   // The head entry after this edge, as its line will be: the next entry's after a write-back.
   // Whether this cycle writes it is a pick of the verdicts between register-made conditions.
+  logic [R_W-1:0] h;
+  logic           h_at, h_after;  // it is entry issue_at, the entry after it, and free
+  assign h = wb_i ? red_head_q + R_W'(1) : red_head_q;
+  assign h_at = h == issue_at && free_at[h];
+  assign h_after = h == issue_at + R_W'(1) && free_at[h];
   always_ff @(posedge clk_i) begin
-    logic [R_W-1:0] h;
-    logic           h_at, h_after;  // it is entry issue_at, the entry after it, and free
-    h = wb_i ? red_head_q + R_W'(1) : red_head_q;
-    h_at = h == issue_at && free_at[h];
-    h_after = h == issue_at + R_W'(1) && free_at[h];
     if (issue_o && h_at) head_line_q <= nb_line;
     else if (release_o && (issue_o ? h_after : h_at)) head_line_q <= head_line_q;
     else head_line_q <= line_q[h];

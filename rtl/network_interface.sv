@@ -265,7 +265,7 @@ module network_interface #(
   // (reduction_sequencer.sv), acc read for the reduction and sums for the write-back. Its
   // address and length travel with its memory accesses and through the reduction.
   // =====================================================================================
-  logic [DATA_W-1:0]  data_wb, data_src, acc_rd, sums_wb;
+  logic [DATA_W-1:0]  acc_rd, sums_wb;
 
   // This cycle's new blocks, port order: slot, and whether they are Reduce blocks (for the
   // interlock's queue).
@@ -337,7 +337,7 @@ module network_interface #(
   logic [BEAT_W-1:0]   beat_idx, sum_idx;
   logic [LANES-1:0]    beat_mask, red_mask;
   logic [LANES*32-1:0] beat_acc, beat_src, red_sum;
-  logic [PAD_W-1:0]    beat_acc_block, beat_src_block;
+  logic [PAD_W-1:0]    beat_acc_block;
   logic [ADDR_W-1:0]   wb_addr;
   logic [LEN_W-1:0]    wb_len;
   logic [META_W-1:0]   wb_meta;
@@ -358,10 +358,8 @@ module network_interface #(
   // first beat, and the beat is chosen before that choice, on LANES words).
   always_comb begin
     beat_acc_block = PAD_W'(acc_rd);
-    beat_src_block = PAD_W'(data_src);
     beat_acc = bypass ? (LANES * 32)'(PAD_W'(mem_rsp_rdata_i))
                       : beat_acc_block[32'(beat_idx) * LANES * 32 +: LANES * 32];
-    beat_src = beat_src_block[32'(beat_idx) * LANES * 32 +: LANES * 32];
   end
 
   reduction_unit #(.LANES(LANES), .LATENCY(LATENCY)) u_reduction (
@@ -654,9 +652,17 @@ module network_interface #(
   );
   assign mem_req_write_o = req_write;
 
-  // Write data: a write-back's sums, or the block's (its slot was written at least a cycle
-  // before the access reaches the memory).
-  assign mem_req_wdata_o = req_kind == KindWriteBack ? sums_wb : data_wb;
+  // Write data: a write-back's sums, or the block's from its port's bank (its slot was written
+  // at least a cycle before the access reaches the memory); one AND-OR of the K banks and the
+  // sums.
+  always_comb begin
+    logic wb_kind;
+    wb_kind = req_kind == KindWriteBack;
+    mem_req_wdata_o = wb_kind ? sums_wb : '0;
+    for (int p = 0; p < K; p++) begin
+      if (!wb_kind && 32'(wb_port) == p) mem_req_wdata_o |= bank_wb[DATA_W*p +: DATA_W];
+    end
+  end
 
   // =====================================================================================
   // State.
@@ -745,8 +751,18 @@ module network_interface #(
     assign src_port = '0;
     assign wb_port = '0;
   end
-  assign data_src = bank_src[DATA_W*32'(src_port) +: DATA_W];
-  assign data_wb = bank_wb[DATA_W*32'(wb_port) +: DATA_W];
+  // The beat being reduced: one AND-OR of every bank's every beat, picked by the block's port
+  // and the beat's place.
+  always_comb begin
+    logic [PAD_W-1:0] row;
+    beat_src = '0;
+    for (int p = 0; p < K; p++) begin
+      row = PAD_W'(bank_src[DATA_W*p +: DATA_W]);
+      for (int b = 0; b < BEATS; b++) begin
+        if (32'(src_port) == p && 32'(beat_idx) == b) beat_src |= row[b*LANES*32 +: LANES*32];
+      end
+    end
+  end
 
   storage_array #(.WIDTH(DATA_W), .DEPTH(REDUCING), .WRITES(1), .READS(1)) u_block_acc (
     .clk_i, .we_i(read_done), .waddr_i(acc_row_q), .wmask_i(1'b1), .wdata_i(mem_rsp_rdata_i),

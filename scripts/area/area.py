@@ -270,7 +270,7 @@ def synth_script(args, params, flat):
     if not flat:
         # The netlist for OpenSTA: no undefined bits, no multi-bit assignments.
         lines += ["setundef -zero", "splitnets", "opt_clean -purge",
-                  "write_verilog -noattr -noexpr -nohex -nodec netlist_hier.v"]
+                  "write_verilog -noattr -noexpr -nohex -nodec -simple-lhs netlist_hier.v"]
     return "\n".join(lines) + "\n"
 
 
