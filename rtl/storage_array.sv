@@ -98,6 +98,13 @@ module storage_array #(
     assign unused_re = ^re_i;
   end
 
+  // Each read port's lanes, gathered into rdata_o by one loop (a lane a slice: a simulator
+  // copies each once, not through a concatenation of them all).
+  logic [LANE_W-1:0] lane_rd [READS*LANES];
+  always_comb begin
+    for (int i = 0; i < READS * LANES; i++) rdata_o[i*LANE_W +: LANE_W] = lane_rd[i];
+  end
+
   // One array per lane; within a lane the write ports are applied in order.
   for (genvar l = 0; l < LANES; l++) begin : g_lane
     logic [LANE_W-1:0] mem_q [DEPTH];
@@ -138,9 +145,9 @@ module storage_array #(
               hit_data_q <= hit_data;
             end
           end
-          assign rdata_o[r*WIDTH + l*LANE_W +: LANE_W] = hit_q ? hit_data_q : rd_q;
+          assign lane_rd[r*LANES + l] = hit_q ? hit_data_q : rd_q;
         end else begin : g_async
-          assign rdata_o[r*WIDTH + l*LANE_W +: LANE_W] = hit ? hit_data : mem_q[raddr];
+          assign lane_rd[r*LANES + l] = hit ? hit_data : mem_q[raddr];
         end
       end else if (SYNC_READ) begin : g_sync
 `ifndef SYNTHESIS
@@ -157,9 +164,9 @@ module storage_array #(
 `endif
         logic [LANE_W-1:0] rd_q;
         always_ff @(posedge clk_i) if (re_i[r]) rd_q <= mem_q[raddr];
-        assign rdata_o[r*WIDTH + l*LANE_W +: LANE_W] = rd_q;
+        assign lane_rd[r*LANES + l] = rd_q;
       end else begin : g_async
-        assign rdata_o[r*WIDTH + l*LANE_W +: LANE_W] = mem_q[raddr];
+        assign lane_rd[r*LANES + l] = mem_q[raddr];
       end
     end
   end
