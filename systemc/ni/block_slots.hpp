@@ -8,9 +8,8 @@
 // each have one write port). A port's free slots are a FIFO: at reset its places hold its
 // slots in order; a new block of the port takes the slot at its head, and a completed write
 // returns its slot at the tail, behind every slot free at the cycle's start, so a slot freed
-// in a cycle is not taken in the same cycle. A new block that finds no
-// free slot of its port stops the run with an error naming NiConfig::block_slots, as the RTL
-// raises error_o.
+// in a cycle is not taken in the same cycle. A new block that finds no free slot of its port
+// stops the run with an error naming NiConfig::block_slots, as the RTL raises error_o.
 //
 // Message completion: a message (op, flow, sender: its key) is in memory when its last block
 // has been decoded and every block of it has completed. It has a record from its first block's
@@ -66,6 +65,8 @@ class BlockSlots : public sc_core::sc_module {
     return live_ == (take_cycle_ == now ? taken_now_ : 0);
   }
   size_t live() const { return live_; }
+  // The slot numbers of all ports: a slot is below it.
+  size_t slots() const { return key_.size(); }
   // The most slots one port held at once (what NiConfig::block_slots must be).
   size_t peak_live() const { return peak_port_live_; }
   size_t peak_open() const { return peak_open_; }  // the most messages open at once

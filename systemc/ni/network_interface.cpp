@@ -38,7 +38,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
       place_(place),
       noc_(noc),
       ni_(ni),
-      blocks_(size_t{ni.block_slots} * noc.ni_ports),
+      blocks_(slots.slots()),
       trace_flits_out_(noc.ni_ports, 0),
       trace_flits_in_(noc.ni_ports, 0) {
   noc.validate();
