@@ -59,7 +59,11 @@ void check_setup(const noc::NiSetup& s) {
   need("DMA burst bytes", s.ni.dma_burst_bytes, param::BURST_BYTES);
   need("sends queued per port", s.ni.send_queue, param::SEND_QUEUE);
   need("senders per scoreboard row", s.ni.arrival_slots, param::SLOTS);
-  need("scoreboard flows (the tables' flows)", s.ni.flows, param::FLOWS);
+  if (s.ni.flows > param::FLOWS) {
+    throw InputError(fmt::format("the RTL NI is built with scoreboard rows for {} flows; this "
+                                 "run's tables use {} (cosim/CMakeLists.txt MT_COSIM_NI_PARAMS)",
+                                 param::FLOWS, s.ni.flows));
+  }
   need("table entries (the largest table's)", s.ni.table_entries, param::DEPTH);
   need("open packet-mode messages per ejection port", s.ni.packet_messages, param::PKT_MSGS);
   need("received block slots", s.ni.block_slots, param::BLOCKS);

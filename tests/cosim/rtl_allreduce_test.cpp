@@ -57,6 +57,11 @@ TEST(RtlAllReduce, Torus4x2Ring2dPaperPuts) {
   compare(options("torus:4x2", "ring2d-paper", FlowControl::kMessage, 96 * kKiB));
 }
 
+// 128 flows: more than the SystemC NI's default scoreboard, as many as the RTL NI is built for.
+TEST(RtlAllReduce, Torus4x4Ring2dPaper128Flows) {
+  compare(options("torus:4x4", "ring2d-paper", FlowControl::kMessage, 64 * kKiB));
+}
+
 TEST(RtlAllReduce, Torus3x2Ring2dPaperPutsPacket) {
   compare(options("torus:3x2", "ring2d-paper", FlowControl::kPacket, 48 * kKiB));
 }
@@ -94,10 +99,10 @@ TEST(RtlAllReduce, RefusesWhatTheRtlWasNotBuiltFor) {
   bad.back().o.topology = "torus:16x16";
   bad.back().o.bytes = 256 * kKiB;
   bad.push_back({with_rtl(o, {16}), "RTL node 16 does not exist"});
-  // 81 flows for a scoreboard of 64 rows; packet mode's tables open messages per port.
-  bad.push_back({o, "scoreboard flows (the tables' flows) = 64; this run asks for 81"});
-  bad.back().o.topology = "torus:9x9";
-  bad.back().o.bytes = 81 * kKiB;
+  // 144 flows for a scoreboard of 128 flows' rows; packet mode's tables open messages per port.
+  bad.push_back({o, "scoreboard rows for 128 flows; this run's tables use 144"});
+  bad.back().o.topology = "torus:12x12";
+  bad.back().o.bytes = 144 * kKiB;
   bad.push_back({o, "open packet-mode messages per ejection port"});
   bad.back().o.ni.packet_messages = 8;
   std::vector<std::function<std::string()>> jobs;
