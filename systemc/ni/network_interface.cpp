@@ -444,6 +444,9 @@ void NetworkInterface::evaluate(uint64_t now) {
   for (const auto& p : ports_) p->evaluate(now);
   next_wake_ = kNever;
   if (!started_) return;
+  // After a fault the NI does nothing more: the run ends with this delta cycle, but the
+  // scheduler finishes its window first, and the fault's flit or entry is still at the head.
+  if (!fault().empty()) return;
   const uint64_t before = progress_;
   try {
     record_arrivals();
