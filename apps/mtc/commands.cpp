@@ -40,6 +40,7 @@ struct PlanArgs {
   std::string dtype = "fp32";
   bool prioritize_height = false;
   uint32_t dbtree_chunks = 0;
+  std::string flow_control = "message";
   MtreeOptions mtree;
   double time_limit = PlanOptions{}.max_plan_seconds;
 };
@@ -64,6 +65,12 @@ void add_plan_args(CLI::App* cmd, PlanArgs& a) {
                   "dbtree: chunks per tree, pipelined through both trees (0: the default, "
                   "sqrt((levels - 1) * bytes per tree / 16 KiB))")
       ->capture_default_str();
+  cmd->add_option("--flow-control", a.flow_control,
+                  "the flow control the tables will run with, message or packet (mtsim's "
+                  "--flow-control); multitree-opt plans shallow trees on switch networks for "
+                  "small message-based all-reduces only (docs/mtc.md)")
+      ->check(CLI::IsMember({"message", "packet"}))
+      ->capture_default_str();
   add_mtree_options(*cmd, a.mtree);
   add_time_limit_option(*cmd, a.time_limit);
 }
@@ -74,6 +81,7 @@ PlanOptions plan_options(const PlanArgs& a) {
   opt.dtype = parse_dtype(a.dtype);
   opt.prioritize_height = a.prioritize_height;
   opt.chunks = a.dbtree_chunks;
+  opt.message_flow_control = a.flow_control == "message";
   opt.mtree = a.mtree;
   opt.max_plan_seconds = a.time_limit;
   return opt;

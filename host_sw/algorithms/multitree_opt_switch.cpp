@@ -71,6 +71,9 @@
 // of j mod 2 gives 145,322 cycles at 1 MiB on bigraph:4x8 against 138,239, and 585,454 at
 // 4 MiB against 525,532. bigraph:4x16 (K = 2G) keeps the walking trees: docs/mtc.md.
 //
+// Small message-based all-reduces, where D steps are shorter than a forward and the chains
+// wait, take shallow trees instead (multitree_opt_shallow.cpp, "When").
+//
 // Networks this does not fit are refused: K = 1 (no switch-local hop to stay on), fat-trees
 // of three or more levels (a leaf-to-leaf route is not one top switch), files.
 #include "algorithms/multitree_opt_switch.hpp"
@@ -81,101 +84,12 @@
 #include <fmt/format.h>
 
 #include "algorithms/algorithms.hpp"
+#include "algorithms/multitree_opt_shallow.hpp"
+#include "algorithms/switch_groups.hpp"
 #include "common/error.hpp"
 
 namespace mt {
 namespace {
-
-uint32_t gcd(uint32_t a, uint32_t b) { return b == 0 ? a : gcd(b, a % b); }
-
-// The groups of a BiGraph or two-level fat-tree, their directions and the routes of hops.
-class SwitchGroups {
- public:
-  explicit SwitchGroups(const Topology& topo) : topo_(topo) {
-    const bool bigraph = topo.kind() == TopologyKind::kBiGraph;
-    if (bigraph) {
-      groups_ = topo.switches();
-    } else if (topo.kind() == TopologyKind::kFatTree && topo.fattree_levels() == 2) {
-      groups_ = topo.fattree_arity();
-    } else {
-      throw InputError(fmt::format(
-          "multitree-opt: topology {} is not a torus, ring, BiGraph or two-level fat-tree "
-          "(multitree-opt moves one tree to every root, which needs a network that looks the "
-          "same from every node; use multitree there)", topo.spec()));
-    }
-    per_group_ = topo.nodes() / groups_;
-    if (per_group_ < 2) {
-      throw InputError(fmt::format(
-          "multitree-opt: topology {} has one node per switch (multitree-opt's trees stay on "
-          "a switch between crossings, which needs two or more; use multitree there)",
-          topo.spec()));
-    }
-    // Directions: units of Z_G (a unit walks every group); on a fat-tree also distinct down
-    // offsets d - h, h the direction's index (the up offset).
-    std::vector<bool> down(groups_, false);
-    for (uint32_t d = 1; d < groups_; ++d) {
-      if (gcd(d, groups_) != 1) continue;
-      if (!bigraph) {
-        const uint32_t off = (d + groups_ - static_cast<uint32_t>(dirs_.size()) % groups_) % groups_;
-        if (down[off]) continue;
-        down[off] = true;
-      }
-      dirs_.push_back(d);
-    }
-  }
-
-  uint32_t groups() const { return groups_; }
-  uint32_t per_group() const { return per_group_; }
-  uint32_t directions() const { return static_cast<uint32_t>(dirs_.size()); }
-  uint32_t direction(uint32_t i) const { return dirs_[i]; }
-
-  uint32_t node(uint32_t group, uint32_t local) const { return switch_of(group) * per_group_ + local; }
-
-  // The links of the all-gather hop from node `src` of group a to node `dst` of group b:
-  // through their switch when a == b, else across by direction index `dir` (file comment).
-  std::vector<uint32_t> route(uint32_t src, uint32_t a, uint32_t dst, uint32_t b,
-                              uint32_t dir) const {
-    const uint32_t n = topo_.nodes();
-    std::vector<uint32_t> path{n + switch_of(a)};
-    if (a != b && topo_.kind() == TopologyKind::kFatTree) {
-      path.push_back(n + groups_ + (a + dir) % groups_);  // top switch a + h
-    }
-    if (a != b) path.push_back(n + switch_of(b));
-    std::vector<uint32_t> links;
-    uint32_t from = src;
-    for (uint32_t v : path) {
-      links.push_back(link(from, v));
-      from = v;
-    }
-    links.push_back(link(from, dst));
-    return links;
-  }
-
- private:
-  // A fat-tree's leaf z is switch z; a BiGraph's group z alternates between the halves.
-  uint32_t switch_of(uint32_t z) const {
-    if (topo_.kind() == TopologyKind::kFatTree) return z;
-    return z % 2 == 0 ? z / 2 : groups_ / 2 + z / 2;
-  }
-  uint32_t link(uint32_t a, uint32_t b) const {
-    const uint32_t l = topo_.first_link(a, b);
-    if (l == Topology::kNoLink) throw std::logic_error("multitree-opt: hop between unlinked vertices");
-    return l;
-  }
-
-  const Topology& topo_;
-  uint32_t groups_ = 0, per_group_ = 0;
-  std::vector<uint32_t> dirs_;
-};
-
-// The route of `links` walked backwards: each link's opposite direction, last first.
-std::vector<uint32_t> reversed(const Topology& topo, const std::vector<uint32_t>& links) {
-  std::vector<uint32_t> back;
-  for (auto l = links.rbegin(); l != links.rend(); ++l) {
-    back.push_back(topo.first_link(topo.links()[*l].dst, topo.links()[*l].src));
-  }
-  return back;
-}
 
 // Walking base trees (file comment, "Trees"): base tree j adds, in all-gather step t, the node
 // of group group(j, t) and local local(j, t), from the node it added in step parent_step(t).
@@ -321,6 +235,9 @@ struct TreeLayout {
 Plan build_multitree_opt_switch(const Topology& topo, const PlanOptions& opt) {
   const SwitchGroups g(topo);
   const TreeLayout base(topo, g);
+  // Small message-based runs, where these trees would wait for their forwards, take shallow
+  // trees (multitree_opt_shallow.cpp).
+  if (shallow_trees_pay(opt, g, base.D)) return build_multitree_opt_shallow(topo, opt, g);
   const uint32_t n = topo.nodes(), G = g.groups(), K = g.per_group(), T = n - 1;
   Plan plan = plan_header("multitree-opt", topo, opt);
   plan.neighbour_only = false;

@@ -1,5 +1,6 @@
 // multitree-opt on one-link switch networks (multitree_opt_switch.cpp): BiGraph and two-level
-// fat-tree plans at N - 1 steps per phase; build_multitree_opt sends those networks here.
+// fat-tree plans at N - 1 steps per phase, or shallow trees for small message-based
+// all-reduces (multitree_opt_shallow.cpp); build_multitree_opt sends those networks here.
 #pragma once
 
 #include "plan/plan.hpp"

@@ -141,6 +141,9 @@ struct PlanOptions {
   DType dtype = DType::kFp32;
   bool prioritize_height = false;  // MultiTree: trees with larger remaining height go first
   uint32_t chunks = 0;  // dbtree: chunks per tree, pipelined; 0 picks the default (dbtree.cpp)
+  // The run's flow control is message-based (one head flit per message), as mtsim's default;
+  // multitree-opt's shallow trees on switch networks need it (multitree_opt_shallow.cpp).
+  bool message_flow_control = true;
   // Plans estimated to take longer than this to build, verify and compile are refused up
   // front (check_plan_size), and MultiTree's tree building stops once it has taken this much
   // processor time; 0: no limit.

@@ -130,6 +130,7 @@ Loaded load_tables(const AllReduceOptions& opt, const Topology& topo, TableSet i
   po.dtype = opt.dtype;
   po.prioritize_height = opt.prioritize_height;
   po.chunks = opt.dbtree_chunks;
+  po.message_flow_control = opt.ni.flow_control == FlowControl::kMessage;
   po.mtree = opt.mtree;
   po.max_plan_seconds = opt.max_plan_seconds;
   l.plan = build_plan(topo, opt.algorithm, po);

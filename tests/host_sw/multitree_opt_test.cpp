@@ -4,13 +4,17 @@
 // fat-trees, verify, keep to Algorithm 1's shape (a tree per root, reduce-scatter the
 // all-gather reversed), compile into images, and other networks are refused with a clear
 // error.
+#include <map>
 #include <set>
 #include <tuple>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "algorithms/algorithms.hpp"
+#include "algorithms/multitree_opt_shallow.hpp"
+#include "algorithms/switch_groups.hpp"
 #include "common/error.hpp"
 #include "image/image.hpp"
 #include "table/schedule_table.hpp"
@@ -21,9 +25,10 @@ namespace {
 
 using ::testing::HasSubstr;
 
-Plan opt_plan(const Topology& topo, uint64_t bytes = 1 << 20) {
+Plan opt_plan(const Topology& topo, uint64_t bytes = 1 << 20, bool messages = true) {
   PlanOptions opt;
   opt.bytes = bytes;
+  opt.message_flow_control = messages;
   return build_plan(topo, "multitree-opt", opt);
 }
 
@@ -265,7 +270,7 @@ TEST(MultiTreeOpt, ReachesNMinusOneOnOtherSwitchNetworks) {
 void expect_one_send_per_step_and_forward_gap(const std::string& spec, uint32_t gap) {
   SCOPED_TRACE(spec);
   const Topology topo = parse_topology(spec);
-  const Plan plan = opt_plan(topo, 64 << 10);
+  const Plan plan = opt_plan(topo, 64 << 10, false);  // packet-based: never shallow trees
   const uint32_t n = topo.nodes(), T = plan.steps_per_phase;
   std::vector<std::vector<uint32_t>> sends(2 * T + 1, std::vector<uint32_t>(n, 0)),
       receives = sends;
@@ -310,8 +315,80 @@ TEST(MultiTreeOpt, SwitchNetworkTablesVerifyAndImagesRoundTrip) {
   for (const char* spec : {"bigraph:4x8", "fattree:4x2"}) {
     SCOPED_TRACE(spec);
     const Topology topo = parse_topology(spec);
-    tables_verify_and_round_trip(topo, opt_plan(topo, 64 << 10), topo.nodes() - 1);
+    tables_verify_and_round_trip(topo, opt_plan(topo, 64 << 10, false), topo.nodes() - 1);
   }
+  // Shallow trees (fattree:4x2 at 32 KiB, message-based): two levels.
+  const Topology topo = parse_topology("fattree:4x2");
+  tables_verify_and_round_trip(topo, opt_plan(topo, 32 << 10), 2);
+}
+
+// Shallow trees (multitree_opt_shallow.cpp): taken for message-based runs whose chunks are
+// whole lines and whose N - 1-step plan waits for its forwards, D (f + 100) < 650 + f.
+TEST(MultiTreeOpt, ShallowTreesForSmallMessageBasedRunsOnly) {
+  const Topology wide = parse_topology("bigraph:4x16");  // D = 4: f < 75 flits
+  EXPECT_EQ(opt_plan(wide, 64 << 10).steps_per_phase, 4u);   // 32 flits a chunk
+  EXPECT_EQ(opt_plan(wide, 128 << 10).steps_per_phase, 4u);  // 64
+  EXPECT_EQ(opt_plan(wide, 256 << 10).steps_per_phase, 127u);  // 128
+  EXPECT_EQ(opt_plan(wide, 16 << 10).steps_per_phase, 127u);   // 128-byte chunks, below a line
+  EXPECT_EQ(opt_plan(wide, 64 << 10, false).steps_per_phase, 127u);  // packet-based
+  // bigraph:4x8's labelled trees forward 7 steps later: never.
+  EXPECT_EQ(opt_plan(parse_topology("bigraph:4x8"), 32 << 10).steps_per_phase, 63u);
+  PlanOptions opt;
+  opt.bytes = 64 << 10;
+  const SwitchGroups g(wide);
+  EXPECT_TRUE(shallow_trees_pay(opt, g, 4));
+  EXPECT_FALSE(shallow_trees_pay(opt, g, 6));  // 6 (32 + 100) >= 650 + 32: no wait
+  opt.message_flow_control = false;
+  EXPECT_FALSE(shallow_trees_pay(opt, g, 4));
+  // Where the N - 1-step plan waits but the shallow trees' busiest links cost more: bigraph:1x2
+  // at 1 MiB (slack 1; 3 messages a node but 4 on the link between the switches).
+  opt.message_flow_control = true;
+  opt.bytes = 1 << 20;
+  EXPECT_FALSE(shallow_trees_pay(opt, SwitchGroups(parse_topology("bigraph:1x2")), 1));
+  EXPECT_EQ(opt_plan(parse_topology("bigraph:1x2"), 1 << 20).steps_per_phase, 3u);
+}
+
+// Every node sends and receives alike in every step (the trees are one tree moved), and at
+// each place of a step's order the receivers are a permutation of the nodes; a node has at
+// most 4 children in a tree (the scoreboard's senders per row); the reduce-scatter is the
+// all-gather reversed; bigraph:4x16's levels hold 1, 4, 16, 64 and 43 nodes, and 8 of the base
+// tree's 127 edges cross between switches (3, 4 and 1 in the first three levels).
+TEST(MultiTreeOpt, ShallowTreesAreOneTreeMovedAndEachPlaceIsAPermutation) {
+  const Topology topo = parse_topology("bigraph:4x16");
+  const Plan plan = opt_plan(topo, 64 << 10);
+  const VerifyReport r = verify_plan(plan, topo);
+  ASSERT_TRUE(r.ok()) << r.errors.front();
+  const uint32_t n = topo.nodes(), T = plan.steps_per_phase;
+  ASSERT_EQ(T, 4u);
+  // Per (step, place in the sender's step): the receivers.
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> receivers;
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> place;  // (src, step) -> next place
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> children;  // (flow, parent) -> children
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>> gather, reduce;
+  std::vector<uint32_t> per_level(T + 1, 0), crossing(T + 1, 0);
+  for (size_t i = 0; i < plan.transfers.size(); ++i) {
+    const Transfer& t = plan.transfers[i];
+    receivers[{t.step, place[{t.src, t.step}]++}].push_back(t.dst);
+    if (t.op == Op::kGather) {
+      gather.insert({t.flow, t.src, t.dst, t.step - T});
+      ++children[{t.flow, t.src}];
+      if (t.flow == 0) {
+        ++per_level[t.step - T];
+        crossing[t.step - T] += plan.routes[i].size() > 2;  // node, switch, switch, node
+      }
+    } else {
+      reduce.insert({t.flow, t.dst, t.src, T - t.step + 1});
+    }
+  }
+  EXPECT_EQ(gather, reduce);
+  for (const auto& [key, dst] : receivers) {
+    ASSERT_EQ(dst.size(), n) << "step " << key.first << " place " << key.second;
+    EXPECT_EQ(std::set<uint32_t>(dst.begin(), dst.end()).size(), n)
+        << "step " << key.first << " place " << key.second;
+  }
+  for (const auto& [key, count] : children) EXPECT_LE(count, 4u) << "flow " << key.first;
+  EXPECT_EQ(per_level, (std::vector<uint32_t>{0, 4, 16, 64, 43}));
+  EXPECT_EQ(crossing, (std::vector<uint32_t>{0, 3, 4, 1, 0}));
 }
 
 TEST(MultiTreeOpt, TheSearchStopsAtTheTimeLimit) {
