@@ -38,8 +38,15 @@
 // round to nearest even, every NaN the canonical NaN), combinational, so the cycle's add and
 // the array's read and write are one path (docs/area.md, "The switch aggregation unit").
 //
+// Against the SystemC unit (SwitchAggregator): that unit takes a flit from every child's port
+// in a cycle, several of one flow into one slot added in port order, and sends every due sum
+// of a flow in one cycle; this window takes one flit and gives one sum a cycle. A unit that
+// matches the SystemC unit every cycle needs the hardware docs/ina.md describes ("What the
+// unit's RTL needs"); the SystemC unit limited to this window's rate runs fattree:4x2 in 4
+// times the cycles, so the model keeps its own.
+//
 // Bounds: CHILDREN 1 to 64 (as the SystemC block), SLOTS a power of two of at least 2 (the
-// SystemC block takes any count; the slot is then the number's low bits), SEQ_W at least
+// SystemC block takes any count; here a slot is the number's low bits), SEQ_W at least
 // log2(SLOTS) + 1 bits of the sequence numbers (they wrap: offers lie within SLOTS of base_o).
 // tb/aggregation_window_test.cpp checks every output every cycle against the SystemC block.
 module aggregation_window #(
