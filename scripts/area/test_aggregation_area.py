@@ -3,8 +3,9 @@
 (scripts/area/aggregation.py) on a small window and checks its report: both files exist; the
 storage bits are what the parameters say; the window's logic is its own cells and four fp32
 adders; the FO4 delay is that of a 0.18 um library; fmax agrees with the critical path and
-the period in FO4; the unit of several flows is that many windows. Exit 0 when every check
-passes, 1 with the failed checks listed.
+the period in FO4; the unit of several flows is that many windows; an NI report given is put
+beside it (a stand-in report of the fields the flow reads). Exit 0 when every check passes,
+1 with the failed checks listed.
 
   test_aggregation_area.py --include DIR --out DIR
 """
@@ -20,6 +21,31 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # A small window of a switch of two flows: 5 children, 16 slots.
 FLOWS, CHILDREN, SLOTS = 2, 5, 16
 FLIT_BITS = 128  # format/ni_formats.json flit.data_bits, written out independently
+
+
+# A stand-in for the NI flow's report.json (scripts/area/area.py): the fields the aggregation
+# report reads, with values no real run has.
+NI_STANDIN = {
+    "config": {"nodes": 12, "lanes": 3}, "fmax_mhz": 123.0, "timing": {"min_period_ns": 8.13},
+    "summary": {"ge_um2": 24.0, "parts": {"reduction": {
+        "logic_um2": 4321.0, "storage_bits": 777, "storage_sram_um2": 4343.43}}},
+    "blocks": [{"block": "fp32_adder", "instances": 3, "area_um2": 999.0}],
+}
+
+
+def ni_checks(rep, md):
+    failed = []
+    ni = rep.get("ni") or {}
+    want = {"nodes": 12, "lanes": 3, "fmax_mhz": 123.0, "reduction_logic_um2": 4321.0,
+            "reduction_storage_bits": 777, "fp32_adders": 3}
+    for k, v in want.items():
+        if ni.get(k) != v:
+            failed.append(f"NI side {k}: {ni.get(k)}, the NI report has {v}")
+    for text in ("NI-side reduction", "| storage bits | " + f"{rep['storage_bits']:,} | 777 |",
+                 "123.0 (the whole NI)"):
+        if text not in md:
+            failed.append(f"report.md lacks {text!r}")
+    return failed
 
 
 def checks(rep):
@@ -59,9 +85,13 @@ def main(argv):
     p.add_argument("--include", required=True)
     p.add_argument("--out", required=True)
     args = p.parse_args(argv)
+    os.makedirs(args.out, exist_ok=True)
+    ni_report = os.path.join(args.out, "ni_standin.json")
+    with open(ni_report, "w") as f:
+        json.dump(NI_STANDIN, f)
     cmd = [sys.executable, os.path.join(HERE, "aggregation.py"), "--include", args.include,
            "--out", args.out, "--flows", str(FLOWS), "--children", str(CHILDREN), "--slots",
-           str(SLOTS), "--quiet"]
+           str(SLOTS), "--ni-report", ni_report, "--quiet"]
     if subprocess.run(cmd).returncode != 0:
         print("test_aggregation_area: the flow failed", file=sys.stderr)
         return 1
@@ -69,7 +99,8 @@ def main(argv):
     if not os.path.isfile(md):
         print(f"test_aggregation_area: no {md}", file=sys.stderr)
         return 1
-    failed = checks(json.load(open(os.path.join(args.out, "report.json"))))
+    rep = json.load(open(os.path.join(args.out, "report.json")))
+    failed = checks(rep) + ni_checks(rep, open(md).read())
     for f in failed:
         print(f"test_aggregation_area: {f}", file=sys.stderr)
     return 1 if failed else 0
