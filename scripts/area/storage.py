@@ -48,6 +48,10 @@ ROLES = {
                                   "conventional"),
     ("dependency_tracker", "u_senders"): ("ni_buffers", "dependency scoreboard: the senders of "
                                           "each (op, flow) row", "multitree"),
+    ("aggregation_window", "u_bitmaps"): ("aggregation", "switch aggregation window: each "
+                                          "slot's arrival bitmap and lap", "aggregation"),
+    ("aggregation_window", "u_sums"): ("aggregation", "switch aggregation window: each slot's "
+                                       "partial sum", "aggregation"),
     ("dependency_tracker", "u_counts"): ("ni_buffers", "dependency scoreboard: the senders "
                                          "each (op, flow) row holds", "multitree"),
 }
