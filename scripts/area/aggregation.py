@@ -15,7 +15,6 @@ report written, 1 bad arguments or missing tools/files, 2 a tool failed (its log
 """
 import json
 import os
-import re
 import shutil
 import sys
 
@@ -119,30 +118,6 @@ def fo4_ns(args, out):
     return (long_ - short) / (FO4_LONG - FO4_SHORT)
 
 
-def timing(args, out, libs):
-    """The window's critical path and worst slack at the target clock; fmax by bisection."""
-    with open(os.path.join(out, "constraints.sdc"), "w") as f:
-        f.write(sta_mod.sdc_text(args.clock_ns, True))
-    tcl = sta_mod.tcl_load(libs, "netlist.v", TOP)
-    tcl += "read_sdc constraints.sdc\nreport_checks -path_delay max -digits 3 -fields {cap}\n"
-    tcl += 'puts "MT_WNS [expr {[sta::worst_slack_cmd max] * 1e9}]"\n'
-    tcl += sta_mod.tcl_bisect(0.01, 4 * sta_mod.LONG_NS, 40, True)
-    path = os.path.join(out, "sta_whole.tcl")
-    with open(path, "w") as f:
-        f.write(tcl)
-    text = sta_mod.run_sta(path, os.path.join(out, "sta_whole.log"), out)
-    paths = sta_mod.parse_paths(text)
-    wns = re.search(r"^MT_WNS (\S+)", text, re.M)
-    period = re.search(r"^MT_FMAX_PERIOD (\S+)", text, re.M)
-    if not paths or not wns or not period:
-        raise area_mod.FlowError(f"no critical path or slack in {out}/sta_whole.log")
-    crit = paths[0]
-    crit["delay_ns"] = args.clock_ns - crit["slack_ns"]
-    p = float(period.group(1))
-    return {"clock_ns": args.clock_ns, "worst_slack_ns": float(wns.group(1)),
-            "critical_path": crit, "min_period_ns": p, "fmax_mhz": 1000.0 / p}
-
-
 def blocks(stat, areas, arrays, buffers, names):
     """The window's own logic and its adders: cells (with the fanout pass's buffers) times
     instances."""
@@ -207,7 +182,8 @@ def run_flow(args):
               dict(s["timing"], reads=s["read_ports"])) for s in arrays_rows]
     with open(os.path.join(out, "storage_arrays.lib"), "w") as f:
         f.write(sta_mod.macro_library(cells))
-    t = timing(args, out, [args.liberty, os.path.join(out, "storage_arrays.lib")])
+    t = area_mod.whole_timing(args, out, [args.liberty, os.path.join(out, "storage_arrays.lib")],
+                              TOP)
     fo4 = fo4_ns(args, out)
     t["fo4_ns"] = fo4
     t["critical_path_fo4"] = t["min_period_ns"] / fo4

@@ -435,11 +435,11 @@ def netlist_modules(netlist):
     return mods
 
 
-def whole_timing(args, out, libs):
-    """The NI at the target clock: critical path and worst slack; fmax by bisection."""
+def whole_timing(args, out, libs, top="network_interface"):
+    """`top` (the NI) at the target clock: critical path and worst slack; fmax by bisection."""
     with open(os.path.join(out, "constraints.sdc"), "w") as f:
         f.write(sta_mod.sdc_text(args.clock_ns, True))
-    tcl = sta_mod.tcl_load(libs, "netlist.v", "network_interface")
+    tcl = sta_mod.tcl_load(libs, "netlist.v", top)
     tcl += "read_sdc constraints.sdc\nreport_checks -path_delay max -digits 3 -fields {cap}\n"
     tcl += 'puts "MT_WNS [expr {[sta::worst_slack_cmd max] * 1e9}]"\n'
     tcl += sta_mod.tcl_bisect(0.01, 4 * sta_mod.LONG_NS, 40, True)
