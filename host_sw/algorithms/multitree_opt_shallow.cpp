@@ -34,13 +34,15 @@
 // shallow trees are estimated faster. With f the flits of a chunk and the default
 // configuration's memory and link latencies (100 and 150 cycles; the torus planner estimates
 // its steps the same way, multitree_opt.cpp, StepCost), a step of the N - 1-step plan is at
-// least a chunk and a memory read, f + 100, and a forward is 650 + f. The N - 1-step plan
-// waits when D (f + 100) < 650 + f, and a phase then takes about
-//   (N - 1) max(f + 100, (650 + f) / D);
+// least a chunk and a memory read, f + 100, and a forward between switches is a memory read,
+// three links (four on a fat-tree, through a top switch), the message and a memory write:
+// F = 650 + f (800 + f). The N - 1-step plan waits when D (f + 100) < F, and a phase then
+// takes about
+//   (N - 1) max(f + 100, F / D);
 // a phase of shallow trees takes, level by level, the messages its busiest link carries
 // (each node's own link carries the level's edges; a link between switches, or a fat-tree
 // leaf's link to a top switch, K messages for each of the level's crossings it takes) and a
-// forward:  sum over levels (load (f + 1) + 650 + f).  At 1 MiB on bigraph:1x2 the N - 1-step
+// forward:  sum over levels (load (f + 1) + F).  At 1 MiB on bigraph:1x2 the N - 1-step
 // plan waits (D = 1) but the link between the two switches carries 4 messages a node where a
 // node's own carries 3, and the N - 1-step plan is kept (102,385 cycles against 163,960).
 // Packet-based runs keep the N - 1-step plan: a node's one link delivers every message to one
@@ -63,10 +65,9 @@ namespace {
 
 constexpr uint32_t kShallowFanout = 4;
 constexpr uint32_t kNone = ~0u;
-// The default configuration's memory latency, and a forward's memory read, three links of
-// 150 cycles and memory write, without its message (file comment, "When").
+// The default configuration's memory and link latencies (file comment, "When").
 constexpr double kMemoryCycles = 100;
-constexpr double kForwardCycles = 650;
+constexpr double kLinkCycles = 150;
 
 // The base tree over offsets, offset (dz, di) as index dz * K + di; the root is 0.
 struct ShallowTree {
@@ -196,7 +197,10 @@ bool shallow_trees_pay(const PlanOptions& opt, const SwitchGroups& g, uint32_t s
   const uint32_t n = g.groups() * g.per_group();
   if (!opt.message_flow_control || opt.bytes < uint64_t{kChunkLineBytes} * n) return false;
   const double f = static_cast<double>(opt.bytes / n) / kChunkGrainBytes;
-  const double forward = kForwardCycles + f, step = f + kMemoryCycles;
+  // A forward across groups: a memory read, the links (node, switch, switch, node; a fat-tree
+  // through a top switch: one more), the message and a memory write.
+  const double links = g.fattree() ? 4 : 3;
+  const double forward = 2 * kMemoryCycles + links * kLinkCycles + f, step = f + kMemoryCycles;
   if (slack * step >= forward) return false;  // the N - 1-step plan does not wait
   const double steps_phase = (n - 1) * std::max(step, forward / slack);
   const ShallowTree t = shallow_tree(g);

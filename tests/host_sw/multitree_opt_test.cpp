@@ -323,7 +323,8 @@ TEST(MultiTreeOpt, SwitchNetworkTablesVerifyAndImagesRoundTrip) {
 }
 
 // Shallow trees (multitree_opt_shallow.cpp): taken for message-based runs whose chunks are
-// whole lines and whose N - 1-step plan waits for its forwards, D (f + 100) < 650 + f.
+// whole lines and whose N - 1-step plan waits for its forwards, D (f + 100) < 650 + f on a
+// BiGraph (800 + f on a fat-tree), and whose busiest links are estimated faster.
 TEST(MultiTreeOpt, ShallowTreesForSmallMessageBasedRunsOnly) {
   const Topology wide = parse_topology("bigraph:4x16");  // D = 4: f < 75 flits
   EXPECT_EQ(opt_plan(wide, 64 << 10).steps_per_phase, 4u);   // 32 flits a chunk
@@ -346,6 +347,8 @@ TEST(MultiTreeOpt, ShallowTreesForSmallMessageBasedRunsOnly) {
   opt.bytes = 1 << 20;
   EXPECT_FALSE(shallow_trees_pay(opt, SwitchGroups(parse_topology("bigraph:1x2")), 1));
   EXPECT_EQ(opt_plan(parse_topology("bigraph:1x2"), 1 << 20).steps_per_phase, 3u);
+  // A fat-tree's forward crosses four links: fattree:8x2 at 128 KiB (f = 128, D = 4) waits.
+  EXPECT_EQ(opt_plan(parse_topology("fattree:8x2"), 128 << 10).steps_per_phase, 3u);
 }
 
 // Every node sends and receives alike in every step (the trees are one tree moved), and at
