@@ -16,7 +16,9 @@ Host::Host(sc_core::sc_module_name name, const std::vector<NiModel*>& nis,
     sockets_.push_back(std::make_unique<Socket>(fmt::format("config_{}", n).c_str()));
     sockets_.back()->bind(nis_[n]->config());
   }
-  SC_THREAD(load_and_start);
+  // A method, run once at initialization (no sensitivity): the loads take no simulated time,
+  // and a method runs on the kernel's stack (no thread stack for a sanitizer to lose).
+  SC_METHOD(load_and_start);
 }
 
 void Host::access(size_t n, tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len) {
