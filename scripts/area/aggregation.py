@@ -118,10 +118,9 @@ def fo4_ns(args, out):
     return (long_ - short) / (FO4_LONG - FO4_SHORT)
 
 
-def blocks(stat, areas, arrays, buffers, names):
+def blocks(stat, areas, arrays, buffers, names, counts):
     """The window's own logic and its adders: cells (with the fanout pass's buffers) times
     instances."""
-    counts = area_mod.instance_counts(stat, "\\" + TOP, set(arrays))
     own = area_mod.module_areas(stat, areas, set(arrays))
     buf_um2 = areas[fanout_mod.BUFFER[0]]
     rows = {}
@@ -142,24 +141,6 @@ def blocks(stat, areas, arrays, buffers, names):
     return sorted(rows.values(), key=lambda r: -r["area_um2"])
 
 
-def storage(args, out, areas, arrays):
-    ctx = area_mod.storage_context(args, out, areas)
-    insts = storage_mod.instances(os.path.join(out, "netlist_hier.v"), set(arrays))
-    rows = []
-    for parent, inst, module in insts:
-        p = arrays[module]
-        kind, what, _ = storage_mod.classify(area_mod.hdl_name(parent), inst)
-        model = storage_mod.flop_model(ctx, p)
-        bits = p["WIDTH"] * p["DEPTH"]
-        rows.append({"array": f"{area_mod.hdl_name(parent)}/{inst}", "what": what,
-                     "words": p["DEPTH"], "width": p["WIDTH"], "write_ports": p["WRITES"],
-                     "read_ports": p["READS"], "bits": bits,
-                     "sram_um2": bits * area_mod.SRAM_BIT_UM2, "flop_um2": model["flop_area_um2"],
-                     "flop_method": model["flop_method"], "timing": model["timing"],
-                     "module": module})
-    return rows
-
-
 def run_flow(args):
     out = args.out
     os.makedirs(out, exist_ok=True)
@@ -177,7 +158,10 @@ def run_flow(args):
                             os.path.join(out, "netlist_mapped.v"), names)
     buffers = fanout_mod.repair(os.path.join(out, "netlist_mapped.v"),
                                 os.path.join(out, "netlist.v"), args.liberty)
-    arrays_rows = storage(args, out, areas, arrays)
+    counts = area_mod.instance_counts(stat, "\\" + TOP, set(arrays))
+    insts = storage_mod.instances(os.path.join(out, "netlist_hier.v"), set(arrays))
+    arrays_rows = area_mod.storage_rows(area_mod.storage_context(args, out, areas), arrays, insts,
+                                        counts, stat["modules"])
     cells = [(names[s["module"]], storage_mod.port_widths(arrays[s["module"]]),
               dict(s["timing"], reads=s["read_ports"])) for s in arrays_rows]
     with open(os.path.join(out, "storage_arrays.lib"), "w") as f:
@@ -187,7 +171,7 @@ def run_flow(args):
     fo4 = fo4_ns(args, out)
     t["fo4_ns"] = fo4
     t["critical_path_fo4"] = t["min_period_ns"] / fo4
-    rows = blocks(stat, areas, arrays, buffers, names)
+    rows = blocks(stat, areas, arrays, buffers, names, counts)
     logic = sum(r["area_um2"] for r in rows)
     window = {"logic_um2": logic, "gate_equivalents": logic / areas[area_mod.GE_CELL],
               "storage_bits": sum(s["bits"] for s in arrays_rows),

@@ -1,10 +1,7 @@
 """report.json and report.md of the switch aggregation unit's area flow
 (scripts/area/aggregation.py), with the NI's reduction hardware beside it when an NI report is
 given."""
-import json
-import os
-
-from report import _f
+from report import _f, write_files
 
 
 def ni_side(ni):
@@ -99,8 +96,4 @@ def markdown(rep):
 
 
 def write(rep, json_path, md_path):
-    for path, text in ((json_path, json.dumps(rep, indent=1) + "\n"), (md_path, markdown(rep))):
-        tmp = path + ".tmp"
-        with open(tmp, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
+    write_files(rep, markdown(rep), json_path, md_path)

@@ -151,9 +151,14 @@ def markdown(rep):
     return "\n".join(lines)
 
 
-def write(rep, json_path, md_path):
-    for path, text in ((json_path, json.dumps(rep, indent=1) + "\n"), (md_path, markdown(rep))):
+def write_files(rep, md_text, json_path, md_path):
+    """A report as JSON and its Markdown text, each file replaced whole."""
+    for path, text in ((json_path, json.dumps(rep, indent=1) + "\n"), (md_path, md_text)):
         tmp = path + ".tmp"
         with open(tmp, "w") as f:
             f.write(text)
         os.replace(tmp, path)
+
+
+def write(rep, json_path, md_path):
+    write_files(rep, markdown(rep), json_path, md_path)
