@@ -19,15 +19,15 @@ Monitor::Monitor(sc_core::sc_module_name name, const std::vector<NiModel*>& nis,
       hidden_(hidden_cycles), progress_(progress && isatty(STDERR_FILENO)),
       last_print_(std::chrono::steady_clock::now()) {
   // A method that triggers itself every kPeriod cycles (a method runs on the kernel's stack:
-  // no thread stack for a sanitizer to lose); its run at initialization only sets the first.
+  // no thread stack for a sanitizer to lose); its run at initialization, at time 0, only sets
+  // the first.
   SC_METHOD(watch);
 }
 
 void Monitor::watch() {
   const sc_core::sc_time cycle(static_cast<double>(clock_ps_), sc_core::SC_PS);
   const sc_core::sc_time period = static_cast<double>(kPeriod) * cycle;
-  if (!started_) {
-    started_ = true;
+  if (sc_core::sc_time_stamp() == sc_core::SC_ZERO_TIME) {
     next_trigger(period);
     return;
   }

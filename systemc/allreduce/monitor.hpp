@@ -42,7 +42,6 @@ class Monitor : public sc_core::sc_module {
   const Network& net_;
   uint64_t clock_ps_, watchdog_, hidden_;
   bool progress_;
-  bool started_ = false;  // the first period is set
   uint64_t last_activity_ = ~0ull, quiet_ = 0;
   std::chrono::steady_clock::time_point last_print_;
   std::string stall_;
