@@ -210,7 +210,11 @@ void Endpoint::evaluate(uint64_t now) {
     take_credits(now);
     if (!credits_in_.empty()) next = std::min(next, credits_in_.next_usable());
   }
-  if (next != kNever) wake_at(next, now);
+  if (driver_ != nullptr) {
+    next_wake_ = std::min(next_wake_, next);  // the owner asks *driver for it
+  } else if (next != kNever) {
+    wake_at(next, now);
+  }
 }
 
 }  // namespace mt::noc

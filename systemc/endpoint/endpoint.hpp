@@ -21,16 +21,20 @@ namespace mt::noc {
 
 class Endpoint final : public sc_core::sc_module, public FlitPeer, public FlitSink {
  public:
-  // With `driver`, the endpoint has no process of its own: it notifies *driver when it needs
-  // an evaluation, and the owner's run, which *driver makes, calls evaluate() of every
-  // endpoint that shares it, each time it runs (an evaluation in a cycle that needs none does
-  // nothing, and each recomputes its own next wake-up, so no request is lost). An NI drives
-  // its ports this way: one run per cycle instead of one per port.
+  // With `driver`, the endpoint has no process of its own: a flit, credit or send arriving
+  // between its evaluations notifies *driver, and the owner's run, which *driver makes, calls
+  // evaluate() of every endpoint that shares it whose next_wake() has come, then asks *driver
+  // for the earliest next_wake() of them all (an evaluation leaves its next wake-up there
+  // without asking). An NI drives its ports this way: one run per cycle instead of one per
+  // port, and one request.
   Endpoint(sc_core::sc_module_name name, uint32_t node, const NocConfig& cfg,
            const CycleEvent* driver = nullptr);
   // The work of cycle `now` (the current one): take usable credits, sink usable flits, inject
   // one flit if it may.
   void evaluate(uint64_t now);
+  // The first cycle in which evaluate() can do anything (kNever: none until a flit, a credit
+  // or a send arrives, each of which lowers it).
+  uint64_t next_wake() const { return next_wake_; }
 
   // One local port pair of the node's router: port i's two sockets, any i.
   FlitInitiatorSocket<Endpoint> out;  // bind to Network::inject(node, i)

@@ -36,6 +36,8 @@
 
 #include <systemc>
 
+#include "router/ring_buffer.hpp"
+
 namespace mt::noc {
 
 class Interlock : public sc_core::sc_module {
@@ -76,7 +78,7 @@ class Interlock : public sc_core::sc_module {
   void start_reducing(const Entry& e);
 
   uint32_t reducing_blocks_;
-  std::deque<Queued> queue_;    // decoded, not yet taken; oldest first
+  RingBuffer<Queued> queue_;    // decoded, not yet taken; oldest first
   size_t joined_ = 0;           // of those, decoded in this cycle (the queue's tail)
   std::deque<Entry> reducing_;  // read issued, write-back not yet issued; oldest first
   std::unordered_map<uint32_t, uint32_t> successor_;  // slot -> the next block of its chain

@@ -163,6 +163,15 @@ void NetworkInterface::eject(uint64_t now) {
   // the flits of one cycle in port order (the order of the RTL's memory requests). The inbox
   // is in that order already: the ports deliver a cycle's flits when evaluate() runs them,
   // one after the other in port order.
+  if (!inbox_.empty() && inbox_.front().cycle < now) decode_arrivals(now);
+  // The interlock takes one Reduce block a cycle; its read goes after the cycle's Gather writes.
+  if (interlock.queued() != 0) {
+    ++progress_;
+    if (const auto slot = interlock.take()) issue_reduce(*slot, now);
+  }
+}
+
+void NetworkInterface::decode_arrivals(uint64_t now) {
   const TakeSlot take_slot = [&](uint32_t port, Op op, uint32_t flow, uint32_t sender) {
     return slots.take(now, port, key(op, flow, sender));
   };
@@ -192,11 +201,6 @@ void NetworkInterface::eject(uint64_t now) {
     } else {
       interlock.arrive(slot, b.addr, b.data.size());
     }
-  }
-  // The interlock takes one Reduce block a cycle; its read goes after the cycle's Gather writes.
-  if (interlock.queued() != 0) {
-    ++progress_;
-    if (const auto slot = interlock.take()) issue_reduce(*slot, now);
   }
 }
 
@@ -306,7 +310,8 @@ void NetworkInterface::prefetch(const Pending& ev) const {
 }
 
 void NetworkInterface::fetch(uint64_t now) {
-  for (uint32_t p = 0; p < channels_.size(); ++p) {
+  const uint32_t ports = static_cast<uint32_t>(channels_.size());
+  for (uint32_t p = 0; p < ports; ++p) {
     queued_at_start_[p] = channels_[p].queued();
     if (channels_[p].queued() == 0) continue;  // an idle port: no call (every evaluation)
     const std::optional<BurstRead> r = channels_[p].next_burst(now);
@@ -441,8 +446,14 @@ void NetworkInterface::control(uint64_t now) {
 void NetworkInterface::evaluate(uint64_t now) {
   // The ports first: what they do in a cycle the NI sees from the next cycle on (arrivals),
   // or counts as of the cycle's start (queued_flits_at, lines_at), so the order is free.
-  for (const auto& p : ports_) p->evaluate(now);
+  // A port with nothing due is skipped; the ports' next wake-up is asked once (Endpoint).
+  uint64_t ports_next = kNever;
+  for (const auto& p : ports_) {
+    if (p->next_wake() <= now) p->evaluate(now);
+    ports_next = std::min(ports_next, p->next_wake());
+  }
   next_wake_ = kNever;
+  if (ports_next != kNever) wake_.notify_at(ports_next);
   if (!started_) return;
   // After a fault the NI does nothing more: the run ends with this delta cycle, but the
   // scheduler finishes its window first, and the fault's flit or entry is still at the head.

@@ -171,6 +171,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
 
   void evaluate(uint64_t now);  // the ports' too: they share this run (Endpoint's driver)
   void eject(uint64_t now);
+  void decode_arrivals(uint64_t now);  // the flits of eject() that arrived before `now`
   void run_events(uint64_t now);
   // A host-speed hint, no model behaviour: the state event `ev` reads, written a memory
   // latency ago and out of the host's cache by now, fetched one evaluation early.

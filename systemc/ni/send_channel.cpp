@@ -26,7 +26,7 @@ std::optional<BurstRead> SendChannel::next_burst(uint64_t now) {
 
 bool SendChannel::unread(uint64_t addr, uint64_t len) const {
   for (size_t i = 0; i < jobs_.size(); ++i) {
-    const SendRequest& r = jobs_[i].request;
+    const SendRequest& r = jobs_.at(i).request;
     const uint64_t done = i == 0 ? fetched_ : 0;
     const uint64_t from = r.addr + done, n = r.bytes - done;  // bytes not yet read
     if (n == 0) continue;

@@ -14,12 +14,12 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <optional>
 
 #include "endpoint/endpoint.hpp"
 #include "ni/flit_encoder.hpp"
 #include "ni/ni_config.hpp"
+#include "router/ring_buffer.hpp"
 
 namespace mt::noc {
 
@@ -66,10 +66,10 @@ class SendChannel {
   const NiConfig* ni_;
   const FlitEncoder* encoder_;
   const Endpoint* port_;
-  std::deque<SendJob> jobs_;           // oldest first
+  RingBuffer<SendJob> jobs_;           // oldest first
   uint64_t fetched_ = 0;               // bytes of jobs_.front() read so far
   uint64_t inflight_flits_ = 0;        // flits of reads not yet completed
-  std::deque<uint64_t> lines_;         // flits left of every burst read and not yet injected
+  RingBuffer<uint64_t> lines_;         // flits left of every burst read and not yet injected
   uint64_t last_line_freed_ = ~0ull;   // cycle the last line's last flit left
 };
 
