@@ -81,6 +81,8 @@ Router::Router(sc_core::sc_module_name name, const RouterSpec& spec, const NocCo
   while (send_slots_ < unsent) send_slots_ *= 2;
   send_cycles_.assign(size_t{n_ports} * send_slots_, 0);
   credits_in_.resize(n_ports);
+  vc_frees_.assign(n_ports, 0);
+  credit_arrivals_.assign(n_ports, 0);
   flits_out_.assign(n_ports, 0);
   credit_.type = FlitType::kHeadTail;
 
@@ -214,6 +216,7 @@ tlm::tlm_sync_enum Router::receive_credit(int port, Flit& credit, tlm::tlm_phase
 void Router::accept_credit(unsigned port, uint8_t vc, uint64_t usable) {
   if (vc >= vcs_) fail(fmt::format("credit for VC {} >= {} VCs", vc, vcs_));
   credits_in_[port].push(vc, usable);
+  ++credit_arrivals_[port];
   credit_ports_ |= port_bit(port);
   wake_at(usable);
 }
@@ -234,7 +237,7 @@ void Router::evaluate(uint64_t now) {
       next = std::min(next, t);
     }
   }
-  allocate_vcs(now, progress, next);
+  if (vc_alloc_ != 0) allocate_vcs(now, progress, next);
   allocate_switch(now, progress, next);
   if (aggregator_) aggregate(now, progress, next);
 

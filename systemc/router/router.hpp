@@ -198,6 +198,13 @@ class Router final : public sc_core::sc_module, public FlitPeer {
     uint32_t need = 0;      // credits a free output VC needs before VA grants it
     uint32_t priority = 0;
     uint64_t ready = 0;     // first cycle the next stage may act
+    // VA found no output VC for it: it retries once an output VC of its port frees (vc_frees_
+    // differs from va_frees) or, if a free one lacked credits, once a credit arrives
+    // (credit_arrivals_ differs from va_credits) or in cycle va_retry, when the next credit
+    // already on its way counts. Retries in between would fail again.
+    uint64_t va_retry = 0;
+    uint32_t va_frees = 0, va_credits = 0;
+    bool va_credit_short = false;
   };
   struct OutputVc {
     bool busy = false;      // held by a packet until its tail leaves
@@ -282,6 +289,8 @@ class Router final : public sc_core::sc_module, public FlitPeer {
   std::vector<uint64_t> send_cycles_;
   uint64_t send_slots_ = 1;
   std::vector<CreditQueue> credits_in_;  // per output port: its credits on their way back
+  // Per output port: output VCs freed and credits arrived so far (InputVc::va_retry).
+  std::vector<uint32_t> vc_frees_, credit_arrivals_;
   // Bit masks over input VC indices, so a cycle touches only busy VCs.
   VcMask nonempty_ = 0, vc_alloc_ = 0, active_ = 0;
   PortMask credit_ports_ = 0;  // ports with credits in flight

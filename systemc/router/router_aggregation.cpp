@@ -41,6 +41,8 @@ void Router::attach_aggregator(std::unique_ptr<SwitchAggregator> unit) {
   sa_out_ptr_.resize(n, 0);
   send_cycles_.resize(n * send_slots_, 0);
   credits_in_.resize(n);
+  vc_frees_.resize(n, 0);
+  credit_arrivals_.resize(n, 0);
   flits_out_.resize(n, 0);
   aggregator_ = std::move(unit);
 }

@@ -54,6 +54,7 @@ void Router::route(unsigned i, uint64_t now) {
     v.need = cfg_.wormhole ? 0 : std::min(std::max(head.length, 1u), cfg_.vc_depth);
   }
   v.state = VcState::kVcAlloc;
+  v.va_frees = vc_frees_[v.out_port] - 1;  // its first request is made
   vc_alloc_ |= vc_bit(i);
   v.ready = now + cfg_.rc_delay + cfg_.va_delay - 1;  // VA decides in its last cycle
 }
@@ -159,26 +160,38 @@ void Router::route_switched(InputVc& v, Flit& head, unsigned in_port, unsigned i
 }
 
 void Router::allocate_vcs(uint64_t now, bool& progress, uint64_t& next) {
-  if (vc_alloc_ == 0) return;
   // Stage 1: every requesting input VC picks one free output VC it may take (round robin).
   // Per output VC (vcs <= 4): requesting input VCs; only entries in `requested` are set.
   std::array<VcMask, kVcMaskBits> requests;
   VcMask requested = 0;  // output VCs with a request
   for (VcMask m = vc_alloc_; m != 0; m &= m - 1) {
     const unsigned i = lowest_bit(m);
-    const InputVc& v = ivcs_[i];
+    InputVc& v = ivcs_[i];
     if (v.ready > now) {
       next = std::min(next, v.ready);
       continue;
     }
-    const unsigned base = static_cast<unsigned>(v.out_port) << vc_shift_;
-    take_port_credits(v.out_port, now);
+    const unsigned port = v.out_port;
+    if (v.va_frees == vc_frees_[port] &&
+        (!v.va_credit_short || (v.va_credits == credit_arrivals_[port] && now < v.va_retry))) {
+      continue;  // nothing it waits for has happened (InputVc::va_retry)
+    }
+    const unsigned base = port << vc_shift_;
+    take_port_credits(port, now);
     uint32_t free = 0;
+    bool idle = false;  // an output VC it may take is free but short of credits
     for (unsigned o = v.vc_lo; o < v.vc_hi; ++o) {
       const OutputVc& ov = ovcs_[base | o];
+      idle = idle || !ov.busy;
       if (!ov.busy && ov.credits >= v.need) free |= 1u << o;
     }
-    if (free == 0) continue;  // retried when a VC frees (own grant) or a credit arrives
+    if (free == 0) {  // the router runs again when a VC frees (own grant) or a credit arrives
+      v.va_frees = vc_frees_[port];
+      v.va_credits = credit_arrivals_[port];
+      v.va_credit_short = idle;
+      v.va_retry = credits_in_[port].empty() ? kNever : credits_in_[port].next_usable();
+      continue;
+    }
     const unsigned o = base | round_robin_pick(free, va_in_ptr_[i]);
     const VcMask bit = vc_bit(o);
     if ((requested & bit) == 0) requests[o] = 0;
@@ -284,6 +297,7 @@ void Router::grant_switch(unsigned i, uint64_t now) {
   v.ready = now + 1;
   if (is_tail(type)) {
     ov.busy = false;
+    ++vc_frees_[out];
     v.state = VcState::kIdle;
     v.message = false;
     active_ &= ~vc_bit(i);
