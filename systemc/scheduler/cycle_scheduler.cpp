@@ -46,9 +46,8 @@ void CycleScheduler::refuse(uint64_t cycle, const char* why) const {
   throw std::logic_error(why);  // not reached: SC_REPORT_ERROR throws
 }
 
-void CycleScheduler::notify(uint32_t id, uint64_t cycle) {
+void CycleScheduler::request(uint32_t id, uint64_t cycle) {
   Client& c = clients_[id];
-  if (cycle >= c.pending) return;  // an earlier request stands
   const bool own_group = running_ && c.group == running_group_;
   if (cycle <= now()) refuse(cycle, "not after the current cycle");
   // Its group's window may have been run already: only the group itself can still add to it.

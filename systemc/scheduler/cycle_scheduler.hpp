@@ -53,8 +53,17 @@ class CycleScheduler : public sc_core::sc_module {
   // Registers a component's run in group `group` (any key; components with the same key
   // share the group); returns its id for notify().
   uint32_t add(Run run, uint64_t group = kOwnGroup);
-  // Asks for run(id) in cycle `cycle`, which must lie after the current cycle.
-  void notify(uint32_t id, uint64_t cycle);
+  // Asks for run(id) in cycle `cycle`, which must lie after the current cycle. Inline: a
+  // component's request from its own group's run (the common one) only records the cycle.
+  void notify(uint32_t id, uint64_t cycle) {
+    Client& c = clients_[id];
+    if (cycle >= c.pending) return;  // an earlier request stands
+    if (running_ && c.group == running_group_ && cycle > current_) {
+      c.pending = cycle;  // run_group() takes it
+      return;
+    }
+    request(id, cycle);
+  }
   // Whatever a component does to another group takes effect `cycles` (>= 1) after the cycle
   // it does it in, or later: groups run windows of that many cycles each (see above). Set it
   // before the simulation runs, or while no component has a request.
@@ -84,6 +93,8 @@ class CycleScheduler : public sc_core::sc_module {
   };
 
   void tick();
+  // notify() of a request from outside the running group: checked, then queued.
+  void request(uint32_t id, uint64_t cycle);
   void run_group(uint32_t g, uint64_t end);
   void arm(uint64_t cycle);
   [[noreturn]] void refuse(uint64_t cycle, const char* why) const;
