@@ -471,7 +471,6 @@ void NetworkInterface::evaluate(uint64_t now) {
     return;
   }
 
-  const bool idle = dma_idle();
   if (traced_) {
     trace_timestep_ = timestep.value();
     trace_lockstep_ = lockstep.value(now);
@@ -480,7 +479,7 @@ void NetworkInterface::evaluate(uint64_t now) {
       trace_op_ = static_cast<uint32_t>(table.entries()[head_].op);
       trace_flow_ = table.entries()[head_].flow;
     }
-    trace_dma_busy_ = !idle;
+    trace_dma_busy_ = !dma_idle();
   }
 
   bool queues_empty = true;
@@ -490,9 +489,9 @@ void NetworkInterface::evaluate(uint64_t now) {
     queues_empty = queues_empty && at_start == 0;
     sent_now = sent_now || at_start != p->queued_flits();
   }
-  if (!done_ && head_ >= table.entries().size() && idle && queues_empty &&
-      events_.empty() && inbox_.empty() && interlock.pending() == 0 &&
-      ejection.open_messages() == 0) {
+  if (!done_ && head_ >= table.entries().size() && queues_empty && events_.empty() &&
+      inbox_.empty() && interlock.pending() == 0 && ejection.open_messages() == 0 &&
+      dma_idle()) {
     done_ = true;
     done_cycle_ = now;
     return;
