@@ -179,16 +179,16 @@ void Router::allocate_vcs(uint64_t now, bool& progress, uint64_t& next) {
     const unsigned base = port << vc_shift_;
     take_port_credits(port, now);
     uint32_t free = 0;
-    bool idle = false;  // an output VC it may take is free but short of credits
+    bool credit_short = false;  // with free == 0: a VC it may take is free, short of credits
     for (unsigned o = v.vc_lo; o < v.vc_hi; ++o) {
       const OutputVc& ov = ovcs_[base | o];
-      idle = idle || !ov.busy;
+      credit_short = credit_short || !ov.busy;
       if (!ov.busy && ov.credits >= v.need) free |= 1u << o;
     }
     if (free == 0) {  // the router runs again when a VC frees (own grant) or a credit arrives
       v.va_frees = vc_frees_[port];
       v.va_credits = credit_arrivals_[port];
-      v.va_credit_short = idle;
+      v.va_credit_short = credit_short;
       v.va_retry = credits_in_[port].empty() ? kNever : credits_in_[port].next_usable();
       continue;
     }
