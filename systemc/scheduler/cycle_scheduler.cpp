@@ -47,15 +47,15 @@ void CycleScheduler::refuse(uint64_t cycle, const char* why) const {
 }
 
 void CycleScheduler::request(uint32_t id, uint64_t cycle) {
+  // notify() took a later cycle of the running group's own run, so what is left is a request
+  // for the current cycle or earlier, or one from another group.
   Client& c = clients_[id];
-  const bool own_group = running_ && c.group == running_group_;
   if (cycle <= now()) refuse(cycle, "not after the current cycle");
   // Its group's window may have been run already: only the group itself can still add to it.
-  if (!own_group && cycle < window_end_) {
+  if (cycle < window_end_) {
     refuse(cycle, "inside a window its group has run (less than the lookahead ahead)");
   }
   c.pending = cycle;
-  if (own_group) return;  // run_group() takes it
   Group& g = groups_[c.group];
   if (cycle >= g.pending) return;
   g.pending = cycle;

@@ -93,7 +93,7 @@ class CycleScheduler : public sc_core::sc_module {
   };
 
   void tick();
-  // notify() of a request from outside the running group: checked, then queued.
+  // notify() of any other request: checked, then queued for its group.
   void request(uint32_t id, uint64_t cycle);
   void run_group(uint32_t g, uint64_t end);
   void arm(uint64_t cycle);
