@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
+#include <set>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -21,6 +25,7 @@
 #include "training/allreduce_times.hpp"
 #include "training/bucketing.hpp"
 #include "training/iteration_schedule.hpp"
+#include "training/simulation_cache.hpp"
 
 namespace mt::training {
 namespace {
@@ -29,7 +34,8 @@ struct MttrainArgs {
   noc::AllReduceOptions o;
   workload::AcceleratorConfig accelerator;
   std::string workload, overlap = "none", bucket_bytes = "0", flow_control = "message";
-  std::string config = "default", data = "sampled", json_path;
+  std::string config = "default", data = "sampled", json_path, sim_cache;
+  std::string simulation_options;  // the text of the options that reach the simulations
   unsigned jobs = 0;
   bool quiet = false;
   CLI::Option *jobs_opt = nullptr, *bucket_opt = nullptr, *json_opt = nullptr;
@@ -87,6 +93,44 @@ void add_output_options(CLI::App& app, MttrainArgs& a) {
   a.jobs_opt = app.add_option("-j,--jobs", a.jobs,
                               "all-reduce simulations run in parallel (default: cores)");
   app.add_flag("-q,--quiet", a.quiet, "no progress lines on stderr");
+  app.add_option("--sim-cache", a.sim_cache,
+                 "a directory (created if missing) of simulated all-reduces shared between "
+                 "runs: one this mttrain binary simulated before with the same network options "
+                 "and size is read from it, not simulated again");
+}
+
+// Options that do not reach an all-reduce simulation: the workload and how its iteration is
+// scheduled, the accelerator, and the output. Every other option given is part of the
+// simulations' key in a --sim-cache.
+bool iteration_only(const std::string& name) {
+  static const std::set<std::string> names{
+      "--workload", "--overlap", "--bucket-bytes", "--array-rows", "--array-cols",
+      "--pes",      "--batch",   "--clock-hz",     "--json",       "--jobs",
+      "--quiet",    "--sim-cache", "--help"};
+  return names.count(name) != 0;
+}
+
+// The options given that reach the simulations, one per line, sorted by name: the same text
+// for the same options whatever their order or spelling on the command line.
+std::string simulation_options(const CLI::App& app) {
+  std::vector<std::string> lines;
+  for (const CLI::Option* opt : app.get_options()) {
+    const std::string name = opt->get_name();
+    if (opt->count() == 0 || iteration_only(name)) continue;
+    lines.push_back(fmt::format("{} {}", name, fmt::join(opt->results(), " ")));
+  }
+  std::sort(lines.begin(), lines.end());
+  return fmt::format("{}\n", fmt::join(lines, "\n"));
+}
+
+// The --sim-cache key of the simulations: the options, and the bytes of the files they name
+// (a topology file), so that an edited file is simulated again.
+std::string simulation_key(const MttrainArgs& a) {
+  std::string key = a.simulation_options;
+  for (const RunFile& f : topology_inputs(a.o.topology, "-t")) {
+    key += fmt::format("{} {} {}\n", f.option, f.path, SimulationCache::file_identity(f.path));
+  }
+  return key;
 }
 
 // --bucket-bytes: 0, or a size as --bytes takes it.
@@ -134,15 +178,19 @@ TrainingReport prepare(MttrainArgs& a) {
 }
 
 // Simulates every all-reduce size once, saying each on stderr as it ends.
-void simulate(TrainingReport& r, unsigned jobs, bool quiet, std::ostream& err) {
-  const unsigned parallel = jobs > 0 ? jobs : std::max(1u, std::thread::hardware_concurrency());
-  AllReduceTimes times(r.network, parallel);
+void simulate(TrainingReport& r, const MttrainArgs& a, const SimulationCache* cache,
+              std::ostream& err) {
+  const unsigned parallel =
+      a.jobs > 0 ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
+  AllReduceTimes times(r.network, parallel, cache);
   std::vector<uint64_t> sizes;
   for (const GradientGroup& g : r.groups) sizes.push_back(g.buffer_bytes);
   times.simulate(sizes, [&](const SimulatedAllReduce& run, size_t done, size_t total) {
-    if (quiet) return;
-    err << fmt::format("mttrain: all-reduce {} of {}: {} bytes, {} cycles ({:.1f} s)\n", done,
-                       total, run.result.bytes, run.result.cycles, run.wall_seconds);
+    if (!run.cache_note.empty()) err << "mttrain: --sim-cache " << run.cache_note << "\n";
+    if (a.quiet) return;
+    err << fmt::format("mttrain: all-reduce {} of {}: {} bytes, {} cycles ({:.1f} s{})\n",
+                       done, total, run.result.bytes, run.result.cycles, run.wall_seconds,
+                       run.cached ? ", from the cache" : "");
     err.flush();
   });
   r.simulations = times.runs();
@@ -156,10 +204,12 @@ void simulate(TrainingReport& r, unsigned jobs, bool quiet, std::ostream& err) {
 int run_mttrain(MttrainArgs& a, std::ostream& out, std::ostream& err) {
   const auto t0 = std::chrono::steady_clock::now();
   TrainingReport r = prepare(a);
+  std::optional<SimulationCache> cache;  // checked before anything is written
+  if (!a.sim_cache.empty()) cache.emplace(a.sim_cache, simulation_key(a));
   out << header_text(r);
   finish_output(out);  // before the long part: a full disk is known now
   try {
-    simulate(r, a.jobs, a.quiet, err);
+    simulate(r, a, cache ? &*cache : nullptr, err);
   } catch (const AllReduceFailed& e) {
     err << "mttrain: " << e.what() << "\n";
     return 3;
@@ -192,6 +242,7 @@ int mttrain_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   add_output_options(app, a);
   const int parsed = parse_command_line(app, argc, argv, "mttrain", out, err);
   if (parsed >= 0) return parsed;
+  a.simulation_options = simulation_options(app);
   return run_tool("mttrain", out, err, [&] { return run_mttrain(a, out, err); });
 }
 

@@ -143,7 +143,8 @@ nlohmann::json simulation_json(const SimulatedAllReduce& run) {
           {"bound_cycles", x.bound_cycles},
           {"steps_per_phase", x.steps_per_phase},
           {"verified", x.verified},
-          {"wall_seconds", run.wall_seconds}};
+          {"wall_seconds", run.wall_seconds},
+          {"cached", run.cached}};
 }
 
 nlohmann::json accelerator_json(const workload::AcceleratorConfig& a) {
@@ -188,10 +189,18 @@ std::string result_text(const TrainingReport& r) {
   t += fmt::format("  overlap        {} cycles ({:.1f}% hidden under compute)\n",
                    s.overlap_cycles, pct(s.overlap_cycles));
   double simulated = 0;
-  for (const auto& [bytes, run] : r.simulations) simulated += run.wall_seconds;
-  t += fmt::format("  all-reduce     {} cycles in {} ({} simulated, {:.1f} s of simulation)\n",
+  size_t cached = 0;
+  for (const auto& [bytes, run] : r.simulations) {
+    if (run.cached) {
+      ++cached;
+    } else {
+      simulated += run.wall_seconds;
+    }
+  }
+  t += fmt::format("  all-reduce     {} cycles in {} ({} simulated{}, {:.1f} s of simulation)\n",
                    s.allreduce_cycles, count(s.allreduces.size(), "all-reduce"),
-                   count(r.simulations.size(), "size"), simulated);
+                   count(r.simulations.size() - cached, "size"),
+                   cached != 0 ? fmt::format(", {} from the cache", cached) : "", simulated);
   return t + layer_table(r) + allreduce_table(r);
 }
 

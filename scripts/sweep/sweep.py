@@ -207,8 +207,10 @@ def command_line(job, out_dir, tools):
     common = ["--topology", job["topology"], "--algorithm", job["algorithm"],
               "--flow-control", job["flow_control"], "--config", job["config"]]
     if job["tool"] == "mttrain":
+        # The sweep's runs share one --sim-cache: an all-reduce two models need (the same
+        # layer size) is simulated once.
         args = [tools["mttrain"], "--workload", job["workload"], "--overlap", job["overlap"],
-                "-j", "1"] + common
+                "-j", "1", "--sim-cache", os.path.join(out_dir, "sim-cache")] + common
     else:
         args = [tools["mtsim"], "--bytes", str(job["bytes"])] + common
     args = [JOB_SH, out_dir, job["id"]] + args + job["options"]
@@ -294,14 +296,16 @@ def training_row(job, out_dir):
     result, wall, rss = job_result(job, out_dir)
     layers = result["layers"]
     bound = {sim["bytes"]: sim["bound_cycles"] for sim in result["simulations"]}
+    # The sizes this run simulated (not read from the sweep's --sim-cache).
+    simulated = [s for s in result["simulations"] if not s.get("cached", False)]
     row = {k: job[k] for k in ("id", "workload", "topology", "nodes", "algorithm",
                                "flow_control", "config", "overlap")}
     row.update(options=" ".join(job["options"]), layers=len(layers),
                gradient_bytes=sum(layer["gradient_bytes"] for layer in layers),
                forward_cycles=result["forward_cycles"], backward_cycles=result["backward_cycles"],
-               allreduces=len(result["allreduces"]), sizes_simulated=len(result["simulations"]),
+               allreduces=len(result["allreduces"]), sizes_simulated=len(simulated),
                allreduce_bound_cycles=sum(bound[a["bytes"]] for a in result["allreduces"]),
-               simulation_s=f"{sum(s['wall_seconds'] for s in result['simulations']):.2f}",
+               simulation_s=f"{sum(s['wall_seconds'] for s in simulated):.2f}",
                wall_s=wall, max_rss_mib=rss)
     for key in ("iteration_cycles", "compute_cycles", "exposed_comm_cycles", "allreduce_cycles",
                 "overlap_cycles"):

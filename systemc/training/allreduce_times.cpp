@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -28,12 +30,9 @@ std::function<std::string()> simulation_job(const noc::AllReduceOptions& opt) {
   };
 }
 
-SimulatedAllReduce parse_run(const noc::ChildResult& r, uint64_t bytes) {
-  if (r.status == noc::ChildResult::Status::kInputError) throw InputError(r.text);
-  if (!r.ok()) {
-    throw std::runtime_error(fmt::format("the all-reduce of {} bytes: {}", bytes, r.text));
-  }
-  const nlohmann::json j = nlohmann::json::parse(r.text);
+// A simulation's JSON (with its wall time) as a run; AllReduceFailed if it was not verified.
+SimulatedAllReduce parse_json(const std::string& text, uint64_t bytes) {
+  const nlohmann::json j = nlohmann::json::parse(text);
   SimulatedAllReduce run;
   run.result = j.get<noc::AllReduceResult>();
   run.wall_seconds = j.at("wall_seconds").get<double>();
@@ -45,16 +44,55 @@ SimulatedAllReduce parse_run(const noc::ChildResult& r, uint64_t bytes) {
   return run;
 }
 
+SimulatedAllReduce parse_run(const noc::ChildResult& r, uint64_t bytes) {
+  if (r.status == noc::ChildResult::Status::kInputError) throw InputError(r.text);
+  if (!r.ok()) {
+    throw std::runtime_error(fmt::format("the all-reduce of {} bytes: {}", bytes, r.text));
+  }
+  return parse_json(r.text, bytes);
+}
+
 }  // namespace
 
-AllReduceTimes::AllReduceTimes(noc::AllReduceOptions base, unsigned parallel)
-    : base_(std::move(base)), parallel_(std::max(1u, parallel)) {}
+AllReduceTimes::AllReduceTimes(noc::AllReduceOptions base, unsigned parallel,
+                               const SimulationCache* cache)
+    : base_(std::move(base)), parallel_(std::max(1u, parallel)), cache_(cache) {}
+
+std::optional<SimulatedAllReduce> AllReduceTimes::cached_run(uint64_t bytes,
+                                                             std::string& why) const {
+  if (cache_ == nullptr) return std::nullopt;
+  const std::optional<std::string> text = cache_->load(bytes, &why);
+  if (!text) return std::nullopt;
+  try {
+    SimulatedAllReduce run = parse_json(*text, bytes);
+    run.cached = true;
+    return run;
+  } catch (const std::exception& e) {  // a damaged entry: JSON, or a failed run's
+    why = fmt::format("{}: unusable entry ({}); simulated again", cache_->path(bytes), e.what());
+    return std::nullopt;
+  }
+}
 
 void AllReduceTimes::simulate(const std::vector<uint64_t>& sizes,
                               const SimulationProgress& progress) {
   std::vector<uint64_t> todo;  // distinct, ascending: each batch's runs take similar times
+  std::vector<uint64_t> cached;
+  std::map<uint64_t, std::string> notes;  // sizes whose cache entry was not used, and why
   for (uint64_t b : std::set<uint64_t>(sizes.begin(), sizes.end())) {
-    if (runs_.count(b) == 0) todo.push_back(b);
+    if (runs_.count(b) != 0) continue;
+    std::string why;
+    if (std::optional<SimulatedAllReduce> run = cached_run(b, why)) {
+      runs_[b] = std::move(*run);
+      cached.push_back(b);
+      continue;
+    }
+    todo.push_back(b);
+    if (!why.empty()) notes[b] = why;
+  }
+  const size_t total = cached.size() + todo.size();
+  size_t done = 0;
+  for (uint64_t b : cached) {
+    if (progress) progress(runs_[b], ++done, total);
   }
   // Batches of `parallel_` from this (the main) thread, so progress is told as they end.
   for (size_t first = 0; first < todo.size(); first += parallel_) {
@@ -69,9 +107,10 @@ void AllReduceTimes::simulate(const std::vector<uint64_t>& sizes,
     const std::vector<noc::ChildResult> results =
         noc::run_in_children(jobs, static_cast<unsigned>(jobs.size()));
     for (size_t i = first; i < last; ++i) {
-      const SimulatedAllReduce& run =
-          runs_[todo[i]] = parse_run(results[i - first], todo[i]);
-      if (progress) progress(run, i + 1, todo.size());
+      SimulatedAllReduce& run = runs_[todo[i]] = parse_run(results[i - first], todo[i]);
+      if (notes.count(todo[i]) != 0) run.cache_note = notes[todo[i]];
+      if (cache_ != nullptr) cache_->store(todo[i], results[i - first].text);
+      if (progress) progress(run, ++done, total);
     }
   }
 }

@@ -8,10 +8,13 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "allreduce/allreduce_sim.hpp"
+#include "training/simulation_cache.hpp"
 
 namespace mt::training {
 
@@ -22,7 +25,9 @@ struct AllReduceFailed : std::runtime_error {
 
 struct SimulatedAllReduce {
   noc::AllReduceResult result;  // result.cycles: in the network's cycles
-  double wall_seconds = 0;
+  double wall_seconds = 0;      // of the simulation (an earlier run's, if cached)
+  bool cached = false;          // read from the SimulationCache, not simulated by this run
+  std::string cache_note;       // why an entry of the cache was not used (empty: none)
 };
 
 // Called after each simulation ends: the run, how many have ended and how many there are.
@@ -32,10 +37,13 @@ using SimulationProgress =
 class AllReduceTimes {
  public:
   // `base`: the options of every simulation but its size (`bytes`). `parallel` (>= 1):
-  // simulations run at once.
-  AllReduceTimes(noc::AllReduceOptions base, unsigned parallel);
+  // simulations run at once. `cache` (may be null; it outlives this): simulations read from
+  // it instead of run, and those run stored in it.
+  AllReduceTimes(noc::AllReduceOptions base, unsigned parallel,
+                 const SimulationCache* cache = nullptr);
 
-  // Simulates the sizes among `sizes` not simulated yet, smallest first, `parallel` at a time.
+  // Simulates the sizes among `sizes` not simulated yet (and not in the cache), smallest
+  // first, `parallel` at a time.
   // InputError as run_allreduce (a bad topology or algorithm, a plan too large); AllReduceFailed
   // when a simulation ends with a wrong sum or a deadlock.
   void simulate(const std::vector<uint64_t>& sizes, const SimulationProgress& progress = {});
@@ -48,8 +56,12 @@ class AllReduceTimes {
   const std::map<uint64_t, SimulatedAllReduce>& runs() const { return runs_; }
 
  private:
+  // The run of `bytes` from the cache, or none (`why`: what was wrong with its entry).
+  std::optional<SimulatedAllReduce> cached_run(uint64_t bytes, std::string& why) const;
+
   noc::AllReduceOptions base_;
   unsigned parallel_;
+  const SimulationCache* cache_;
   std::map<uint64_t, SimulatedAllReduce> runs_;
 };
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -128,12 +129,69 @@ TEST(Mttrain, TinyModelNonOverlappedIsComputeThenAllReduce) {
             j.at("compute_cycles").get<uint64_t>() + j.at("allreduce_cycles").get<uint64_t>());
 }
 
+// A second run with the same network options reads every all-reduce from the --sim-cache and
+// reports the same iteration; the layer-wise run then needs only the sizes the non-overlapped
+// run did not simulate; another flow control simulates its own.
+TEST(Mttrain, SimCacheSharesSimulationsBetweenRuns) {
+  const std::string dir = temp_dir("sim_cache");
+  const std::string model = tiny_model(dir);
+  const auto run = [&](const std::string& args, const std::string& out) {
+    const auto r = run_command(kMttrain + " --workload " + model + " -t torus:4x4 -j 1 -q" +
+                               " --sim-cache " + dir + "/cache --json " + dir + "/" + out + " " +
+                               args);
+    EXPECT_EQ(r.code, 0) << r.out;
+    return read_json(dir + "/" + out);
+  };
+  const auto cached = [](const json& j) {
+    std::vector<bool> c;
+    for (const json& s : j.at("simulations")) c.push_back(s.at("cached").get<bool>());
+    return c;
+  };
+  const json first = run("--overlap layer", "first.json");
+  const json again = run("--overlap=layer", "again.json");  // another spelling, same options
+  EXPECT_EQ(cached(first), std::vector<bool>({false, false, false}));
+  EXPECT_EQ(cached(again), std::vector<bool>({true, true, true}));
+  for (const char* key : {"iteration_cycles", "exposed_comm_cycles", "allreduces", "layers"}) {
+    EXPECT_EQ(first.at(key), again.at(key)) << key;
+  }
+  // The whole model is one size no layer has: simulated.
+  EXPECT_EQ(cached(run("--overlap none", "none.json")), std::vector<bool>({false}));
+  const json packet = run("--overlap layer --flow-control packet", "packet.json");
+  EXPECT_EQ(cached(packet), std::vector<bool>({false, false, false}));
+  EXPECT_NE(packet.at("allreduce_cycles"), first.at("allreduce_cycles"));
+}
+
+// A topology file is part of the --sim-cache key by its bytes: the same path with a slower
+// link is simulated again, not read from the cache.
+TEST(Mttrain, SimCacheKeysATopologyFileByItsContents) {
+  const std::string dir = temp_dir("sim_cache_file");
+  const std::string model = tiny_model(dir), topo = dir + "/star.json";
+  const std::string star = R"({"nodes": [0, 1, 2, 3], "switches": [0], "links": [)"
+                           R"({"a": "n0", "b": "s0"}, {"a": "n1", "b": "s0"}, )"
+                           R"({"a": "n2", "b": "s0"}, )";
+  const auto run = [&](const std::string& last_link) {
+    std::ofstream(topo) << star << last_link << "]}";
+    const auto r = run_command(kMttrain + " --workload " + model + " -t file:" + topo +
+                               " -a ring -j 1 -q --sim-cache " + dir + "/cache --json " + dir +
+                               "/out.json");
+    EXPECT_EQ(r.code, 0) << r.out;
+    return read_json(dir + "/out.json");
+  };
+  const json plain = run(R"({"a": "n3", "b": "s0"})");
+  EXPECT_TRUE(run(R"({"a": "n3", "b": "s0"})").at("simulations")[0].at("cached").get<bool>());
+  const json slow = run(R"({"a": "n3", "b": "s0", "latency": 5000})");
+  EXPECT_FALSE(slow.at("simulations")[0].at("cached").get<bool>());
+  EXPECT_GT(slow.at("allreduce_cycles").get<uint64_t>(),
+            plain.at("allreduce_cycles").get<uint64_t>());
+}
+
 TEST(Mttrain, HelpNamesTheFlagsAndExitCodes) {
   const auto r = run_command(kMttrain + " --help");
   EXPECT_EQ(r.code, 0);
   for (const char* flag : {"--workload", "--topology", "--algorithm", "--flow-control",
                            "--overlap", "--bucket-bytes", "--json", "--config", "--data",
-                           "--array-rows", "--array-cols", "--pes", "--batch", "--clock-hz"}) {
+                           "--array-rows", "--array-cols", "--pes", "--batch", "--clock-hz",
+                           "--sim-cache"}) {
     EXPECT_THAT(r.out, HasSubstr(flag));
   }
   EXPECT_THAT(r.out, HasSubstr("Exit codes"));
