@@ -242,7 +242,7 @@ int mttrain_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   add_output_options(app, a);
   const int parsed = parse_command_line(app, argc, argv, "mttrain", out, err);
   if (parsed >= 0) return parsed;
-  a.simulation_options = simulation_options(app);
+  if (!a.sim_cache.empty()) a.simulation_options = simulation_options(app);
   return run_tool("mttrain", out, err, [&] { return run_mttrain(a, out, err); });
 }
 

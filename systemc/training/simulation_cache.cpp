@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -14,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "common/output_file.hpp"
 
 namespace mt::training {
 
@@ -84,26 +84,8 @@ std::optional<std::string> SimulationCache::load(uint64_t bytes, std::string* wh
 }
 
 void SimulationCache::store(uint64_t bytes, const std::string& json) const {
-  const std::string file = path(bytes);
-  const std::string tmp = fmt::format("{}/.{}.tmp.{}", dir_, fs::path(file).filename().string(),
-                                      getpid());
   const nlohmann::json entry = {{"key", key(bytes)}, {"result", nlohmann::json::parse(json)}};
-  {
-    std::ofstream f(tmp);
-    f << entry.dump() << "\n";
-    f.close();
-    if (!f) {
-      std::remove(tmp.c_str());
-      throw InputError(fmt::format("--sim-cache: cannot write {}", tmp));
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, file, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw InputError(fmt::format("--sim-cache: cannot rename {} to {}: {}", tmp, file,
-                                 ec.message()));
-  }
+  write_file(path(bytes), entry.dump() + "\n", "--sim-cache");
 }
 
 }  // namespace mt::training

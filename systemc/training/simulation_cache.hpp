@@ -8,8 +8,8 @@
 //     cycles of another build.
 // The file is named by the hash of the whole key and holds the key's text, which a lookup
 // compares in full: a hash collision is a miss, never another simulation's cycles. Entries are
-// written to a temporary file and renamed, so runs sharing the directory at once see whole
-// entries or none. Only verified simulations are stored (AllReduceTimes checks first).
+// written atomically (mt::write_file), so runs sharing the directory at once see whole entries
+// or none. Only verified simulations are stored (AllReduceTimes checks first).
 #pragma once
 
 #include <cstdint>
@@ -35,7 +35,6 @@ class SimulationCache {
 
   // The file an entry of `bytes` lives in.
   std::string path(uint64_t bytes) const;
-  const std::string& dir() const { return dir_; }
 
   // "fnv1a64:<hex>" of a file's bytes (std::runtime_error if it cannot be read), and of the
   // running executable's.
