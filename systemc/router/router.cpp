@@ -81,8 +81,7 @@ Router::Router(sc_core::sc_module_name name, const RouterSpec& spec, const NocCo
   while (send_slots_ < unsent) send_slots_ *= 2;
   send_cycles_.assign(size_t{n_ports} * send_slots_, 0);
   credits_in_.resize(n_ports);
-  vc_frees_.assign(n_ports, 0);
-  credit_arrivals_.assign(n_ports, 0);
+  va_parking_.resize(n_ports);
   flits_out_.assign(n_ports, 0);
   credit_.type = FlitType::kHeadTail;
 
@@ -216,7 +215,7 @@ tlm::tlm_sync_enum Router::receive_credit(int port, Flit& credit, tlm::tlm_phase
 void Router::accept_credit(unsigned port, uint8_t vc, uint64_t usable) {
   if (vc >= vcs_) fail(fmt::format("credit for VC {} >= {} VCs", vc, vcs_));
   credits_in_[port].push(vc, usable);
-  ++credit_arrivals_[port];
+  if (va_parking_[port].credit_short != 0) unpark_va(port, va_parking_[port].credit_short);
   credit_ports_ |= port_bit(port);
   wake_at(usable);
 }

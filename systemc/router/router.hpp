@@ -198,17 +198,20 @@ class Router final : public sc_core::sc_module, public FlitPeer {
     uint32_t need = 0;      // credits a free output VC needs before VA grants it
     uint32_t priority = 0;
     uint64_t ready = 0;     // first cycle the next stage may act
-    // VA found no output VC for it: it retries once an output VC of its port frees (vc_frees_
-    // differs from va_frees) or, if a free one lacked credits, once a credit arrives
-    // (credit_arrivals_ differs from va_credits) or in cycle va_retry, when the next credit
-    // already on its way counts. Retries in between would fail again.
-    uint64_t va_retry = 0;
-    uint32_t va_frees = 0, va_credits = 0;
-    bool va_credit_short = false;
   };
   struct OutputVc {
     bool busy = false;      // held by a packet until its tail leaves
     uint32_t credits = 0;
+  };
+  // The input VCs of one output port that VA found no output VC for. They are parked: VA
+  // skips them until an output VC of the port frees or, those that found a free one short of
+  // credits, until a credit arrives or cycle `retry`, when the next credit already on its way
+  // counts. A retry in between would fail again: no output VC frees and no credit becomes
+  // usable.
+  struct VaParking {
+    VcMask all = 0;
+    VcMask credit_short = 0;
+    uint64_t retry = kNever;  // the earliest of credit_short's retry cycles
   };
 
   // The clocked pipeline (one call per evaluated cycle).
@@ -219,6 +222,8 @@ class Router final : public sc_core::sc_module, public FlitPeer {
   void route_grid(InputVc& v, Flit& head, unsigned in_port, unsigned in_vc, bool injected);
   void route_switched(InputVc& v, Flit& head, unsigned in_port, unsigned in_vc, bool injected);
   void allocate_vcs(uint64_t now, bool& progress, uint64_t& next);          // VA
+  void park_va(unsigned ivc_index, unsigned port, bool credit_short);
+  void unpark_va(unsigned port, VcMask m);
   void allocate_switch(uint64_t now, bool& progress, uint64_t& next);       // SA
   void grant_switch(unsigned ivc_index, uint64_t now);
   // Aggregation: the unit takes claimed flits, then sends what is due into the virtual ports.
@@ -289,10 +294,11 @@ class Router final : public sc_core::sc_module, public FlitPeer {
   std::vector<uint64_t> send_cycles_;
   uint64_t send_slots_ = 1;
   std::vector<CreditQueue> credits_in_;  // per output port: its credits on their way back
-  // Per output port: output VCs freed and credits arrived so far (InputVc::va_retry).
-  std::vector<uint32_t> vc_frees_, credit_arrivals_;
+  std::vector<VaParking> va_parking_;  // per output port
   // Bit masks over input VC indices, so a cycle touches only busy VCs.
   VcMask nonempty_ = 0, vc_alloc_ = 0, active_ = 0;
+  VcMask va_parked_ = 0;        // of vc_alloc_, the parked ones (VaParking)
+  PortMask va_retry_ports_ = 0;  // ports whose parked VCs have a retry cycle
   PortMask credit_ports_ = 0;  // ports with credits in flight
   PortMask local_ports_ = 0;   // the NI ports
   // Round-robin pointers of the separable allocators.

@@ -41,8 +41,7 @@ void Router::attach_aggregator(std::unique_ptr<SwitchAggregator> unit) {
   sa_out_ptr_.resize(n, 0);
   send_cycles_.resize(n * send_slots_, 0);
   credits_in_.resize(n);
-  vc_frees_.resize(n, 0);
-  credit_arrivals_.resize(n, 0);
+  va_parking_.resize(n);
   flits_out_.resize(n, 0);
   aggregator_ = std::move(unit);
 }

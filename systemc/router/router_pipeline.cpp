@@ -54,7 +54,6 @@ void Router::route(unsigned i, uint64_t now) {
     v.need = cfg_.wormhole ? 0 : std::min(std::max(head.length, 1u), cfg_.vc_depth);
   }
   v.state = VcState::kVcAlloc;
-  v.va_frees = vc_frees_[v.out_port] - 1;  // its first request is made
   vc_alloc_ |= vc_bit(i);
   v.ready = now + cfg_.rc_delay + cfg_.va_delay - 1;  // VA decides in its last cycle
 }
@@ -164,7 +163,11 @@ void Router::allocate_vcs(uint64_t now, bool& progress, uint64_t& next) {
   // Per output VC (vcs <= 4): requesting input VCs; only entries in `requested` are set.
   std::array<VcMask, kVcMaskBits> requests;
   VcMask requested = 0;  // output VCs with a request
-  for (VcMask m = vc_alloc_; m != 0; m &= m - 1) {
+  for (PortMask m = va_retry_ports_; m != 0; m &= m - 1) {
+    const unsigned port = lowest_bit(m);
+    if (va_parking_[port].retry <= now) unpark_va(port, va_parking_[port].credit_short);
+  }
+  for (VcMask m = vc_alloc_ & ~va_parked_; m != 0; m &= m - 1) {
     const unsigned i = lowest_bit(m);
     InputVc& v = ivcs_[i];
     if (v.ready > now) {
@@ -172,10 +175,6 @@ void Router::allocate_vcs(uint64_t now, bool& progress, uint64_t& next) {
       continue;
     }
     const unsigned port = v.out_port;
-    if (v.va_frees == vc_frees_[port] &&
-        (!v.va_credit_short || (v.va_credits == credit_arrivals_[port] && now < v.va_retry))) {
-      continue;  // nothing it waits for has happened (InputVc::va_retry)
-    }
     const unsigned base = port << vc_shift_;
     take_port_credits(port, now);
     uint32_t free = 0;
@@ -186,10 +185,7 @@ void Router::allocate_vcs(uint64_t now, bool& progress, uint64_t& next) {
       if (!ov.busy && ov.credits >= v.need) free |= 1u << o;
     }
     if (free == 0) {  // the router runs again when a VC frees (own grant) or a credit arrives
-      v.va_frees = vc_frees_[port];
-      v.va_credits = credit_arrivals_[port];
-      v.va_credit_short = credit_short;
-      v.va_retry = credits_in_[port].empty() ? kNever : credits_in_[port].next_usable();
+      park_va(i, port, credit_short);
       continue;
     }
     const unsigned o = base | round_robin_pick(free, va_in_ptr_[i]);
@@ -215,6 +211,29 @@ void Router::allocate_vcs(uint64_t now, bool& progress, uint64_t& next) {
     va_in_ptr_[i] = static_cast<uint8_t>(v.out_vc + 1);
     va_out_ptr_[o] = static_cast<uint8_t>(i + 1);
     progress = true;
+  }
+}
+
+void Router::park_va(unsigned i, unsigned port, bool credit_short) {
+  VaParking& p = va_parking_[port];
+  p.all |= vc_bit(i);
+  va_parked_ |= vc_bit(i);
+  if (!credit_short) return;
+  p.credit_short |= vc_bit(i);
+  if (!credits_in_[port].empty()) {
+    p.retry = std::min(p.retry, credits_in_[port].next_usable());
+    va_retry_ports_ |= port_bit(port);
+  }
+}
+
+void Router::unpark_va(unsigned port, VcMask m) {
+  VaParking& p = va_parking_[port];
+  p.all &= ~m;
+  p.credit_short &= ~m;
+  va_parked_ &= ~m;
+  if (p.credit_short == 0) {
+    p.retry = kNever;
+    va_retry_ports_ &= ~port_bit(port);
   }
 }
 
@@ -297,7 +316,7 @@ void Router::grant_switch(unsigned i, uint64_t now) {
   v.ready = now + 1;
   if (is_tail(type)) {
     ov.busy = false;
-    ++vc_frees_[out];
+    if (va_parking_[out].all != 0) unpark_va(out, va_parking_[out].all);
     v.state = VcState::kIdle;
     v.message = false;
     active_ &= ~vc_bit(i);
