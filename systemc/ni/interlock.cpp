@@ -64,16 +64,13 @@ void Interlock::write_back(uint32_t slot) {
   successor_.erase(next);
 }
 
-std::optional<uint32_t> Interlock::release() {
-  std::optional<uint32_t> out;
-  if (released_) {
-    start_reducing(*released_);
-    out = released_->slot;
-    released_.reset();
-    --waiting_;
-  }
+uint32_t Interlock::release_successor() {
+  start_reducing(*released_);
+  const uint32_t slot = released_->slot;
+  released_.reset();
+  --waiting_;
   peak_waiting_ = std::max(peak_waiting_, waiting_);
-  return out;
+  return slot;
 }
 
 }  // namespace mt::noc

@@ -29,6 +29,7 @@
 // the RTL (rtl/interlock.sv) raises error_o.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -54,8 +55,15 @@ class Interlock : public sc_core::sc_module {
   std::optional<uint32_t> take();
   // The write-back of the block in `slot`, the oldest being reduced, issues.
   void write_back(uint32_t slot);
-  // After the cycle's write-back: the waiting block that reads now, if any.
-  std::optional<uint32_t> release();
+  // After the cycle's write-back: the waiting block that reads now, if any. Inline, so that
+  // the common empty answer stays in registers.
+  std::optional<uint32_t> release() {
+    if (!released_) {
+      peak_waiting_ = std::max(peak_waiting_, waiting_);
+      return std::nullopt;
+    }
+    return release_successor();
+  }
 
   size_t queued() const { return queue_.size(); }
   // Blocks queued or waiting: not yet read.
@@ -76,6 +84,7 @@ class Interlock : public sc_core::sc_module {
     uint32_t last;
   };
   void start_reducing(const Entry& e);
+  uint32_t release_successor();  // release() with a successor released
 
   uint32_t reducing_blocks_;
   RingBuffer<Queued> queue_;    // decoded, not yet taken; oldest first

@@ -155,7 +155,7 @@ bool NetworkInterface::dma_idle() const {
 }
 
 void NetworkInterface::schedule(uint64_t cycle, EventKind kind, uint32_t slot) {
-  events_.push({cycle, seq_++, kind, slot});
+  events_.emplace(cycle, seq_++, kind, slot);
 }
 
 void NetworkInterface::eject(uint64_t now) {

@@ -134,6 +134,10 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
  private:
   enum class EventKind : uint8_t { kBurstRead, kReduceRead, kWriteBack, kBlockDone };
   struct Pending {
+    // Built in place in the heap (schedule()): a copy from a temporary would store the narrow
+    // fields one by one and load them back as one word, a failed store-to-load forward.
+    Pending(uint64_t c, uint64_t s, EventKind k, uint32_t b)
+        : cycle(c), seq(s), kind(k), slot(b) {}
     uint64_t cycle;
     uint64_t seq;  // keeps same-cycle events in the order they were scheduled
     EventKind kind;
