@@ -7,7 +7,11 @@
 // latency (150 cycles) and, with the default memory, three memory latencies (read to send;
 // read and write back to reduce); NCCL's pipelined double binary tree takes ceil(log2 N) + C - 1
 // per phase. At 64 KiB that latency decides: the tree overtakes ring on 4x4 with memory
-// latency and on 8x8 even without it. From 256 KiB on, the tree's link contention decides.
+// latency and on 8x8 even without it. From 256 KiB on, the tree's link contention decides,
+// except on 8x8 with the default memory: its 100-cycle latency adds 250 cycles to each of
+// ring's 126 steps (31,500 cycles) and 2,918 to the tree's pipeline, so at 256 KiB the two
+// are within 0.3% of each other (87,508 and 87,237 cycles), and ring is ahead from 1 MiB
+// (190,324 and 311,056).
 //
 // `multitree_beats_ring2d`: on a 4x4 torus MultiTree's lockstep plan has 5 steps per phase
 // for 16 trees of 15 edges: 240 transfers in 5 x 64 link-steps, so at most 75% of the links
