@@ -25,4 +25,22 @@ inline void prefetch_read(const void* p, std::size_t bytes) { prefetch_lines<0>(
 // Lines about to be written.
 inline void prefetch_write(const void* p, std::size_t bytes) { prefetch_lines<1>(p, bytes); }
 
+// Every line of the object at p, its size known at compile time: a fixed sequence of
+// prefetches (one per 64 bytes from p, and its last byte's), no loop. The per-flit queues
+// prefetch an entry of a line or two at every push and pop, where the loop above was about 5%
+// of an 8x8 all-reduce's instructions.
+template <int kWrite, typename T>
+inline void prefetch_object(const T* p) {
+  static_assert(sizeof(T) <= 4 * kCacheLineBytes, "for small objects; use prefetch_lines");
+  const char* at = reinterpret_cast<const char*>(p);
+  for (std::size_t offset = 0; offset < sizeof(T); offset += kCacheLineBytes) {
+    __builtin_prefetch(at + offset, kWrite);
+  }
+  __builtin_prefetch(at + sizeof(T) - 1, kWrite);
+}
+template <typename T>
+inline void prefetch_read(const T* p) { prefetch_object<0>(p); }
+template <typename T>
+inline void prefetch_write(const T* p) { prefetch_object<1>(p); }
+
 }  // namespace mt

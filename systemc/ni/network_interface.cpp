@@ -302,10 +302,10 @@ void NetworkInterface::run_events(uint64_t now) {
 
 void NetworkInterface::prefetch(const Pending& ev) const {
   if (ev.kind == EventKind::kBurstRead) {
-    prefetch_read(&bursts_[ev.slot], sizeof(Burst));
+    prefetch_read(&bursts_[ev.slot]);
     prefetch_read(burst_data(ev.slot), ni_.dma_burst_bytes);
   } else {
-    prefetch_read(&blocks_[ev.slot], sizeof(Block));
+    prefetch_read(&blocks_[ev.slot]);
   }
 }
 

@@ -39,7 +39,7 @@ class RingBuffer {
     // A long FIFO's slots are touched once per lap, long after the last time, so they are
     // rarely in cache: the next slot to be written, and below the next to be read, are
     // fetched ahead of their use.
-    prefetch_write(&buf_[(head_ + count_) & mask_], sizeof(T));
+    prefetch_write(&buf_[(head_ + count_) & mask_]);
     return slot;
   }
   void push_back(const T& v) { push_slot() = v; }
@@ -48,7 +48,7 @@ class RingBuffer {
   void pop_front() {
     head_ = (head_ + 1) & mask_;
     --count_;
-    prefetch_read(&buf_[(head_ + 1) & mask_], sizeof(T));
+    prefetch_read(&buf_[(head_ + 1) & mask_]);
   }
 
  private:
