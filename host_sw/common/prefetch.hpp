@@ -26,9 +26,9 @@ inline void prefetch_read(const void* p, std::size_t bytes) { prefetch_lines<0>(
 inline void prefetch_write(const void* p, std::size_t bytes) { prefetch_lines<1>(p, bytes); }
 
 // Every line of the object at p, its size known at compile time: a fixed sequence of
-// prefetches (one per 64 bytes from p, and its last byte's), no loop. The per-flit queues
-// prefetch an entry of a line or two at every push and pop, where the loop above was about 5%
-// of an 8x8 all-reduce's instructions.
+// prefetches (one per 64 bytes from p, and its last byte's), no loop. For the per-flit queues,
+// which prefetch an entry of a line or two at every push and pop, prefetch_lines' loop costs
+// several times the prefetches themselves.
 template <int kWrite, typename T>
 inline void prefetch_object(const T* p) {
   static_assert(sizeof(T) <= 4 * kCacheLineBytes, "for small objects; use prefetch_lines");
