@@ -46,6 +46,18 @@ class CreditQueue {
     return n;
   }
 
+  // The first cycle by which `n` (> 0) of the credits for `vc` not yet taken are usable, or
+  // ~0 if fewer are on their way.
+  uint64_t cycle_reaching(uint8_t vc, uint32_t n) const {
+    for (size_t i = 0; i < runs_.size(); ++i) {
+      const Run& run = runs_.at(i);
+      if (run.vc != vc) continue;
+      if (run.count >= n) return run.first + n - 1;
+      n -= run.count;
+    }
+    return ~uint64_t{0};
+  }
+
   // Takes, oldest first, every credit usable by cycle `now`: add(vc, n) for each run of n.
   template <typename Add>
   void take(uint64_t now, Add&& add) {

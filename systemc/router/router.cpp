@@ -215,7 +215,13 @@ tlm::tlm_sync_enum Router::receive_credit(int port, Flit& credit, tlm::tlm_phase
 void Router::accept_credit(unsigned port, uint8_t vc, uint64_t usable) {
   if (vc >= vcs_) fail(fmt::format("credit for VC {} >= {} VCs", vc, vcs_));
   credits_in_[port].push(vc, usable);
-  if (va_parking_[port].credit_short != 0) unpark_va(port, va_parking_[port].credit_short);
+  // Parked VCs short of credits retry when it counts, unless their retry is no later: a credit
+  // comes no earlier than those already on their way, which their retry counted.
+  VaParking& p = va_parking_[port];
+  if (p.credit_short != 0 && usable < p.retry) {
+    p.retry = usable;
+    va_retry_ports_ |= port_bit(port);
+  }
   credit_ports_ |= port_bit(port);
   wake_at(usable);
 }

@@ -205,9 +205,10 @@ class Router final : public sc_core::sc_module, public FlitPeer {
   };
   // The input VCs of one output port that VA found no output VC for. They are parked: VA
   // skips them until an output VC of the port frees or, those that found a free one short of
-  // credits, until a credit arrives or cycle `retry`, when the next credit already on its way
-  // counts. A retry in between would fail again: no output VC frees and no credit becomes
-  // usable.
+  // credits, until cycle `retry`: the first by which the credits on their way give a free VC
+  // what it needs, or the usable cycle of a credit that arrives before that. A retry in
+  // between would fail again: no output VC frees, and a free one holds fewer credits than
+  // it needs (a free VC's credits only grow).
   struct VaParking {
     VcMask all = 0;
     VcMask credit_short = 0;

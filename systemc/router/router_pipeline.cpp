@@ -220,10 +220,17 @@ void Router::park_va(unsigned i, unsigned port, bool credit_short) {
   va_parked_ |= vc_bit(i);
   if (!credit_short) return;
   p.credit_short |= vc_bit(i);
-  if (!credits_in_[port].empty()) {
-    p.retry = std::min(p.retry, credits_in_[port].next_usable());
-    va_retry_ports_ |= port_bit(port);
+  // Its retry: the first cycle by which a free output VC it may take holds the credits it
+  // needs, counting those on their way (a credit sent later moves it earlier: accept_credit).
+  const InputVc& v = ivcs_[i];
+  const unsigned base = port << vc_shift_;
+  for (unsigned o = v.vc_lo; o < v.vc_hi; ++o) {
+    const OutputVc& ov = ovcs_[base | o];
+    if (ov.busy) continue;
+    const auto vc = static_cast<uint8_t>(o);
+    p.retry = std::min(p.retry, credits_in_[port].cycle_reaching(vc, v.need - ov.credits));
   }
+  if (p.retry != kNever) va_retry_ports_ |= port_bit(port);
 }
 
 void Router::unpark_va(unsigned port, VcMask m) {

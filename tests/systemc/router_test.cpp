@@ -196,6 +196,40 @@ TEST(CreditQueue, TakesWhatAFifoOfSingleCreditsGives) {
   EXPECT_TRUE(q.empty());
 }
 
+// cycle_reaching(vc, n) is the first cycle by which n of vc's credits not yet taken count:
+// across runs of other VCs, within a run, after a take that split a run, and ~0 when fewer
+// than n are on their way.
+TEST(CreditQueue, CycleReachingCountsOneVcsCredits) {
+  CreditQueue q;
+  for (uint64_t c = 10; c < 15; ++c) q.push(0, c);  // vc 0: 10..14
+  for (uint64_t c = 15; c < 18; ++c) q.push(1, c);  // vc 1: 15..17
+  for (uint64_t c = 20; c < 30; ++c) q.push(0, c);  // vc 0: 20..29
+  EXPECT_EQ(q.cycle_reaching(0, 1), 10u);
+  EXPECT_EQ(q.cycle_reaching(0, 5), 14u);
+  EXPECT_EQ(q.cycle_reaching(0, 6), 20u);
+  EXPECT_EQ(q.cycle_reaching(0, 15), 29u);
+  EXPECT_EQ(q.cycle_reaching(0, 16), ~uint64_t{0});
+  EXPECT_EQ(q.cycle_reaching(1, 3), 17u);
+  EXPECT_EQ(q.cycle_reaching(2, 1), ~uint64_t{0});
+  uint32_t taken = 0;
+  q.take(12, [&taken](uint8_t, uint32_t n) { taken += n; });  // 10, 11, 12
+  EXPECT_EQ(taken, 3u);
+  EXPECT_EQ(q.cycle_reaching(0, 1), 13u);
+  EXPECT_EQ(q.cycle_reaching(0, 3), 20u);
+  // Against a FIFO of single credits: the n-th credit of the VC, counted in order.
+  for (uint8_t vc = 0; vc < 2; ++vc) {
+    for (uint32_t n = 1; n <= 14; ++n) {
+      uint32_t seen = 0;
+      uint64_t want = ~uint64_t{0};
+      for (uint64_t c = 13; c < 30 && want == ~uint64_t{0}; ++c) {
+        const uint8_t at = c < 15 || c >= 20 ? 0 : (c < 18 ? 1 : 2);
+        if (at == vc && ++seen == n) want = c;
+      }
+      EXPECT_EQ(q.cycle_reaching(vc, n), want) << "vc " << int{vc} << " n " << n;
+    }
+  }
+}
+
 // Nodes 4 and 6 of torus:4x4 each send 5 flits to node 5 (their common neighbour) in the same
 // cycle; the heads reach router 5 together, 4's on port x-, 6's on port x+, and compete for
 // the ejection port.
