@@ -25,6 +25,7 @@ import re
 import shlex
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -242,13 +243,58 @@ def complete(out_dir, job_id):
         return False
 
 
-def run_parallel(pending_lines, out_dir, jobs_n):
-    pending = os.path.join(out_dir, "pending.txt")
-    with open(pending, "w") as f:
-        f.writelines(line + "\n" for line in pending_lines)
-    cmd = ["parallel", "--will-cite", "-j", str(jobs_n), "--joblog", "+" + os.path.join(out_dir, "joblog.txt"),
-           "--arg-file", pending]
-    return subprocess.call(cmd)
+class Progress:
+    """One line per job as it finishes, from the lines GNU parallel appends to its joblog
+    (Seq, Host, Starttime, JobRuntime, Send, Receive, Exitval, Signal, Command; Seq numbers
+    the pending jobs from 1)."""
+
+    def __init__(self, ids, joblog):
+        self.ids, self.joblog = ids, joblog
+        self.offset = os.path.getsize(joblog) if os.path.exists(joblog) else 0
+        self.start, self.done, self.partial = time.monotonic(), 0, ""
+
+    def report(self):
+        if not os.path.exists(self.joblog):
+            return
+        with open(self.joblog) as f:
+            f.seek(self.offset)
+            text = self.partial + f.read()
+            self.offset = f.tell()
+        *lines, self.partial = text.split("\n")
+        for line in lines:
+            fields = line.split("\t")
+            if len(fields) < 9 or not fields[0].isdigit():
+                continue
+            self.done += 1
+            job_id = self.ids[int(fields[0]) - 1]
+            exit_code, runtime = int(fields[6]), float(fields[3])
+            outcome = "done" if exit_code == 0 else f"FAILED (exit {exit_code})"
+            elapsed = int(time.monotonic() - self.start)
+            print(f"sweep.py: [{self.done}/{len(self.ids)}] {job_id} {outcome} in {runtime:.1f} s; "
+                  f"{elapsed // 60} min {elapsed % 60} s since the start", flush=True)
+
+
+def run_parallel(pending, out_dir, jobs_n):
+    """Runs the pending (id, command line) jobs, a line printed as each finishes."""
+    arg_file = os.path.join(out_dir, "pending.txt")
+    with open(arg_file, "w") as f:
+        f.writelines(line + "\n" for _, line in pending)
+    joblog = os.path.join(out_dir, "joblog.txt")
+    progress = Progress([job_id for job_id, _ in pending], joblog)
+    proc = subprocess.Popen(["parallel", "--will-cite", "-j", str(jobs_n), "--joblog",
+                             "+" + joblog, "--arg-file", arg_file])
+    try:
+        while True:
+            try:
+                rc = proc.wait(timeout=2)
+                break
+            except subprocess.TimeoutExpired:
+                progress.report()
+    except KeyboardInterrupt:  # parallel has the interrupt too: it ends the running jobs
+        proc.wait()
+        raise
+    progress.report()
+    return rc
 
 
 def parse_time(path):
@@ -363,9 +409,10 @@ def cmd_run(args):
     jobs = expand(args.specs)
     tools = tool_paths(args, jobs, True)
     write_jobs(jobs, out_dir, tools)
-    lines = [command_line(j, out_dir, tools) for j in jobs if not complete(out_dir, j["id"])]
-    print(f"sweep.py: {len(lines)} of {len(jobs)} jobs to run (the rest are done)", flush=True)
-    rc = run_parallel(lines, out_dir, args.jobs) if lines else 0
+    pending = [(j["id"], command_line(j, out_dir, tools)) for j in jobs
+               if not complete(out_dir, j["id"])]
+    print(f"sweep.py: {len(pending)} of {len(jobs)} jobs to run (the rest are done)", flush=True)
+    rc = run_parallel(pending, out_dir, args.jobs) if pending else 0
     done, total = collect(out_dir)
     return 0 if rc == 0 and done == total else 3
 

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""ctest sweep_small: the small sweep (torus 4x4, three sizes, MultiTreeMsg and Ring) end to
-end through scripts/sweep: one job through the Slurm array script, the rest through GNU
-parallel (same jobs.txt), the CSV's columns and rows, MultiTreeMsg faster than Ring at every
-size, a second run that reruns nothing, and a bad spec rejected with a message.
+"""ctest sweep_small: the small sweep (torus 4x4, three sizes, MultiTreeMsg and Ring) end to end
+through scripts/sweep: one job through the Slurm array script, the rest through GNU parallel
+(same jobs.txt) with a progress line per job, the CSV's columns and rows, MultiTreeMsg faster
+than Ring at every size, a second run that reruns nothing, and a bad spec rejected with a
+message.
 
   sweep_small_test.py --mtsim build/bin/mtsim [--keep DIR]
 """
 import os
+import re
 import subprocess
 import sys
 
@@ -56,6 +58,13 @@ def run(out, mtsim, tmp):
     r = sweep("run", SPEC, "--out", out, "--mtsim", mtsim, "-j", "2")
     check(r.returncode == 0 and "5 of 6 jobs to run" in r.stdout,
           "parallel runs the same jobs.txt: the Slurm task's job is done, 5 remain")
+    finished = re.findall(r"^sweep\.py: \[(\d+)/5\] (\S+) done in [\d.]+ s; \d+ min \d+ s since",
+                          r.stdout, re.M)
+    check(sorted(int(k) for k, _ in finished) == [1, 2, 3, 4, 5]
+          and len({job_id for _, job_id in finished}) == 5
+          and all(os.path.exists(os.path.join(out, "json", job_id + ".json"))
+                  for _, job_id in finished),
+          "a progress line for each of the 5 jobs as it finishes, naming a job that is done")
     check_csv(out)
     before = json_mtimes(out)
     r = sweep("run", SPEC, "--out", out, "--mtsim", mtsim)
