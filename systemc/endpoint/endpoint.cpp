@@ -44,8 +44,6 @@ void Endpoint::end_of_elaboration() {
   router_out_ = flit_peer_of(router_bw_, clock_.period());
 }
 
-size_t Endpoint::queued_flits() const { return queue_.size(); }
-
 void Endpoint::send(const std::vector<Flit>& flits) {
   for (const Flit& f : flits) append(f);
   commit(flits.size());

@@ -313,7 +313,7 @@ void NetworkInterface::fetch(uint64_t now) {
   const uint32_t ports = static_cast<uint32_t>(channels_.size());
   for (uint32_t p = 0; p < ports; ++p) {
     queued_at_start_[p] = channels_[p].queued();
-    if (channels_[p].queued() == 0) continue;  // an idle port: no call (every evaluation)
+    if (!channels_[p].may_burst(now)) continue;  // idle, or no room yet: no call
     const std::optional<BurstRead> r = channels_[p].next_burst(now);
     if (!r) continue;
     uint32_t slot;
@@ -482,16 +482,12 @@ void NetworkInterface::evaluate(uint64_t now) {
     trace_dma_busy_ = !dma_idle();
   }
 
-  bool queues_empty = true;
   bool sent_now = false;  // a flit left this cycle
-  for (const auto& p : ports_) {
-    const size_t at_start = p->queued_flits_at(now);
-    queues_empty = queues_empty && at_start == 0;
-    sent_now = sent_now || at_start != p->queued_flits();
-  }
-  if (!done_ && head_ >= table.entries().size() && queues_empty && events_.empty() &&
-      inbox_.empty() && interlock.pending() == 0 && ejection.open_messages() == 0 &&
-      dma_idle()) {
+  for (const auto& p : ports_) sent_now = sent_now || p->sent_in(now);
+  if (!done_ && head_ >= table.entries().size() && events_.empty() && inbox_.empty() &&
+      std::all_of(ports_.begin(), ports_.end(),
+                  [now](const auto& p) { return p->queued_flits_at(now) == 0; }) &&
+      interlock.pending() == 0 && ejection.open_messages() == 0 && dma_idle()) {
     done_ = true;
     done_cycle_ = now;
     return;

@@ -5,14 +5,19 @@
 namespace mt::noc {
 
 std::optional<BurstRead> SendChannel::next_burst(uint64_t now) {
-  if (jobs_.empty()) return std::nullopt;
-  if (lines_at(now) >= ni_->buffer_lines) return std::nullopt;
+  if (!may_burst(now)) return std::nullopt;
   const SendJob& job = jobs_.front();
   const uint64_t bytes = std::min<uint64_t>(ni_->dma_burst_bytes, job.request.bytes - fetched_);
   const uint64_t flits = encoder_->flits(job, fetched_, bytes);
-  if (inflight_flits_ + port_->queued_flits_at(now) + flits > ni_->buffer_flits) {
+  const uint64_t lines = lines_at(now), held = inflight_flits_ + port_->queued_flits_at(now);
+  if (lines >= ni_->buffer_lines || held + flits > ni_->buffer_flits) {
+    // A flit or line freed in this cycle counts from the next (lines_at, queued_flits_at).
+    sends_short_ = static_cast<int64_t>(held + flits) - ni_->buffer_flits - (last_sent_ == now);
+    lines_short_ = static_cast<int64_t>(lines) + 1 - ni_->buffer_lines - (last_line_freed_ == now);
+    retry_ = sends_short_ <= 0 && lines_short_ <= 0 ? now + 1 : ~0ull;
     return std::nullopt;
   }
+  retry_ = 0;
   const BurstRead b{job, job.request.addr + fetched_, fetched_, bytes, flits};
   lines_.push_back(b.flits);
   inflight_flits_ += b.flits;

@@ -1,9 +1,9 @@
 // One NI injection port's sends (rtl/send_channel.sv): the send queue (NiConfig::send_queue),
 // the DMA burst reads of the oldest send as the port's NI buffer has room, and the bursts read
-// and not yet injected. The NI asks it each cycle for the next burst (next_burst), has the
-// bytes read (from the memory, or with NiConfig::forward from its own buffer), encodes them
-// into the port's Endpoint when the read completes (read_done), and the Endpoint says when a
-// flit leaves (sent).
+// and not yet injected. The NI asks it for the next burst (next_burst) in each cycle in which
+// one can be due (may_burst), has the bytes read (from the memory, or with NiConfig::forward
+// from its own buffer), encodes them into the port's Endpoint when the read completes
+// (read_done), and the Endpoint says when a flit leaves (sent).
 //
 // Per cycle (the RTL's contract): the oldest send asks for its next burst (dma_burst_bytes,
 // less at its end) when the NI buffer has room for the burst's flits, counting flits being
@@ -13,6 +13,7 @@
 // completes and leave from the next.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 
@@ -45,6 +46,9 @@ class SendChannel {
   // The next burst of the oldest send, if the NI buffer has room for it in cycle `now` (see
   // above); from then on it counts as being read.
   std::optional<BurstRead> next_burst(uint64_t now);
+  // False when next_burst(now) would find no send or, as far as flits left since it last
+  // found no room tell, no room.
+  bool may_burst(uint64_t now) const { return !jobs_.empty() && now >= retry_; }
   // A burst's read completes: its `flits` join the NI buffer.
   void read_done(uint64_t flits) { inflight_flits_ -= flits; }
   // A flit of the NI buffer left in cycle `cycle`.
@@ -53,6 +57,10 @@ class SendChannel {
       lines_.pop_front();
       last_line_freed_ = cycle;
     }
+    last_sent_ = cycle;
+    --sends_short_;
+    if (last_line_freed_ == cycle) --lines_short_;
+    if (sends_short_ <= 0 && lines_short_ <= 0) retry_ = std::min(retry_, cycle + 1);
   }
   // No send queued and no burst being read.
   bool dma_idle() const { return jobs_.empty() && inflight_flits_ == 0; }
@@ -71,6 +79,14 @@ class SendChannel {
   uint64_t inflight_flits_ = 0;        // flits of reads not yet completed
   RingBuffer<uint64_t> lines_;         // flits left of every burst read and not yet injected
   uint64_t last_line_freed_ = ~0ull;   // cycle the last line's last flit left
+  uint64_t last_sent_ = ~0ull;         // cycle the last flit left
+  // When the buffer had no room for the next burst: the flits that must still leave, and the
+  // lines that must still be freed, before it can have room (only a flit leaving makes room:
+  // a completed read's flits move from being read to the buffer, and the next burst stays the
+  // same), and the first cycle it can, the one after the flit that makes both (~0 until
+  // then; 0 when the last call found room).
+  int64_t sends_short_ = 0, lines_short_ = 0;
+  uint64_t retry_ = 0;
 };
 
 }  // namespace mt::noc
