@@ -62,6 +62,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
     };
     e.on_send = [this, i](const Flit& f, uint64_t cycle) {
       channels_[i].sent(cycle);
+      last_flit_sent_ = cycle;
       if (is_head(f.type)) ++heads_;
       ++trace_flits_out_[i];
       ++progress_;
@@ -312,7 +313,6 @@ void NetworkInterface::prefetch(const Pending& ev) const {
 void NetworkInterface::fetch(uint64_t now) {
   const uint32_t ports = static_cast<uint32_t>(channels_.size());
   for (uint32_t p = 0; p < ports; ++p) {
-    queued_at_start_[p] = channels_[p].queued();
     if (!channels_[p].may_burst(now)) continue;  // idle, or no room yet: no call
     const std::optional<BurstRead> r = channels_[p].next_burst(now);
     if (!r) continue;
@@ -427,7 +427,7 @@ void NetworkInterface::control(uint64_t now) {
   std::array<uint32_t, kMaxLocalPorts> adding{};
   for (const SendRequest& s : decoded_.sends) ++adding.at(route_to(s).port_index);
   for (uint32_t p = 0; p < channels_.size(); ++p) {
-    if (queued_at_start_[p] + adding[p] > ni_.send_queue) return;
+    if (channels_[p].queued_at(now) + adding[p] > ni_.send_queue) return;
   }
   if (e.op == Op::kNop) lockstep.load(now, decoded_.lockstep_cycles);
   dependencies.issue(e);
@@ -482,8 +482,7 @@ void NetworkInterface::evaluate(uint64_t now) {
     trace_dma_busy_ = !dma_idle();
   }
 
-  bool sent_now = false;  // a flit left this cycle
-  for (const auto& p : ports_) sent_now = sent_now || p->sent_in(now);
+  const bool sent_now = last_flit_sent_ == now;  // a flit left this cycle
   if (!done_ && head_ >= table.entries().size() && events_.empty() && inbox_.empty() &&
       std::all_of(ports_.begin(), ports_.end(),
                   [now](const auto& p) { return p->queued_flits_at(now) == 0; }) &&

@@ -216,7 +216,6 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   NiConfig ni_;
   std::vector<std::unique_ptr<Endpoint>> ports_;
   std::vector<SendChannel> channels_;  // per port
-  std::array<size_t, kMaxLocalPorts> queued_at_start_{};  // per port: its sends at fetch()
   RingBuffer<Arrived> inbox_;  // by cycle, then port
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> events_;
   uint64_t seq_ = 0;
@@ -238,6 +237,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
 
   bool started_ = false, done_ = false;
   uint64_t done_cycle_ = 0, progress_ = 0, heads_ = 0, next_job_id_ = 1;
+  uint64_t last_flit_sent_ = ~0ull;  // cycle a port last sent a flit
   size_t head_ = 0;  // index of the table's head entry
   // The head entry and DependencyTracker::changes() when it last waited for a message.
   size_t waiting_head_ = ~size_t{0};

@@ -25,6 +25,7 @@ std::optional<BurstRead> SendChannel::next_burst(uint64_t now) {
   if (fetched_ >= job.request.bytes) {  // the whole send is read
     jobs_.pop_front();
     fetched_ = 0;
+    last_done_ = now;
   }
   return b;
 }

@@ -42,6 +42,9 @@ class SendChannel {
   // Sends queued (an entry issues when its sends fit the count at the cycle's start:
   // queued() before the cycle's burst + its sends <= send_queue).
   size_t queued() const { return jobs_.size(); }
+  // Sends queued at the start of cycle `now` (a send whose last burst was asked for in this
+  // cycle still counts).
+  size_t queued_at(uint64_t now) const { return jobs_.size() + (last_done_ == now); }
   void push(const SendJob& job) { jobs_.push_back(job); }
   // The next burst of the oldest send, if the NI buffer has room for it in cycle `now` (see
   // above); from then on it counts as being read.
@@ -80,6 +83,7 @@ class SendChannel {
   RingBuffer<uint64_t> lines_;         // flits left of every burst read and not yet injected
   uint64_t last_line_freed_ = ~0ull;   // cycle the last line's last flit left
   uint64_t last_sent_ = ~0ull;         // cycle the last flit left
+  uint64_t last_done_ = ~0ull;         // cycle the last send left the queue
   // When the buffer had no room for the next burst: the flits that must still leave, and the
   // lines that must still be freed, before it can have room (only a flit leaving makes room:
   // a completed read's flits move from being read to the buffer, and the next burst stays the
