@@ -53,12 +53,12 @@ class Endpoint final : public sc_core::sc_module, public FlitPeer, public FlitSi
   Flit& append(const Flit& proto) override;
   void commit(size_t n);
   size_t queued_flits() const { return queue_.size(); }
-  // Whether a flit left in cycle `cycle`.
-  bool sent_in(uint64_t cycle) const { return last_send_ == cycle; }
   // The flits queued at the start of cycle `now`: the same whether SystemC runs this endpoint
   // before or after its user within the cycle (at most one flit leaves per cycle), as a
   // hardware occupancy register reads.
-  size_t queued_flits_at(uint64_t now) const { return queued_flits() + (sent_in(now) ? 1 : 0); }
+  size_t queued_flits_at(uint64_t now) const {
+    return queued_flits() + (last_send_ == now ? 1 : 0);
+  }
 
   // Called for every flit that arrives, in its arrival cycle.
   std::function<void(const Flit& flit, uint64_t cycle)> on_receive;
