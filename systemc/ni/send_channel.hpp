@@ -39,11 +39,11 @@ class SendChannel {
   SendChannel(const NiConfig& ni, const FlitEncoder& encoder, const Endpoint& port)
       : ni_(&ni), encoder_(&encoder), port_(&port) {}
 
-  // Sends queued (an entry issues when its sends fit the count at the cycle's start:
-  // queued() before the cycle's burst + its sends <= send_queue).
+  // Sends queued.
   size_t queued() const { return jobs_.size(); }
-  // Sends queued at the start of cycle `now` (a send whose last burst was asked for in this
-  // cycle still counts).
+  // Sends queued at the start of cycle `now`, a send whose last burst was asked for in this
+  // cycle still counting: an entry issues when its sends fit it (queued_at + its sends <=
+  // send_queue).
   size_t queued_at(uint64_t now) const { return jobs_.size() + (last_done_ == now); }
   void push(const SendJob& job) { jobs_.push_back(job); }
   // The next burst of the oldest send, if the NI buffer has room for it in cycle `now` (see
