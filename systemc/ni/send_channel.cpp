@@ -9,10 +9,12 @@ std::optional<BurstRead> SendChannel::next_burst(uint64_t now) {
   const SendJob& job = jobs_.front();
   const uint64_t bytes = std::min<uint64_t>(ni_->dma_burst_bytes, job.request.bytes - fetched_);
   const uint64_t flits = encoder_->flits(job, fetched_, bytes);
-  const uint64_t lines = lines_at(now), held = inflight_flits_ + port_->queued_flits_at(now);
+  const uint64_t queued = port_->queued_flits_at(now), lines = lines_at(now);
+  const uint64_t held = inflight_flits_ + queued;
   if (lines >= ni_->buffer_lines || held + flits > ni_->buffer_flits) {
     // A flit or line freed in this cycle counts from the next (lines_at, queued_flits_at).
-    sends_short_ = static_cast<int64_t>(held + flits) - ni_->buffer_flits - (last_sent_ == now);
+    const bool left_now = queued != port_->queued_flits();
+    sends_short_ = static_cast<int64_t>(held + flits) - ni_->buffer_flits - left_now;
     lines_short_ = static_cast<int64_t>(lines) + 1 - ni_->buffer_lines - (last_line_freed_ == now);
     retry_ = sends_short_ <= 0 && lines_short_ <= 0 ? now + 1 : ~0ull;
     return std::nullopt;

@@ -60,7 +60,6 @@ class SendChannel {
       lines_.pop_front();
       last_line_freed_ = cycle;
     }
-    last_sent_ = cycle;
     --sends_short_;
     if (last_line_freed_ == cycle) --lines_short_;
     if (sends_short_ <= 0 && lines_short_ <= 0) retry_ = std::min(retry_, cycle + 1);
@@ -82,7 +81,6 @@ class SendChannel {
   uint64_t inflight_flits_ = 0;        // flits of reads not yet completed
   RingBuffer<uint64_t> lines_;         // flits left of every burst read and not yet injected
   uint64_t last_line_freed_ = ~0ull;   // cycle the last line's last flit left
-  uint64_t last_sent_ = ~0ull;         // cycle the last flit left
   uint64_t last_done_ = ~0ull;         // cycle the last send left the queue
   // When the buffer had no room for the next burst: the flits that must still leave, and the
   // lines that must still be freed, before it can have room (only a flit leaving makes room:
