@@ -387,9 +387,8 @@ bool NetworkInterface::unread_by_any_send(uint64_t addr, uint64_t len) const {
                      [&](const SendChannel& c) { return c.unread(addr, len); });
 }
 
-void NetworkInterface::control(uint64_t now) {
+void NetworkInterface::control_head(uint64_t now) {
   const std::vector<TableEntry>& entries = table.entries();
-  if (head_ >= entries.size()) return;
   const TableEntry& e = entries[head_];
   if (!fault().empty()) return;  // the run stops at the end of this delta cycle
   if (e.step < timestep.value()) {
@@ -404,8 +403,6 @@ void NetworkInterface::control(uint64_t now) {
     }
     return;
   }
-  // The head still waits if it waited when the dependencies last changed.
-  if (waiting_head_ == head_ && waiting_changes_ == dependencies.changes()) return;
   Op op;
   uint32_t from;
   if (dependencies.first_missing(e, op, from)) {

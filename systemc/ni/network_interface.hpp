@@ -181,7 +181,16 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   // latency ago and out of the host's cache by now, fetched one evaluation early.
   void prefetch(const Pending& ev) const;
   void fetch(uint64_t now);
-  void control(uint64_t now);
+  // The table's head (Fig. 6): issues it, or advances the timestep. Two cases that do
+  // nothing are told inline: a done table, and a head that found a message missing with the
+  // dependencies as they still are (a head of the current step; the timestep stays while it
+  // waits). control_head decides the others.
+  void control(uint64_t now) {
+    if (head_ >= table.entries().size()) return;
+    if (waiting_head_ == head_ && waiting_changes_ == dependencies.changes()) return;
+    control_head(now);
+  }
+  void control_head(uint64_t now);
   SendRoute route_to(const SendRequest& s) const;
   void schedule(uint64_t cycle, EventKind kind, uint32_t slot);
   void issue_reduce(uint32_t slot, uint64_t now);
