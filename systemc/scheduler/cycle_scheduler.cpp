@@ -99,6 +99,41 @@ void CycleScheduler::run_group(uint32_t g, uint64_t end) {
   Group& group = groups_[g];
   running_ = true;
   running_group_ = g;
+  if (group.clients.size() == 2) {
+    run_pair(group, end);
+  } else {
+    run_clients(group, end);
+  }
+  running_ = false;
+  group.listed = false;
+  if (group.pending != kNever) requests_.push(group.pending, g);
+}
+
+// A node's router and NI: run_clients for two, with the pair held in registers.
+void CycleScheduler::run_pair(Group& group, uint64_t end) {
+  Client& a = clients_[group.clients[0]];
+  Client& b = clients_[group.clients[1]];
+  for (;;) {
+    const uint64_t cycle = std::min(a.pending, b.pending);
+    if (cycle >= end) {
+      group.pending = cycle;
+      return;
+    }
+    current_ = cycle;
+    if (a.pending == cycle) {
+      a.pending = kNever;
+      ++runs_;
+      a.run(cycle);
+    }
+    if (b.pending == cycle) {
+      b.pending = kNever;
+      ++runs_;
+      b.run(cycle);
+    }
+  }
+}
+
+void CycleScheduler::run_clients(Group& group, uint64_t end) {
   for (;;) {
     uint64_t cycle = kNever;
     for (const uint32_t id : group.clients) cycle = std::min(cycle, clients_[id].pending);
@@ -115,9 +150,6 @@ void CycleScheduler::run_group(uint32_t g, uint64_t end) {
       c.run(cycle);
     }
   }
-  running_ = false;
-  group.listed = false;
-  if (group.pending != kNever) requests_.push(group.pending, g);
 }
 
 }  // namespace mt::noc

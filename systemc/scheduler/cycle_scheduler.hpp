@@ -96,6 +96,8 @@ class CycleScheduler : public sc_core::sc_module {
   // notify() of any other request: checked, then queued for its group.
   void request(uint32_t id, uint64_t cycle);
   void run_group(uint32_t g, uint64_t end);
+  void run_pair(Group& group, uint64_t end);
+  void run_clients(Group& group, uint64_t end);
   void arm(uint64_t cycle);
   [[noreturn]] void refuse(uint64_t cycle, const char* why) const;
 

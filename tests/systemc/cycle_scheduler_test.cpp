@@ -181,6 +181,28 @@ TEST_F(CycleSchedulerSim, EachGroupRunsAloneThroughAWindowOfTheLookahead) {
   EXPECT_EQ(s.runs(), 9u);
 }
 
+TEST_F(CycleSchedulerSim, AGroupsMembersRunInTheOrderTheyWereAddedWhateverTheirNumber) {
+  // A group of two (a node's router and NI) has a loop of its own; any other size the general
+  // one. Both run a cycle's members in the order they were added, not the order they asked.
+  CycleScheduler s("scheduler", kClockPs);
+  s.set_lookahead(8);
+  Log log;
+  Member x(s, 1, 'x', log), y(s, 1, 'y', log);
+  Member p(s, 2, 'p', log), q(s, 2, 'q', log), r(s, 2, 'r', log);
+  y.event.notify_at(1);
+  x.event.notify_at(1);
+  r.event.notify_at(1);
+  p.event.notify_at(1);
+  x.script = {{2, &x, 3}};
+  y.script = {{1, &y, 3}, {1, &x, 2}};  // a request for a later cycle made after x ran
+  p.script = {{1, &q, 2}};
+  r.script = {{1, &p, 2}};
+  run_cycles(12);
+  EXPECT_EQ(log, (Log{{'x', 1}, {'y', 1}, {'x', 2}, {'x', 3}, {'y', 3},
+                      {'p', 1}, {'r', 1}, {'p', 2}, {'q', 2}}));
+  EXPECT_EQ(s.runs(), 9u);
+}
+
 TEST_F(CycleSchedulerSim, WithLookaheadOneGroupsAdvanceInLockstep) {
   CycleScheduler s("scheduler", kClockPs);
   Log log;
