@@ -15,6 +15,11 @@ CycleScheduler::CycleScheduler(sc_core::sc_module_name name, uint64_t clock_ps)
 }
 
 uint32_t CycleScheduler::add(Run run, uint64_t group) {
+  // A group's run holds its clients by reference (run_pair), so none is added meanwhile.
+  if (running_) {
+    SC_REPORT_ERROR("mt/noc/scheduler",
+                    fmt::format("{}: a component added while a group runs", name()).c_str());
+  }
   uint32_t g = static_cast<uint32_t>(groups_.size());
   if (group != kOwnGroup) {
     const auto [it, fresh] = group_of_key_.try_emplace(group, g);

@@ -51,7 +51,7 @@ class CycleScheduler : public sc_core::sc_module {
   using Run = std::function<void(uint64_t now)>;
 
   // Registers a component's run in group `group` (any key; components with the same key
-  // share the group); returns its id for notify().
+  // share the group); returns its id for notify(). Not from within a run (an error).
   uint32_t add(Run run, uint64_t group = kOwnGroup);
   // Asks for run(id) in cycle `cycle`, which must lie after the current cycle. Inline: a
   // component's request from its own group's run (the common one) only records the cycle.

@@ -203,6 +203,14 @@ TEST_F(CycleSchedulerSim, AGroupsMembersRunInTheOrderTheyWereAddedWhateverTheirN
   EXPECT_EQ(s.runs(), 9u);
 }
 
+TEST_F(CycleSchedulerSim, AComponentAddedWhileAGroupRunsIsAnError) {
+  CycleScheduler s("scheduler", kClockPs);
+  CycleEvent late;
+  CycleEvent adder(s, [&](uint64_t) { late = CycleEvent(s, [](uint64_t) {}); }, 1);
+  adder.notify_at(1);
+  EXPECT_THROW(run_cycles(4), sc_core::sc_report);
+}
+
 TEST_F(CycleSchedulerSim, WithLookaheadOneGroupsAdvanceInLockstep) {
   CycleScheduler s("scheduler", kClockPs);
   Log log;
