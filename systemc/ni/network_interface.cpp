@@ -151,6 +151,7 @@ SendRoute NetworkInterface::route_to(const SendRequest& s) const {
 }
 
 bool NetworkInterface::dma_idle() const {
+  if (queued_ports_ != 0) return false;
   return std::all_of(channels_.begin(), channels_.end(),
                      [](const SendChannel& c) { return c.dma_idle(); });
 }
@@ -311,11 +312,12 @@ void NetworkInterface::prefetch(const Pending& ev) const {
 }
 
 void NetworkInterface::fetch(uint64_t now) {
-  const uint32_t ports = static_cast<uint32_t>(channels_.size());
-  for (uint32_t p = 0; p < ports; ++p) {
-    if (!channels_[p].may_burst(now)) continue;  // idle, or no room yet: no call
+  for (uint32_t m = queued_ports_; m != 0; m &= m - 1) {
+    const auto p = static_cast<uint32_t>(__builtin_ctz(m));
+    if (!channels_[p].may_burst(now)) continue;  // no room yet: no call
     const std::optional<BurstRead> r = channels_[p].next_burst(now);
     if (!r) continue;
+    if (channels_[p].queued() == 0) queued_ports_ &= ~(1u << p);
     uint32_t slot;
     if (free_bursts_.empty()) {
       slot = static_cast<uint32_t>(bursts_.size());
@@ -434,6 +436,7 @@ void NetworkInterface::control_head(uint64_t now) {
     job.route = route_to(s);
     job.id = (uint64_t{place_.node} << 32) | next_job_id_++;
     channels_[job.route.port_index].push(job);
+    queued_ports_ |= 1u << job.route.port_index;
   }
   if (on_issue) on_issue(place_.node, head_, e, now);
   ++head_;

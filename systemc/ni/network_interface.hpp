@@ -225,6 +225,8 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   NiConfig ni_;
   std::vector<std::unique_ptr<Endpoint>> ports_;
   std::vector<SendChannel> channels_;  // per port
+  // Bit p: channels_[p] has a send queued (fetch and dma_idle pass over the others).
+  uint32_t queued_ports_ = 0;
   RingBuffer<Arrived> inbox_;  // by cycle, then port
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> events_;
   uint64_t seq_ = 0;
