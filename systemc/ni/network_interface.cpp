@@ -9,6 +9,7 @@
 #include "flit/source_route.hpp"
 #include "memory/accel_memory.hpp"
 #include "ni/first_hop.hpp"
+#include "router/vc_mask.hpp"
 
 namespace mt::noc {
 namespace {
@@ -313,7 +314,7 @@ void NetworkInterface::prefetch(const Pending& ev) const {
 
 void NetworkInterface::fetch(uint64_t now) {
   for (uint32_t m = queued_ports_; m != 0; m &= m - 1) {
-    const auto p = static_cast<uint32_t>(__builtin_ctz(m));
+    const unsigned p = lowest_bit(m);
     if (!channels_[p].may_burst(now)) continue;  // no room yet: no call
     const std::optional<BurstRead> r = channels_[p].next_burst(now);
     if (!r) continue;
