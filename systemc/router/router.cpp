@@ -192,6 +192,7 @@ void Router::accept_flit(unsigned port, const Flit& flit, uint8_t vc, uint64_t u
   nonempty_ |= vc_bit(i);
   ++flits_in_[i];
   max_occupancy_ = std::max(max_occupancy_, static_cast<uint32_t>(ivc.fifo.size()));
+  if (ivc.state == VcState::kIdle) idle_head(usable);
   if (((local_ports_ >> port) & 1u) != 0 && shared_->watchdog_cycles != 0 &&
       !shared_->watchdog_armed) {
     // Checks fall half a cycle after a cycle boundary, when every router is done with it.
@@ -232,16 +233,21 @@ void Router::evaluate(uint64_t now) {
   uint64_t next = kNever;
   bool progress = false;
 
-  // RC for idle VCs whose front (a head) is usable and whose previous packet has left.
-  for (VcMask m = nonempty_ & ~(vc_alloc_ | active_ | aggregating_); m != 0; m &= m - 1) {
-    const unsigned i = lowest_bit(m);
-    const uint64_t t = std::max(ivcs_[i].fifo.front().usable, ivcs_[i].ready);
-    if (t <= now) {
-      route(i, now);
-    } else {
-      next = std::min(next, t);
+  // RC for idle VCs whose front (a head) is usable and whose previous packet has left; none
+  // is before rc_next_, which every way into that set lowers (idle_head).
+  if (rc_next_ <= now) {
+    rc_next_ = kNever;
+    for (VcMask m = nonempty_ & ~(vc_alloc_ | active_ | aggregating_); m != 0; m &= m - 1) {
+      const unsigned i = lowest_bit(m);
+      const uint64_t t = std::max(ivcs_[i].fifo.front().usable, ivcs_[i].ready);
+      if (t <= now) {
+        route(i, now);
+      } else {
+        rc_next_ = std::min(rc_next_, t);
+      }
     }
   }
+  next = std::min(next, rc_next_);
   if (vc_alloc_ != 0) allocate_vcs(now, progress, next);
   allocate_switch(now, progress, next);
   if (aggregator_) aggregate(now, progress, next);

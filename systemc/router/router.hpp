@@ -220,6 +220,9 @@ class Router final : public sc_core::sc_module, public FlitPeer {
   void before_end_of_elaboration() override;  // offers direct calls to the peers
   void end_of_elaboration() override;  // takes the sockets' bound interfaces and peers
   void route(unsigned ivc_index, uint64_t now);                              // RC
+  // An idle VC has a head at its front (it arrived, or the packet ahead of it left) that RC
+  // cannot take before cycle `at`.
+  void idle_head(uint64_t at) { rc_next_ = std::min(rc_next_, at); }
   void route_grid(InputVc& v, Flit& head, unsigned in_port, unsigned in_vc, bool injected);
   void route_switched(InputVc& v, Flit& head, unsigned in_port, unsigned in_vc, bool injected);
   void allocate_vcs(uint64_t now, bool& progress, uint64_t& next);          // VA
@@ -299,6 +302,7 @@ class Router final : public sc_core::sc_module, public FlitPeer {
   // Bit masks over input VC indices, so a cycle touches only busy VCs.
   VcMask nonempty_ = 0, vc_alloc_ = 0, active_ = 0;
   VcMask va_parked_ = 0;        // of vc_alloc_, the parked ones (VaParking)
+  uint64_t rc_next_ = 0;         // no idle VC's head is usable for RC before this cycle
   PortMask va_retry_ports_ = 0;  // ports whose parked VCs have a retry cycle
   PortMask credit_ports_ = 0;  // ports with credits in flight
   PortMask local_ports_ = 0;   // the NI ports

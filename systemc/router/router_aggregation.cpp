@@ -74,6 +74,7 @@ void Router::aggregate(uint64_t now, bool& progress, uint64_t& next) {
     if (tail) {
       v.state = VcState::kIdle;
       aggregating_ &= ~vc_bit(i);
+      if (!v.fifo.empty()) idle_head(v.ready);
     }
     progress = true;
   }
@@ -85,6 +86,7 @@ void Router::aggregate(uint64_t now, bool& progress, uint64_t& next) {
     a.usable = now + 1;
     nonempty_ |= vc_bit(i);
     ++flits_in_[i];
+    if (ivcs_[i].state == VcState::kIdle) idle_head(a.usable);
   });
   if (sent) progress = true;
   next = std::min(next, aggregator_->next_due(now));

@@ -327,6 +327,7 @@ void Router::grant_switch(unsigned i, uint64_t now) {
     v.state = VcState::kIdle;
     v.message = false;
     active_ &= ~vc_bit(i);
+    if (!v.fifo.empty()) idle_head(v.ready);
   }
 }
 
