@@ -190,6 +190,7 @@ class RouterPort : public sc_core::sc_module {
   std::map<uint64_t, Flit> sent;             // cycle -> flit the NI injected
   std::map<uint64_t, uint8_t> credited;      // cycle -> VC of the credit the NI returned
   uint64_t period = 1;
+  uint64_t local_latency = 0;  // cycles a credit takes from the NI to the router
 
   // Stimuli usable in the next cycle. Given between two sc_start calls, a zero delay would
   // wake the endpoint a second time in a cycle whose timed wake-up the kernel has already
@@ -214,9 +215,12 @@ class RouterPort : public sc_core::sc_module {
     sent[now()] = f;
     return tlm::TLM_ACCEPTED;
   }
-  tlm::tlm_sync_enum credit_back(Flit& c, tlm::tlm_phase&, sc_core::sc_time&) {
-    EXPECT_EQ(credited.count(now()), 0u) << "two credits in one cycle";
-    credited[now()] = c.vc;
+  // The NI may hand a credit over before the cycle it returns it in (the endpoint decides it
+  // when the flit is delivered): that cycle is the one its delay, less the latency, points to.
+  tlm::tlm_sync_enum credit_back(Flit& c, tlm::tlm_phase&, sc_core::sc_time& delay) {
+    const uint64_t at = now() + delay.value() / period - local_latency;
+    EXPECT_EQ(credited.count(at), 0u) << "two credits in one cycle";
+    credited[at] = c.vc;
     return tlm::TLM_ACCEPTED;
   }
 };
@@ -400,6 +404,7 @@ class NiLockstep : public noc::test::SimTest {
     for (uint32_t p = 0; p < kK; ++p) {
       ports.push_back(std::make_unique<RouterPort>(fmt::format("router_{}", p).c_str()));
       ports.back()->period = period;
+      ports.back()->local_latency = noc.local_latency;
       ni.port(p).out.bind(ports.back()->in);
       ports.back()->out.bind(ni.port(p).in);
     }

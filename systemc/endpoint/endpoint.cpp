@@ -23,7 +23,6 @@ Endpoint::Endpoint(sc_core::sc_module_name name, uint32_t node, const NocConfig&
       clock_(cfg.clock_ps),
       local_delay_(clock_.time_of(cfg.local_latency)),
       queue_(16),
-      arrivals_(8),
       credits_(cfg.vcs, cfg.vc_depth),
       driver_(driver) {
   cfg.validate();
@@ -109,12 +108,19 @@ tlm::tlm_sync_enum Endpoint::receive_flit(Flit& flit, tlm::tlm_phase& phase,
   return tlm::TLM_ACCEPTED;
 }
 
+// Every flit is sunk in the cycle it arrives, so the router's hand-off already decides all
+// of it: its credit goes back now, usable local_latency after the arrival (as if sent then),
+// and on_receive gets it with its arrival cycle.
 void Endpoint::accept_flit(unsigned, const Flit& flit, uint8_t vc, uint64_t usable) {
-  Timed& a = arrivals_.push_slot();
-  a.flit = flit;
-  a.flit.vc = vc;
-  a.cycle = usable;
-  wake_at(usable, cycle());
+  ++received_;
+  const uint64_t credit_at = usable + cfg_.local_latency;
+  if (router_out_.peer != nullptr) {
+    router_out_.peer->accept_credit(router_out_.port, vc, credit_at);
+  } else {  // through TLM, with the delay from the current cycle (a time conversion per call)
+    hand_credit(router_out_, router_bw_, credit_, vc, credit_at,
+                clock_.time_of(credit_at - cycle()));
+  }
+  if (on_receive) on_receive(flit, vc, usable);
 }
 
 tlm::tlm_sync_enum Endpoint::receive_credit(Flit& credit, tlm::tlm_phase& phase,
@@ -185,19 +191,9 @@ void Endpoint::take_credits(uint64_t now) {
 
 void Endpoint::evaluate(uint64_t now) {
   next_wake_ = kNever;  // the pending notification has just fired
-  // Sink every usable flit at once and hand its buffer slot back. The flit is read in its slot
-  // (only the router's grant adds arrivals, never a callback), then popped.
-  while (!arrivals_.empty() && arrivals_.front().cycle <= now) {
-    const Flit& f = arrivals_.front().flit;
-    ++received_;
-    hand_credit(router_out_, router_bw_, credit_, f.vc, now + cfg_.local_latency, local_delay_);
-    if (on_receive) on_receive(f, now);
-    arrivals_.pop_front();
-  }
   const bool sent = !queue_.empty() && queue_.front().cycle <= now && try_inject(now);
 
   uint64_t next = kNever;
-  if (!arrivals_.empty()) next = std::min(next, arrivals_.front().cycle);
   if (!queue_.empty()) {
     const uint64_t t = std::max(queue_.front().cycle, now + 1);
     // Blocked on credits: only a credit can unblock it, and credits wake us.

@@ -21,7 +21,7 @@ namespace mt::noc {
 
 class Endpoint final : public sc_core::sc_module, public FlitPeer, public FlitSink {
  public:
-  // With `driver`, the endpoint has no process of its own: a flit, credit or send arriving
+  // With `driver`, the endpoint has no process of its own: a credit or send arriving
   // between its evaluations notifies *driver, and the owner's run, which *driver makes, calls
   // evaluate() of every endpoint that shares it whose next_wake() has come, then asks *driver
   // for the earliest next_wake() of them all (an evaluation leaves its next wake-up there
@@ -29,11 +29,11 @@ class Endpoint final : public sc_core::sc_module, public FlitPeer, public FlitSi
   // port, and one request.
   Endpoint(sc_core::sc_module_name name, uint32_t node, const NocConfig& cfg,
            const CycleEvent* driver = nullptr);
-  // The work of cycle `now` (the current one): take usable credits, sink usable flits, inject
-  // one flit if it may.
+  // The work of cycle `now` (the current one): take usable credits, inject one flit if it
+  // may.
   void evaluate(uint64_t now);
-  // The first cycle in which evaluate() can do anything (kNever: none until a flit, a credit
-  // or a send arrives, each of which lowers it).
+  // The first cycle in which evaluate() can do anything (kNever: none until a credit or a send
+  // arrives, each of which lowers it).
   uint64_t next_wake() const { return next_wake_; }
 
   // One local port pair of the node's router: port i's two sockets, any i.
@@ -60,8 +60,10 @@ class Endpoint final : public sc_core::sc_module, public FlitPeer, public FlitSi
     return queued_flits() + (last_send_ == now ? 1 : 0);
   }
 
-  // Called for every flit that arrives, in its arrival cycle.
-  std::function<void(const Flit& flit, uint64_t cycle)> on_receive;
+  // Called for every flit that arrives, with the VC it came on and its arrival cycle, as the
+  // router hands it over: in that cycle or before it (the endpoint sinks every flit on arrival
+  // and returns its credit then, so nothing about it is left to decide in the cycle itself).
+  std::function<void(const Flit& flit, uint8_t vc, uint64_t cycle)> on_receive;
   // Called for every flit as it goes onto the injection link (with the VC it took).
   std::function<void(const Flit& flit, uint64_t cycle)> on_send;
   // Called for every credit the router returns, with the cycle from which it counts.
@@ -90,7 +92,7 @@ class Endpoint final : public sc_core::sc_module, public FlitPeer, public FlitSi
   SC_HAS_PROCESS(Endpoint);
   struct Timed {
     Flit flit;
-    uint64_t cycle = 0;  // queued: first cycle it may leave; arrived: cycle it is usable
+    uint64_t cycle = 0;  // first cycle it may leave
   };
   enum class Open : uint8_t { kNone, kPacket, kMessage };  // what send() has left open
 
@@ -114,7 +116,6 @@ class Endpoint final : public sc_core::sc_module, public FlitPeer, public FlitSi
   DelayCycles flit_delay_, credit_delay_;  // of the router's flits and credits
   sc_core::sc_time local_delay_;
   RingBuffer<Timed> queue_;
-  RingBuffer<Timed> arrivals_;
   CreditQueue credits_in_;
   std::vector<uint32_t> credits_;  // free slots per VC of the router's local input
   int current_vc_ = -1;            // VC of the packet being injected, -1 between packets

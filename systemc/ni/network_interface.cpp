@@ -46,20 +46,25 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const NiPlace& 
   ni.validate();
   // The NI runs in its router's group (the router's is the node's vertex id).
   wake_ = CycleEvent(scheduler, [this](uint64_t now) { evaluate(now); }, place.node);
+  take_slot_ = [this](uint32_t port, Op op, uint32_t flow, uint32_t sender) {
+    return slots.take(now_cycle(), port, key(op, flow, sender));
+  };
   for (uint32_t i = 0; i < noc.ni_ports; ++i) {
     ports_.push_back(std::make_unique<Endpoint>(fmt::format("port_{}", i).c_str(), place.node,
                                                 noc, &wake_));
     Endpoint& e = *ports_.back();
     channels_.emplace_back(ni_, encoder, e);
-    e.on_receive = [this, i](const Flit& f, uint64_t cycle) {
+    // The port hands a flit over as the router sends it, before its arrival cycle; what the
+    // NI shows of it from that cycle on (done, the traced count) waits for the cycle
+    // (note_arrivals).
+    e.on_receive = [this, i](const Flit& f, uint8_t vc, uint64_t cycle) {
       Arrived& a = inbox_.push_slot();
       a.flit = f;
+      a.flit.vc = vc;
       a.port = i;
       a.cycle = cycle;
-      ++trace_flits_in_[i];
-      if (on_flit_in) on_flit_in(i, f, cycle);
-      done_ = false;  // a message no entry waits for (a leaf's final Gather) is still work
-      wake_at(cycle + 1);
+      if (on_flit_in) on_flit_in(i, a.flit, cycle);
+      wake_at(arrival_wake(cycle));
     };
     e.on_send = [this, i](const Flit& f, uint64_t cycle) {
       channels_[i].sent(cycle);
@@ -78,10 +83,13 @@ uint64_t NetworkInterface::now_cycle() const {
   return wake_.scheduler().now();
 }
 
-void NetworkInterface::wake_at(uint64_t cycle) {
-  if (cycle >= next_wake_) return;
-  next_wake_ = cycle;
-  wake_.notify_at(cycle);
+void NetworkInterface::note_arrivals(uint64_t now) {
+  if (inbox_.empty() || inbox_.front().cycle > now) return;
+  done_ = false;  // a message no entry waits for (a leaf's final Gather) is still work
+  if (!traced_) return;
+  for (size_t k = 0; k < inbox_.size() && inbox_.at(k).cycle <= now; ++k) {
+    if (inbox_.at(k).cycle == now) ++trace_flits_in_[inbox_.at(k).port];
+  }
 }
 
 void NetworkInterface::start() {
@@ -164,8 +172,9 @@ void NetworkInterface::schedule(uint64_t cycle, EventKind kind, uint32_t slot) {
 void NetworkInterface::eject(uint64_t now) {
   // A flit is decoded the cycle after it arrives (the ejection decoder's register stage), and
   // the flits of one cycle in port order (the order of the RTL's memory requests). The inbox
-  // is in that order already: the ports deliver a cycle's flits when evaluate() runs them,
-  // one after the other in port order.
+  // is in that order already: the ports deliver each flit as the router grants it (possibly
+  // before its arrival cycle), and the router's ejections all take the same delay, so they
+  // arrive in grant order, and one cycle's grants go out in port order.
   if (!inbox_.empty() && inbox_.front().cycle < now) decode_arrivals(now);
   // The interlock takes one Reduce block a cycle; its read goes after the cycle's Gather writes.
   if (interlock.queued() != 0) {
@@ -175,12 +184,9 @@ void NetworkInterface::eject(uint64_t now) {
 }
 
 void NetworkInterface::decode_arrivals(uint64_t now) {
-  const TakeSlot take_slot = [&](uint32_t port, Op op, uint32_t flow, uint32_t sender) {
-    return slots.take(now, port, key(op, flow, sender));
-  };
   while (!inbox_.empty() && inbox_.front().cycle < now) {
     const Arrived& a = inbox_.front();
-    const bool block = ejection.consume(a.flit, a.port, received_, take_slot);
+    const bool block = ejection.consume(a.flit, a.port, received_, take_slot_);
     inbox_.pop_front();  // nothing below pushes to the inbox
     ++progress_;
     if (!block) continue;
@@ -455,6 +461,7 @@ void NetworkInterface::evaluate(uint64_t now) {
   }
   next_wake_ = kNever;
   if (ports_next != kNever) wake_.notify_at(ports_next);
+  if (done_ || traced_) note_arrivals(now);
   if (!started_) return;
   // After a fault the NI does nothing more: the run ends with this delta cycle, but the
   // scheduler finishes its window first, and the fault's flit or entry is still at the head.
@@ -484,12 +491,14 @@ void NetworkInterface::evaluate(uint64_t now) {
   }
 
   const bool sent_now = last_flit_sent_ == now;  // a flit left this cycle
-  if (!done_ && head_ >= table.entries().size() && events_.empty() && inbox_.empty() &&
+  if (!done_ && head_ >= table.entries().size() && events_.empty() &&
+      (inbox_.empty() || inbox_.front().cycle > now) &&
       std::all_of(ports_.begin(), ports_.end(),
                   [now](const auto& p) { return p->queued_flits_at(now) == 0; }) &&
       interlock.pending() == 0 && ejection.open_messages() == 0 && dma_idle()) {
     done_ = true;
     done_cycle_ = now;
+    if (!inbox_.empty()) wake_at(inbox_.front().cycle);  // a flit on its way ends it
     return;
   }
   uint64_t next = progress_ != before ? now + 1 : kNever;
@@ -497,7 +506,7 @@ void NetworkInterface::evaluate(uint64_t now) {
   // may have come before this evaluation and been absorbed by it.
   if (sent_now) next = std::min(next, now + 1);
   if (!events_.empty()) next = std::min(next, std::max(events_.top().cycle, now + 1));
-  if (!inbox_.empty()) next = std::min(next, std::max(inbox_.front().cycle + 1, now + 1));
+  if (!inbox_.empty()) next = std::min(next, std::max(arrival_wake(inbox_.front().cycle), now + 1));
   if (lockstep.zero_at() > now) next = std::min(next, lockstep.zero_at());
   if (next == kNever) return;
   if (!events_.empty() && events_.top().cycle <= next) prefetch(events_.top());

@@ -214,7 +214,17 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   void plan_forwarding();
   void hold_sum(const Block& b);
   bool dma_idle() const;
-  void wake_at(uint64_t cycle);
+  void wake_at(uint64_t cycle) {
+    if (cycle >= next_wake_) return;
+    next_wake_ = cycle;
+    wake_.notify_at(cycle);
+  }
+  // The cycle to run in for a flit arriving in `cycle`: the next, to decode it, or its own,
+  // when the flit ends the NI's done or is counted in the traces then.
+  uint64_t arrival_wake(uint64_t cycle) const { return done_ || traced_ ? cycle : cycle + 1; }
+  // The flits that arrive in cycle `now` (evaluate calls it when done or traced): the NI is
+  // no longer done, and the traces count them.
+  void note_arrivals(uint64_t now);
   uint64_t now_cycle() const;
   static uint64_t key(Op op, uint32_t flow, uint32_t sender) {
     return (uint64_t{static_cast<uint8_t>(op)} << 56) | (uint64_t{flow} << 28) | sender;
@@ -239,6 +249,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   std::vector<Message> arriving_;
   Decoded decoded_;
   ReceivedBlock received_;
+  TakeSlot take_slot_;  // the ejection decoder's: a block slot from `slots` in this cycle
   ForwardBuffer forward_;
   std::shared_ptr<const std::vector<uint64_t>> sample_;  // set_data_sample; null: all bytes
   uint64_t sample_base_ = 0;

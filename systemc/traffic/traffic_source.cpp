@@ -22,7 +22,7 @@ TrafficSource::TrafficSource(sc_core::sc_module_name name, Endpoint& endpoint,
   endpoint_.on_send = [this](const Flit& flit, uint64_t cycle) {
     if (is_head(flit.type)) log_.head_sent(flit.packet, cycle);
   };
-  endpoint_.on_receive = [this](const Flit& flit, uint64_t cycle) {
+  endpoint_.on_receive = [this](const Flit& flit, uint8_t, uint64_t cycle) {
     log_.arrive(flit, node_, cycle);
   };
   SC_METHOD(generate);  // first run at time 0, cycle 0

@@ -66,7 +66,10 @@ struct Rig {
     ep.out.bind(port.in);
     port.out.bind(ep.in);
     ep.on_send = [this](const Flit& f, uint64_t cycle) { sent.push_back({f, cycle}); };
-    ep.on_receive = [this](const Flit& f, uint64_t cycle) { received.push_back({f, cycle}); };
+    ep.on_receive = [this](const Flit& f, uint8_t vc, uint64_t cycle) {
+      received.push_back({f, cycle});
+      received.back().flit.vc = vc;
+    };
   }
   // Runs until the start of cycle `c`.
   void run_to(uint64_t c) {

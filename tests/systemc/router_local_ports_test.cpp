@@ -262,7 +262,7 @@ struct PortZeroOnly {
       eps.push_back(std::make_unique<Endpoint>(fmt::format("endpoint_{}", n).c_str(), n, cfg));
       eps.back()->out.bind(net.inject(n));
       net.eject(n).bind(eps.back()->in);
-      eps.back()->on_receive = [this, n](const Flit&, uint64_t) { ++received[n]; };
+      eps.back()->on_receive = [this, n](const Flit&, uint8_t, uint64_t) { ++received[n]; };
     }
   }
   void run(uint64_t cycles) {

@@ -103,8 +103,9 @@ class Harness {
         e.out.bind(net.inject(n, i));
         net.eject(n, i).bind(e.in);
         e.on_send = [this, n, i](const Flit& f, uint64_t c) { sent[n].push_back({f, c, i}); };
-        e.on_receive = [this, n, i](const Flit& f, uint64_t c) {
+        e.on_receive = [this, n, i](const Flit& f, uint8_t vc, uint64_t c) {
           received[n].push_back({f, c, i});
+          received[n].back().flit.vc = vc;
         };
       }
     }
