@@ -84,7 +84,7 @@ uint64_t NetworkInterface::now_cycle() const {
 }
 
 void NetworkInterface::note_arrivals(uint64_t now) {
-  if (inbox_.empty() || inbox_.front().cycle > now) return;
+  if (!arrived_by(now)) return;
   done_ = false;  // a message no entry waits for (a leaf's final Gather) is still work
   if (!traced_) return;
   for (size_t k = 0; k < inbox_.size() && inbox_.at(k).cycle <= now; ++k) {
@@ -492,13 +492,13 @@ void NetworkInterface::evaluate(uint64_t now) {
 
   const bool sent_now = last_flit_sent_ == now;  // a flit left this cycle
   if (!done_ && head_ >= table.entries().size() && events_.empty() &&
-      (inbox_.empty() || inbox_.front().cycle > now) &&
+      !arrived_by(now) &&
       std::all_of(ports_.begin(), ports_.end(),
                   [now](const auto& p) { return p->queued_flits_at(now) == 0; }) &&
       interlock.pending() == 0 && ejection.open_messages() == 0 && dma_idle()) {
     done_ = true;
     done_cycle_ = now;
-    if (!inbox_.empty()) wake_at(inbox_.front().cycle);  // a flit on its way ends it
+    if (!inbox_.empty()) wake_at(arrival_wake(inbox_.front().cycle));  // one on its way ends it
     return;
   }
   uint64_t next = progress_ != before ? now + 1 : kNever;

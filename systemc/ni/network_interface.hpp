@@ -222,6 +222,8 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   // The cycle to run in for a flit arriving in `cycle`: the next, to decode it, or its own,
   // when the flit ends the NI's done or is counted in the traces then.
   uint64_t arrival_wake(uint64_t cycle) const { return done_ || traced_ ? cycle : cycle + 1; }
+  // Whether a flit in the inbox has arrived by cycle `now` (the ports hand flits over early).
+  bool arrived_by(uint64_t now) const { return !inbox_.empty() && inbox_.front().cycle <= now; }
   // The flits that arrive in cycle `now` (evaluate calls it when done or traced): the NI is
   // no longer done, and the traces count them.
   void note_arrivals(uint64_t now);
