@@ -15,10 +15,10 @@
 namespace mt::noc {
 namespace {
 
-std::shared_ptr<const std::vector<uint64_t>> sample_of(const TableSet& set,
-                                                       const AllReduceOptions& opt) {
+std::shared_ptr<const SampledLines> sample_of(const TableSet& set,
+                                              const AllReduceOptions& opt) {
   if (opt.data == DataMode::kFull) return nullptr;
-  return std::make_shared<const std::vector<uint64_t>>(DataSample(set, opt.seed).lines());
+  return std::make_shared<const SampledLines>(DataSample(set, opt.seed).lines());
 }
 
 }  // namespace

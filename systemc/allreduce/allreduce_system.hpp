@@ -61,7 +61,7 @@ class AllReduceSystem : public sc_core::sc_module {
   Network net_;
   std::unique_ptr<SwitchPaths> switch_paths_;  // switch networks only
   DataMode data_mode_;
-  std::shared_ptr<const std::vector<uint64_t>> sample_;  // --data sampled only
+  std::shared_ptr<const SampledLines> sample_;  // --data sampled only
   GradientData data_;
   std::vector<std::unique_ptr<AccelMemory>> memories_;
   std::vector<std::unique_ptr<NiModel>> nis_;

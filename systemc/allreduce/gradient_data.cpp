@@ -115,7 +115,7 @@ bool holds_sums(const uint8_t* stored, const int64_t* sum, uint64_t n, bool int3
 }  // namespace
 
 GradientData::GradientData(uint32_t nodes, uint64_t bytes, DType dtype, uint64_t seed,
-                           std::shared_ptr<const std::vector<uint64_t>> sample)
+                           std::shared_ptr<const SampledLines> sample)
     : nodes_(nodes), dtype_(dtype), seed_(seed), elements_(bytes / 4), sample_(std::move(sample)),
       sum_(sample_ ? kPerLine * sample_->size() : elements_, 0) {
   for_each_checked([this](uint64_t, uint64_t) { ++checked_; });
@@ -197,9 +197,9 @@ bool GradientData::add_one(uint8_t* stored, uint64_t element) const {
   uint64_t k = element;
   if (sample_) {
     const uint64_t line = 4 * element - 4 * element % AccelMemory::kLineBytes;
-    const auto it = std::lower_bound(sample_->begin(), sample_->end(), line);
-    if (it == sample_->end() || *it != line) return false;
-    k = kPerLine * static_cast<uint64_t>(it - sample_->begin()) + element % kPerLine;
+    const size_t i = sample_->first_from(line);
+    if (i == sample_->size() || (*sample_)[i] != line) return false;
+    k = kPerLine * i + element % kPerLine;
   }
   uint32_t v;
   std::memcpy(&v, stored + 4 * k, 4);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "allreduce/fast_modulo.hpp"
+#include "memory/sampled_lines.hpp"
 #include "plan/plan.hpp"
 
 namespace mt::noc {
@@ -20,7 +21,7 @@ class GradientData {
   // `sample`: the offsets of the 16-byte lines a sampled AccelMemory stores; null: every
   // element is stored and checked.
   GradientData(uint32_t nodes, uint64_t bytes, DType dtype, uint64_t seed,
-               std::shared_ptr<const std::vector<uint64_t>> sample = nullptr);
+               std::shared_ptr<const SampledLines> sample = nullptr);
 
   // Writes node n's initial data into `stored` (AccelMemory::data(): the buffer, or its
   // sampled lines; little-endian elements) and adds it to the expected sum. Call once per
@@ -66,7 +67,7 @@ class GradientData {
   DType dtype_;
   uint64_t seed_;
   uint64_t elements_;  // in the buffer (a tail shorter than an element is not one)
-  std::shared_ptr<const std::vector<uint64_t>> sample_;
+  std::shared_ptr<const SampledLines> sample_;
   uint64_t checked_ = 0;
   uint32_t filled_ = 0;
   // Per stored element, the exact sum of the values filled so far: int32 takes its low 32

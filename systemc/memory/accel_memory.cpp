@@ -42,7 +42,7 @@ uint64_t period_of(const MemoryConfig& cfg) {
 }  // namespace
 
 AccelMemory::AccelMemory(sc_core::sc_module_name name, const MemoryConfig& cfg,
-                         std::shared_ptr<const std::vector<uint64_t>> sample)
+                         std::shared_ptr<const SampledLines> sample)
     : sc_core::sc_module(name), port("port"), cfg_(cfg), period_(period_of(cfg)),
       sample_(std::move(sample)), mem_(sample_ ? sample_->size() * kLineBytes : cfg.bytes, 0) {
   port.register_b_transport(this, &AccelMemory::b_transport);
@@ -66,7 +66,7 @@ void AccelMemory::copy(uint64_t offset, uint8_t* buf, uint64_t len, bool write) 
     return;
   }
   if (!write) std::memset(buf, 0, len);
-  const std::vector<uint64_t>& lines = *sample_;
+  const SampledLines& lines = *sample_;
   for_each_sampled_part(lines, offset, len, [&](size_t i, uint64_t from, uint64_t to) {
     uint8_t* stored = mem_.data() + i * kLineBytes + (from - lines[i]);
     if (write) std::memcpy(stored, buf + (from - offset), to - from);

@@ -40,6 +40,8 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "memory/sampled_lines.hpp"
+
 namespace mt::noc {
 
 // The model holds only a window of the accelerator's address space, [base, base + bytes): the
@@ -58,26 +60,23 @@ struct MemoryConfig {
 
 class AccelMemory : public sc_core::sc_module {
  public:
-  static constexpr uint64_t kLineBytes = 16;  // a sampled line
+  static constexpr uint64_t kLineBytes = SampledLines::kLineBytes;  // a sampled line
 
-  // The parts of [offset, offset + len) that lie in sampled lines (`lines`: their offsets,
-  // ascending), in order: f(i, from, to) for each line lines[i] the range meets, with
-  // [from, to) the bytes it shares with that line.
+  // The parts of [offset, offset + len) that lie in sampled lines, in order: f(i, from, to)
+  // for each line lines[i] the range meets, with [from, to) the bytes it shares with that line.
   template <typename F>
-  static void for_each_sampled_part(const std::vector<uint64_t>& lines, uint64_t offset,
-                                    uint64_t len, F&& f) {
-    auto it = std::lower_bound(lines.begin(), lines.end(), offset - offset % kLineBytes);
-    for (; it != lines.end() && *it < offset + len; ++it) {
-      f(static_cast<size_t>(it - lines.begin()), std::max(*it, offset),
-        std::min(*it + kLineBytes, offset + len));
+  static void for_each_sampled_part(const SampledLines& lines, uint64_t offset, uint64_t len,
+                                    F&& f) {
+    for (size_t i = lines.first_from(offset); i < lines.size() && lines[i] < offset + len; ++i) {
+      f(i, std::max(lines[i], offset), std::min(lines[i] + kLineBytes, offset + len));
     }
   }
 
   // Validates `cfg` (mt::InputError) and allocates zeroed bytes for the window: all
   // `cfg.bytes` of it, or with `sample` 16 bytes per sampled line. `sample` holds the lines'
-  // offsets from `cfg.base`, ascending, distinct, multiples of 16, inside the window.
+  // offsets from `cfg.base`, inside the window.
   AccelMemory(sc_core::sc_module_name name, const MemoryConfig& cfg,
-              std::shared_ptr<const std::vector<uint64_t>> sample = nullptr);
+              std::shared_ptr<const SampledLines> sample = nullptr);
 
   tlm_utils::simple_target_socket<AccelMemory> port;
 
@@ -112,7 +111,7 @@ class AccelMemory : public sc_core::sc_module {
 
   MemoryConfig cfg_;
   uint64_t period_;  // sc_time units per cycle
-  std::shared_ptr<const std::vector<uint64_t>> sample_;  // null: every byte is stored
+  std::shared_ptr<const SampledLines> sample_;  // null: every byte is stored
   std::vector<uint8_t> mem_;
   uint64_t free_ = 0;
   uint64_t bytes_read_ = 0, bytes_written_ = 0, busy_cycles_ = 0;

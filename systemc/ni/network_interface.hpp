@@ -45,6 +45,7 @@
 #include "ni/reduction_unit.hpp"
 #include "ni/schedule_table.hpp"
 #include "ni/timestep_counter.hpp"
+#include "memory/sampled_lines.hpp"
 #include "router/dor_route.hpp"
 #include "router/ring_buffer.hpp"
 
@@ -104,7 +105,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   // node, so those bytes are zero in every flit and every sum. The reduction unit then adds
   // only the sampled lines' elements: zero plus zero is zero in int32 and fp32, so every
   // byte and every cycle stays the same (the pipeline's timing still takes the whole block).
-  void set_data_sample(std::shared_ptr<const std::vector<uint64_t>> lines, uint64_t base);
+  void set_data_sample(std::shared_ptr<const SampledLines> lines, uint64_t base);
 
   const NiPlace& place() const { return place_; }
   uint64_t flits_injected() const override;
@@ -253,7 +254,7 @@ class NetworkInterface : public sc_core::sc_module, public NiModel {
   ReceivedBlock received_;
   TakeSlot take_slot_;  // the ejection decoder's: a block slot from `slots` in this cycle
   ForwardBuffer forward_;
-  std::shared_ptr<const std::vector<uint64_t>> sample_;  // set_data_sample; null: all bytes
+  std::shared_ptr<const SampledLines> sample_;  // set_data_sample; null: all bytes
   uint64_t sample_base_ = 0;
   // NiConfig::forward_prefix_bytes: the bytes of the table's sends of reduced data the NI
   // holds, as [addr, addr + bytes).

@@ -112,7 +112,7 @@ class NiAccelMemoryTest : public test::SimTest {
   MemoryConfig cfg;
 
   void build(const MemoryConfig& c,
-             std::shared_ptr<const std::vector<uint64_t>> sample = nullptr) {
+             std::shared_ptr<const SampledLines> sample = nullptr) {
     cfg = c;
     mem = std::make_unique<AccelMemory>("memory", c, std::move(sample));
     dma = std::make_unique<Initiator>("dma", c.clock_ps);
@@ -272,7 +272,7 @@ TEST_F(NiAccelMemoryTest, ReadsReturnWhatWritesStored) {
 // write there is dropped, and the timing is the contract's, whatever the data.
 TEST_F(NiAccelMemoryTest, ASampledMemoryStoresOnlyItsLinesAndKeepsTheTiming) {
   const std::vector<uint64_t> lines = {0, 48, 1024, 4080};
-  build(small_config(), std::make_shared<const std::vector<uint64_t>>(lines));
+  build(small_config(), std::make_shared<const SampledLines>(lines));
   EXPECT_TRUE(mem->sampled());
   EXPECT_EQ(mem->size(), 4 * AccelMemory::kLineBytes);  // the sample, not the 4096-byte window
   const std::vector<uint8_t> a = pattern(4096, 5);

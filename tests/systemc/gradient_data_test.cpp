@@ -90,7 +90,7 @@ TEST(GradientData, ASampleHoldsTheBuffersValuesAtItsLines) {
   const std::vector<uint64_t> lines = {0, 496, 992};
   for (DType t : {DType::kInt32, DType::kFp32}) {
     GradientData full(3, bytes, t, 9), sampled(3, bytes, t, 9,
-                                               std::make_shared<const std::vector<uint64_t>>(lines));
+                                               std::make_shared<const SampledLines>(lines));
     EXPECT_EQ(full.checked_elements(), 250u);
     EXPECT_EQ(sampled.checked_elements(), 10u);
     EXPECT_EQ(sampled.sum_bytes(), 12 * sizeof(int64_t));  // 4 per line, not 250
