@@ -221,8 +221,7 @@ void NetworkInterface::issue_reduce(uint32_t slot, uint64_t now) {
   schedule(dma.read(b.addr, b.acc.data(), b.data.size(), now), EventKind::kReduceRead, slot);
 }
 
-void NetworkInterface::set_data_sample(std::shared_ptr<const SampledLines> lines,
-                                       uint64_t base) {
+void NetworkInterface::set_data_sample(std::shared_ptr<const SampledLines> lines, uint64_t base) {
   sample_ = std::move(lines);
   sample_base_ = base;
 }
