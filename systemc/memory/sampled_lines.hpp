@@ -2,8 +2,8 @@
 // allreduce/data_sample.hpp): their offsets from the buffer's first byte, ascending and
 // distinct, with an index by KiB. A DMA burst or a reduced block finds the first line it meets
 // by one lookup in the index and a scan within that KiB (a sample holds one line per KiB and
-// the few at table entries' ends), not by a binary search over all the lines (docs/
-// performance.md, "Sampled lines by KiB").
+// the few at table entries' ends), not by a binary search over all the lines; see
+// docs/performance.md, "Sampled lines by KiB".
 #pragma once
 
 #include <cstddef>
