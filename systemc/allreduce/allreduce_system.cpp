@@ -103,6 +103,8 @@ AllReduceSystem::AllReduceSystem(sc_core::sc_module_name name, const Topology& t
   if (!opt.lockstep && rtl_nodes_.empty() && opt.trace.empty() &&
       memory.clock_ps == noc.clock_ps) {
     net_.scheduler().set_lookahead(net_.lookahead());
+    const std::vector<uint8_t> colours = net_.group_colours();
+    if (!colours.empty()) net_.scheduler().set_colours(colours);
   }
   host_ = std::make_unique<Host>("host", nis, images_);
   // An RTL NI's memory accesses and the flits and credits on their way to and from it are not

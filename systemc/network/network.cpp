@@ -167,6 +167,31 @@ uint64_t Network::lookahead() const {
   return std::max<uint64_t>(1, fewest);
 }
 
+std::vector<uint8_t> Network::group_colours() const {
+  constexpr uint8_t kNone = 2;
+  const uint32_t n = layout_->routers();
+  std::vector<uint8_t> colour(n, kNone);
+  std::vector<uint32_t> stack;
+  for (uint32_t root = 0; root < n; ++root) {
+    if (colour[root] != kNone) continue;
+    colour[root] = 0;
+    stack.push_back(root);
+    while (!stack.empty()) {
+      const uint32_t v = stack.back();
+      stack.pop_back();
+      for (const uint32_t w : layout_->neighbours(v)) {
+        if (w == v || w == kNoNeighbour) continue;  // a local (NI) port, an unused code
+        if (colour[w] == colour[v]) return {};
+        if (colour[w] == kNone) {
+          colour[w] = static_cast<uint8_t>(1 - colour[v]);
+          stack.push_back(w);
+        }
+      }
+    }
+  }
+  return colour;
+}
+
 uint64_t Network::longest_link_latency() const {
   uint64_t longest = std::max(cfg_.link_latency, cfg_.credit_latency);
   if (!topo_.has_link_latencies()) return longest;

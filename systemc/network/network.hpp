@@ -87,6 +87,9 @@ class Network : public sc_core::sc_module {
   // (CycleScheduler::set_lookahead) when nothing but routers and their NIs' runs on the
   // scheduler act on the network.
   uint64_t lookahead() const;
+  // Two colours of the routers' groups (CycleScheduler::set_colours), by vertex id, such that
+  // no link joins two routers of one colour; empty when the network has an odd cycle.
+  std::vector<uint8_t> group_colours() const;
   // The longest latency of a link's flits or credits: the link and credit latency of the
   // configuration, or a topology link's own (Topology::link_latency).
   uint64_t longest_link_latency() const;

@@ -24,8 +24,18 @@
 // at the window's first cycle meanwhile. With lookahead 1 (the default) every group advances
 // one cycle at a time: lockstep. A request from another group that would land inside a
 // window already run is an error: it would break that contract, never silently.
+//
+// Two colours (set_colours): when no group acts directly on a group of its own colour (a
+// router network whose graph is bipartite, as a torus of even sides), the two colours take
+// turns, each running to a lookahead past where the other has run: colour A runs [s, s+L),
+// then B [s, s+2L), A [s+L, s+3L), ... Each run of a group spans two lookaheads, and each is
+// still exact: what B receives before s+2L was sent before s+L, which A has run, and what B
+// sends from s on lands at s+L or later, where A has not run yet. A group then fetches its
+// state once per two lookaheads instead of one. SystemC's time stands at the start of the
+// run of the colour behind.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <unordered_map>
@@ -68,6 +78,11 @@ class CycleScheduler : public sc_core::sc_module {
   // it does it in, or later: groups run windows of that many cycles each (see above). Set it
   // before the simulation runs, or while no component has a request.
   void set_lookahead(uint64_t cycles);
+  // Two-coloured windows (see above): colour[key] (0 or 1) for every group key, and no
+  // component acts on a group of its own colour but its own group (the caller's promise, as
+  // for the lookahead). An error if a group has no key below colour.size(); set it with the
+  // lookahead, while no component has a request.
+  void set_colours(const std::vector<uint8_t>& colour);
   // The clock the components share.
   const CycleClock& clock() const { return clock_; }
   // The current cycle: in a run, the cycle it runs in; otherwise that of SystemC's time.
@@ -90,9 +105,16 @@ class CycleScheduler : public sc_core::sc_module {
     std::vector<uint32_t> clients;  // in the order they were added
     uint64_t pending = kNever;      // the earliest pending cycle of a client (outside runs)
     bool listed = false;            // in the window being run
+    uint8_t colour = 0;             // set_colours; 0 without colours
   };
 
   void tick();
+  // The two colours' turns (set_colours): runs the colour behind, when its turn is due now.
+  void tick_coloured(uint64_t now);
+  // The groups of `colour` with a request before `end`, run through [their request, end).
+  void run_window(uint8_t colour, uint64_t end);
+  // Two colours: the cycle the next turn is due in, kNever when no group waits to run.
+  uint64_t next_turn() const;
   // notify() of any other request: checked, then queued for its group.
   void request(uint32_t id, uint64_t cycle);
   void run_group(uint32_t g, uint64_t end);
@@ -105,14 +127,17 @@ class CycleScheduler : public sc_core::sc_module {
   std::vector<Client> clients_;
   std::vector<Group> groups_;
   std::unordered_map<uint64_t, uint32_t> group_of_key_;
-  // Every group's wake-up, by cycle; one superseded by an earlier wake-up stays until its
-  // cycle and is skipped there.
-  CycleQueue<uint32_t> requests_;
+  // Every group's wake-up, by cycle, per colour; one superseded by an earlier wake-up stays
+  // until its cycle and is skipped there.
+  std::array<CycleQueue<uint32_t>, 2> requests_;
+  uint8_t colours_ = 1;
+  // Per colour, the first cycle its groups have not run (a group's request before it is an
+  // error); without colours, [0] is the end of the last window.
+  std::array<uint64_t, 2> ran_until_{};
   std::vector<uint32_t> window_groups_;  // the groups of the window being run, in wake order
   sc_core::sc_event tick_event_;
   uint64_t armed_ = kNever;  // the cycle tick_event_ is notified for
   uint64_t lookahead_ = 1;
-  uint64_t window_end_ = 0;  // the first cycle after the last window run
   bool running_ = false;     // in a component's run
   uint64_t current_ = 0;     // the cycle of that run
   uint32_t running_group_ = 0;

@@ -3,10 +3,15 @@
 // beyond the bucket horizon and across idle stretches arrive on time; a request for the
 // current cycle is an error. With groups and a lookahead of L cycles, each group runs alone
 // through a window of L cycles, in cycle order, each run told its own cycle; a request from
-// another group that would land inside the window is an error; lookahead 1 is lockstep.
+// another group that would land inside the window is an error; lookahead 1 is lockstep. With
+// two colours the colour behind runs to a lookahead past the other, SystemC's time at its
+// start; a request to a group of the running colour inside its run, or a group without a
+// colour, is an error.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "scheduler/cycle_scheduler.hpp"
@@ -240,6 +245,93 @@ TEST_F(CycleSchedulerSim, ALookaheadOfZeroOrSetWhileRequestsWaitIsAnError) {
   Member a(s, 1, 'a', log);
   a.event.notify_at(3);
   EXPECT_THROW(s.set_lookahead(2), sc_core::sc_report);
+}
+
+TEST_F(CycleSchedulerSim, TwoColoursTakeTurnsEachRunningTwoLookaheads) {
+  CycleScheduler s("scheduler", kClockPs);
+  s.set_lookahead(4);
+  Log log;
+  Member a(s, 1, 'a', log), c(s, 2, 'c', log);
+  s.set_colours({0, 0, 1});  // group keys 1 and 2: colours 0 and 1
+  a.event.notify_at(1);
+  a.script = {{1, &c, 5}, {1, &a, 2}};
+  c.script = {{5, &a, 9}, {5, &c, 12}};
+  a.script.push_back({9, &a, 10});
+  run_cycles(20);
+  // Colour 0 runs [1, 5); nothing waits before 5, so both colours start again there: colour 0
+  // passes [5, 9) with nothing to run, colour 1 runs [5, 13) (c's 12 before a's 9), colour
+  // 0 [9, 17).
+  EXPECT_EQ(log, (Log{{'a', 1}, {'a', 2}, {'c', 5}, {'c', 12}, {'a', 9}, {'a', 10}}));
+  // SystemC's time stands at the start of the run of the colour behind.
+  const auto at = [](double cycle) { return sc_core::sc_time(cycle * kClockPs, sc_core::SC_PS); };
+  EXPECT_EQ(a.times, (std::vector<sc_core::sc_time>{at(1), at(1), at(9), at(9)}));
+  EXPECT_EQ(c.times, (std::vector<sc_core::sc_time>{at(5), at(5)}));
+}
+
+// Four groups, colours 0, 0, 1, 1, each of two members: one runs every third cycle, the
+// other passes a token around the groups 0, 2, 1, 3 (colours alternating), a lookahead per
+// hop. With `coloured` the scheduler runs the colours' turns, otherwise lockstep.
+struct TokenRing {
+  static constexpr uint64_t kHop = 5;
+  TokenRing(const char* name, bool coloured) : scheduler(name, kClockPs) {
+    for (uint64_t g = 0; g < 4; ++g) {
+      every.push_back(std::make_unique<Member>(scheduler, g, static_cast<char>('a' + g), log));
+      token.push_back(std::make_unique<Member>(scheduler, g, static_cast<char>('A' + g), log));
+      for (uint64_t t = 1 + g; t < 60; t += 3) {
+        every[g]->script.push_back({t, every[g].get(), t + 3});
+      }
+    }
+    const size_t ring[] = {0, 2, 1, 3};
+    for (uint64_t k = 0, t = 1; t < 60; ++k, t += kHop) {
+      token[ring[k % 4]]->script.push_back({t, token[ring[(k + 1) % 4]].get(), t + kHop});
+    }
+    if (coloured) {
+      scheduler.set_lookahead(kHop);
+      scheduler.set_colours({0, 0, 1, 1});
+    }
+    for (uint64_t g = 0; g < 4; ++g) every[g]->event.notify_at(1 + g);
+    token[0]->event.notify_at(1);
+  }
+  Log sorted_log() const {
+    Log sorted = log;
+    std::sort(sorted.begin(), sorted.end());
+    return sorted;
+  }
+  CycleScheduler scheduler;
+  Log log;
+  std::vector<std::unique_ptr<Member>> every, token;
+};
+
+TEST_F(CycleSchedulerSim, TwoColoursRunEveryComponentInTheCyclesOfLockstep) {
+  TokenRing lockstep("lockstep", false), coloured("coloured", true);
+  run_cycles(80);
+  const Log expected = lockstep.sorted_log();
+  EXPECT_EQ(expected.size(), 21u + 21 + 20 + 20 + 13);  // the periodic members, the token
+  EXPECT_EQ(coloured.sorted_log(), expected);
+  EXPECT_NE(coloured.log, lockstep.log);  // in another order: groups ran ahead of others
+}
+
+TEST_F(CycleSchedulerSim, TwoColoursRefuseARequestInsideTheRunOfItsColour) {
+  CycleScheduler s("scheduler", kClockPs);
+  s.set_lookahead(4);
+  Log log;
+  Member a(s, 1, 'a', log), b(s, 3, 'b', log), c(s, 2, 'c', log);
+  s.set_colours({0, 0, 1, 0});  // a and b colour 0: neither may reach the other
+  a.event.notify_at(1);
+  c.event.notify_at(1);
+  // Colour 0 runs [1, 5), colour 1 [1, 9), colour 0 [5, 13): a's request in cycle 5 for b's
+  // 11 is a lookahead ahead, but inside the run of b's colour.
+  a.script = {{1, &a, 5}, {5, &b, 11}};
+  EXPECT_THROW(run_cycles(20), sc_core::sc_report);
+  EXPECT_EQ(log, (Log{{'a', 1}, {'c', 1}, {'a', 5}}));
+}
+
+TEST_F(CycleSchedulerSim, ColoursForSomeGroupsOnlyAreAnError) {
+  CycleScheduler s("scheduler", kClockPs);
+  Log log;
+  Member a(s, 1, 'a', log), c(s, 5, 'c', log);
+  EXPECT_THROW(s.set_colours({0, 0, 1}), sc_core::sc_report);  // no colour for key 5
+  EXPECT_THROW(s.set_colours({0, 0, 1, 1, 1, 2}), sc_core::sc_report);  // 2 is no colour
 }
 
 }  // namespace

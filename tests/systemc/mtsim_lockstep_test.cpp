@@ -1,8 +1,9 @@
 // mtsim's results are the same whether every node advances one cycle at a time with all the
 // others (--lockstep) or each node's router and NI run a link's latency ahead alone (the
-// default: CycleScheduler "Groups and lookahead"). Compared: the whole --json but
-// wall_seconds and router_cycles (the host's time and the simulation effort), on grids,
-// switch networks and the options that change the NI's or the network's timing.
+// default: CycleScheduler "Groups and lookahead"; in two colours' turns where the network has
+// no odd cycle, one window for all on torus:3x3). Compared: the whole --json but wall_seconds
+// and router_cycles (the host's time and the simulation effort), on grids, switch networks
+// and the options that change the NI's or the network's timing.
 // (MtsimOutputExact compares grid runs with the JSON recorded before any speed work too.)
 #include <fstream>
 #include <ostream>
@@ -59,6 +60,7 @@ INSTANTIATE_TEST_SUITE_P(
              "-t torus:4x4 -a multitree -b 64KiB --flow-control packet"},
         Case{"mesh3x3_ring", "-t mesh:3x3 -a ring -b 16KiB"},
         Case{"torus4x4_ring2d", "-t torus:4x4 -a ring2d -b 16KiB"},
+        Case{"torus3x3_multitree", "-t torus:3x3 -a multitree -b 16KiB"},
         Case{"torus4x4_dbtree_int32", "-t torus:4x4 -a dbtree -b 16KiB --dtype int32"},
         Case{"torus4x4_multitree_forward", "-t torus:4x4 -a multitree -b 64KiB --ni-forward"},
         Case{"torus4x4_multitree_paper", "-t torus:4x4 -a multitree -b 64KiB --config paper"},

@@ -430,6 +430,26 @@ TEST_F(NetworkSim, RejectsSwitchNetworksWithTooFewVcs) {
   }
 }
 
+// The scheduler's two colours (CycleScheduler::set_colours): every link joins two colours
+// where the network has no odd cycle, and there are none where it has one.
+TEST_F(NetworkSim, GroupColoursSplitEveryLinkWhereTheNetworkHasNoOddCycle) {
+  int k = 0;
+  for (const char* spec : {"torus:4x4", "torus:4x2", "mesh:3x3", "ring:6", "fattree:4x2"}) {
+    const Topology t = parse_topology(spec);
+    Network net(fmt::format("net{}", k++).c_str(), t, NocConfig{});
+    const std::vector<uint8_t> colour = net.group_colours();
+    ASSERT_EQ(colour.size(), t.vertices()) << spec;
+    for (const Link& l : t.links()) {
+      EXPECT_LE(colour[l.src], 1) << spec;
+      EXPECT_NE(colour[l.src], colour[l.dst]) << spec << ": link " << l.src << "-" << l.dst;
+    }
+  }
+  for (const char* spec : {"torus:3x3", "torus:4x3", "ring:5"}) {
+    Network net(fmt::format("net{}", k++).c_str(), parse_topology(spec), NocConfig{});
+    EXPECT_TRUE(net.group_colours().empty()) << spec;
+  }
+}
+
 TEST_F(NetworkSim, RejectsBadConfiguration) {
   NocConfig cfg;
   cfg.vcs = 3;
