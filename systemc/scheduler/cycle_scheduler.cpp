@@ -130,8 +130,8 @@ void CycleScheduler::tick_coloured(uint64_t now) {
       arm(next);
       return;
     }
-    const uint64_t first = std::min(requests_[0].front_cycle(), requests_[1].front_cycle());
-    if (first >= std::max(ran_until_[0], ran_until_[1])) ran_until_ = {first, first};
+    // The first request past where both colours have run: both start again from it.
+    if (next >= std::max(ran_until_[0], ran_until_[1])) ran_until_ = {next, next};
     const uint8_t behind = ran_until_[0] <= ran_until_[1] ? 0 : 1;
     run_window(behind, ran_until_[1 - behind] + lookahead_);
   }
